@@ -1,0 +1,129 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { Accounts, PERMISSIONS } from './accounts/accounts';
+import { Faults } from './admin/faults';
+import { registerAdminRoutes } from './admin/routes';
+import { Clock } from './core/clock';
+import type { ServerConfig } from './core/config';
+import type { Context } from './core/context';
+import { ApiError } from './core/errors';
+import { sendError, toApiError } from './core/http';
+import { Logger, type LogSink } from './core/logger';
+import { Secrets } from './core/secrets';
+import { type ConnectionTester, RealConnectionTester, SimulatedConnectionTester } from './inboxes/connection-test';
+import { type MxResolver, systemMxResolver } from './inboxes/detect';
+import { InboxRateLimiter } from './inboxes/rate-limit';
+import { registerInboxRoutes } from './inboxes/routes';
+import { InboxStore } from './inboxes/store';
+import { registerDocsRoutes } from './openapi/routes';
+import { openDatabase } from './store/database';
+
+export const DEV_ACCOUNT_CREDITS = 10000;
+
+export interface ServerOptions {
+	/** Where JSON log lines go (tests capture them). */
+	logSink?: LogSink;
+	/** Replaces the connection tester chosen by --connection-test. */
+	connectionTester?: ConnectionTester;
+	/** DNS MX resolver for --mx-lookup on (tests inject a fake one). */
+	mxResolver?: MxResolver;
+}
+
+export interface RunningServer {
+	app: FastifyInstance;
+	ctx: Context;
+	url: string;
+	adminToken: string;
+	devKey: string;
+	close(): Promise<void>;
+}
+
+/** Builds the whole reference server (both services, admin API, docs) over one store. */
+export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
+	const db = openDatabase(config.db);
+	const clock = new Clock();
+	const secrets = Secrets.load(config.db, config.secretKey);
+	const ctx: Context = {
+		config,
+		db,
+		clock,
+		secrets,
+		logger: new Logger(options.logSink, config.log),
+		accounts: new Accounts(db, clock),
+		faults: new Faults(),
+	};
+	const adminToken = config.adminToken ?? secrets.defaultAdminToken();
+	const devKey = config.devKey ?? secrets.defaultDevKey();
+
+	const seedDevAccount = () => {
+		const id = ctx.accounts.devAccountId() ?? ctx.accounts.create({ credits: DEV_ACCOUNT_CREDITS, active: true, permissions: [...PERMISSIONS], isDev: true }).accountId;
+		ctx.accounts.ensureKey(id, devKey, [...PERMISSIONS]);
+	};
+	seedDevAccount();
+
+	const app = Fastify({ bodyLimit: 1024 * 1024, exposeHeadRoutes: false, logger: false, forceCloseConnections: 'idle', return503OnClosing: true });
+	// JSON only: without this, fastify would accept text/plain bodies as strings.
+	app.removeContentTypeParser('text/plain');
+	let url = `http://${config.host}:${config.port}`;
+
+	app.addHook('onResponse', async (request, reply) => {
+		ctx.logger.info('request', {
+			id: request.id,
+			method: request.method,
+			path: request.url.split('?')[0],
+			host: request.hostname,
+			status: reply.statusCode,
+			ms: Math.round(reply.elapsedTime),
+		});
+	});
+	app.setErrorHandler((error, request, reply) => {
+		const apiError = toApiError(error);
+		if (apiError) return sendError(reply, apiError);
+		ctx.logger.error('unhandled error', { id: request.id, path: request.url.split('?')[0], error: (error as Error).message });
+		return sendError(reply, new ApiError(500, 'Internal server error; the request was not completed.'));
+	});
+	app.setNotFoundHandler((request, reply) =>
+		sendError(reply, new ApiError(404, `No route for ${request.method} ${request.url.split('?')[0]}; see /docs for the API.`)),
+	);
+
+	const limiter = new InboxRateLimiter(db, clock);
+	registerInboxRoutes(app, ctx, {
+		db,
+		store: new InboxStore(db, clock, secrets),
+		limiter,
+		tester:
+			options.connectionTester ??
+			(config.connectionTest === 'real' ? new RealConnectionTester({ caFile: config.mailCa }) : new SimulatedConnectionTester()),
+		mx: config.mxLookup ? (options.mxResolver ?? systemMxResolver) : undefined,
+	});
+
+	registerAdminRoutes(app, ctx, adminToken, () => {
+		db.transaction(() => {
+			for (const table of ['inbox_quota', 'inboxes', 'pools', 'contacts', 'api_keys', 'accounts']) db.exec(`DELETE FROM ${table}`);
+		})();
+		clock.reset();
+		ctx.faults.clear();
+		limiter.reset();
+		seedDevAccount();
+	});
+	registerDocsRoutes(app, () => url);
+
+	const server = {
+		app,
+		ctx,
+		adminToken,
+		devKey,
+		async listen(): Promise<RunningServer> {
+			await app.listen({ port: config.port, host: config.host });
+			const address = app.server.address() as AddressInfo;
+			url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+			return { app, ctx, url, adminToken, devKey, close: server.close };
+		},
+		/** Stops accepting, lets in-flight requests finish, then closes the database cleanly. */
+		async close(): Promise<void> {
+			await app.close();
+			if (db.open) db.close();
+		},
+	};
+	return server;
+}

@@ -1,0 +1,102 @@
+import { parseArgs } from 'node:util';
+
+/**
+ * The reference server's options (decisions.md, "The reference server's own interface").
+ * Each option is a flag and an environment variable; the flag wins.
+ */
+export interface ServerConfig {
+	port: number;
+	host: string;
+	db: string;
+	adminToken?: string;
+	devKey?: string;
+	secretKey?: string;
+	connectionTest: 'simulated' | 'real';
+	mailCa?: string;
+	latency: 'none' | 'realistic';
+	scanTimeoutMs: number;
+	mxLookup: boolean;
+	log: boolean;
+}
+
+interface OptionSpec {
+	flag: string;
+	env: string;
+	help: string;
+	default?: string;
+}
+
+export const OPTIONS: Record<keyof ServerConfig, OptionSpec> = {
+	port: { flag: 'port', env: 'MOCK_PORT', default: '4010', help: 'TCP port to listen on' },
+	host: { flag: 'host', env: 'MOCK_HOST', default: '127.0.0.1', help: 'interface to bind' },
+	db: { flag: 'db', env: 'MOCK_DB', default: '.data/mock-server.sqlite', help: 'SQLite database file, or :memory:' },
+	adminToken: { flag: 'admin-token', env: 'MOCK_ADMIN_TOKEN', help: 'token for /__admin (generated and kept beside the database when absent)' },
+	devKey: { flag: 'dev-key', env: 'MOCK_DEV_KEY', help: "the dev account's API key (generated and kept stable when absent)" },
+	secretKey: { flag: 'secret-key', env: 'MOCK_SECRET_KEY', help: 'secret (>= 32 chars) that encrypts stored mail passwords (generated into <db>.secret when absent)' },
+	connectionTest: { flag: 'connection-test', env: 'MOCK_CONNECTION_TEST', default: 'simulated', help: 'simulated | real' },
+	mailCa: { flag: 'mail-ca', env: 'MOCK_MAIL_CA', help: 'PEM file of a CA to trust for real connection tests' },
+	latency: { flag: 'latency', env: 'MOCK_LATENCY', default: 'none', help: 'none | realistic (lead searches take as long as the real service)' },
+	scanTimeoutMs: { flag: 'scan-timeout', env: 'MOCK_SCAN_TIMEOUT', default: '1000', help: 'per-website scan time-out in milliseconds' },
+	mxLookup: { flag: 'mx-lookup', env: 'MOCK_MX_LOOKUP', default: 'off', help: 'on | off: detect GoDaddy/Namecheap custom domains by their MX records' },
+	log: { flag: 'log', env: 'MOCK_LOG', default: 'on', help: 'on | off: JSON request logs on stdout' },
+};
+
+export class ConfigError extends Error {}
+
+export function usage(): string {
+	const lines = Object.values(OPTIONS).map(
+		(o) => `  --${o.flag.padEnd(16)} ${o.env.padEnd(22)} ${o.help}${o.default ? ` (default ${o.default})` : ''}`,
+	);
+	return ['Usage: npm start -- [options]', '', '  flag               environment            meaning', ...lines, '  --help'].join('\n');
+}
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+	if (!(allowed as readonly string[]).includes(value)) {
+		throw new ConfigError(`--${name} must be one of ${allowed.join(', ')} (got "${value}")`);
+	}
+	return value as T;
+}
+
+function integer(name: string, value: string, min: number, max: number): number {
+	if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+		throw new ConfigError(`--${name} must be an integer from ${min} to ${max} (got "${value}")`);
+	}
+	return Number(value);
+}
+
+export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig | 'help' {
+	const options = Object.fromEntries(
+		Object.values(OPTIONS).map((o) => [o.flag, { type: 'string' as const }]),
+	);
+	let values: Record<string, string | boolean | undefined>;
+	try {
+		values = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean' } }, strict: true, allowPositionals: false }).values;
+	} catch (error) {
+		throw new ConfigError(`${(error as Error).message}. Run with --help to list the options.`);
+	}
+	if (values.help) return 'help';
+	const read = (key: keyof ServerConfig): string | undefined => {
+		const spec = OPTIONS[key];
+		const fromFlag = values[spec.flag];
+		const raw = typeof fromFlag === 'string' ? fromFlag : env[spec.env];
+		return raw === undefined || raw === '' ? spec.default : raw;
+	};
+	const secretKey = read('secretKey');
+	if (secretKey !== undefined && secretKey.length < 32) {
+		throw new ConfigError('--secret-key must be at least 32 characters long');
+	}
+	return {
+		port: integer('port', read('port')!, 0, 65535),
+		host: read('host')!,
+		db: read('db')!,
+		adminToken: read('adminToken'),
+		devKey: read('devKey'),
+		secretKey,
+		connectionTest: oneOf('connection-test', read('connectionTest')!, ['simulated', 'real'] as const),
+		mailCa: read('mailCa'),
+		latency: oneOf('latency', read('latency')!, ['none', 'realistic'] as const),
+		scanTimeoutMs: integer('scan-timeout', read('scanTimeoutMs')!, 50, 120000),
+		mxLookup: oneOf('mx-lookup', read('mxLookup')!, ['on', 'off'] as const) === 'on',
+		log: oneOf('log', read('log')!, ['on', 'off'] as const) === 'on',
+	};
+}
