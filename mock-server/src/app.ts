@@ -17,6 +17,7 @@ import { registerInboxRoutes } from './inboxes/routes';
 import { InboxStore } from './inboxes/store';
 import { registerDocsRoutes } from './openapi/routes';
 import { openDatabase } from './store/database';
+import { isSyntheticHost, registerSyntheticWeb } from './web/routes';
 
 export const DEV_ACCOUNT_CREDITS = 10000;
 
@@ -67,6 +68,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 	let url = `http://${config.host}:${config.port}`;
 
 	app.addHook('onResponse', async (request, reply) => {
+		if (isSyntheticHost(request.hostname)) return; // the synthetic web is not API traffic
 		ctx.logger.info('request', {
 			id: request.id,
 			method: request.method,
@@ -76,6 +78,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 			ms: Math.round(reply.elapsedTime),
 		});
 	});
+	registerSyntheticWeb(app);
 	app.setErrorHandler((error, request, reply) => {
 		const apiError = toApiError(error);
 		if (apiError) return sendError(reply, apiError);
