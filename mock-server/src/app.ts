@@ -16,8 +16,13 @@ import { InboxRateLimiter } from './inboxes/rate-limit';
 import { registerInboxRoutes } from './inboxes/routes';
 import { InboxStore } from './inboxes/store';
 import { registerDocsRoutes } from './openapi/routes';
+import { registerLeadRoutes } from './leads/routes';
+import { ScanCache } from './leads/scan-cache';
+import { latencyProfile } from './leads/search';
+import { HostMap } from './scan/fetcher';
+import { Scanner } from './scan/scanner';
 import { openDatabase } from './store/database';
-import { isSyntheticHost, registerSyntheticWeb } from './web/routes';
+import { isSyntheticHost, registerSyntheticWeb, TAG_MANAGER_HOST } from './web/routes';
 
 export const DEV_ACCOUNT_CREDITS = 10000;
 
@@ -89,6 +94,12 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		sendError(reply, new ApiError(404, `No route for ${request.method} ${request.url.split('?')[0]}; see /docs for the API.`)),
 	);
 
+	// The business websites are the synthetic ones this process serves: the scanner reaches them
+	// (and the tag manager stand-in) through its host mapping, filled in once the port is known.
+	const hostMap = new HostMap();
+	const scans = new ScanCache(new Scanner({ hostMap, timeoutMs: config.scanTimeoutMs }), clock);
+	registerLeadRoutes(app, ctx, { db, clock, faults: ctx.faults, scans, latency: latencyProfile(config.latency) });
+
 	const limiter = new InboxRateLimiter(db, clock);
 	registerInboxRoutes(app, ctx, {
 		db,
@@ -107,6 +118,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		clock.reset();
 		ctx.faults.clear();
 		limiter.reset();
+		scans.clear();
 		seedDevAccount();
 	});
 	registerDocsRoutes(app, () => url);
@@ -120,6 +132,8 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 			await app.listen({ port: config.port, host: config.host });
 			const address = app.server.address() as AddressInfo;
 			url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+			const local = `http://${address.family === 'IPv6' ? '[::1]' : '127.0.0.1'}:${address.port}`;
+			hostMap.add('*.test', local).add(TAG_MANAGER_HOST, local);
 			return { app, ctx, url, adminToken, devKey, close: server.close };
 		},
 		/** Stops accepting, lets in-flight requests finish, then closes the database cleanly. */

@@ -82,7 +82,7 @@ export class Scanner {
 			maxContainerBytes: options.maxContainerBytes ?? 4 * 1024 * 1024,
 			maxRedirects: options.maxRedirects ?? 5,
 			maxContainerDepth: options.maxContainerDepth ?? 3,
-			concurrency: options.concurrency ?? 64,
+			concurrency: options.concurrency ?? 128,
 			hostMap: options.hostMap ?? new HostMap(),
 			tagManagerOrigin: options.tagManagerOrigin ?? 'https://www.googletagmanager.com',
 		};

@@ -29,8 +29,8 @@ class Lru<V> {
 	}
 }
 
-const pages = new Lru<string>(3000);
-const containers = new Lru<string>(3000);
+const pages = new Lru<string>(500);
+const containers = new Lru<string>(500);
 
 export const isSyntheticHost = (hostname: string) => hostname.endsWith('.test') || hostname === TAG_MANAGER_HOST;
 
