@@ -31,8 +31,7 @@ function segments(html: string): Segment[] {
 		let where: string = tag;
 		if (tag === 'script') {
 			const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attrs)?.[1]?.toLowerCase();
-			if (type && !/javascript|module|ecmascript|json/.test(type)) where = `script (disabled: type=${type})`;
-			else if (type === 'javascript/blocked') where = 'script (disabled)';
+			if (type && !/^((text|application)\/(x-)?(javascript|ecmascript)|module|.*json)$/.test(type)) where = `script (disabled: type=${type})`;
 		}
 		out.push({ where, text: attrs + html.slice(openEnd + 1, end) });
 		pos = close < 0 ? html.length : lower.indexOf('>', close) + 1 || html.length;

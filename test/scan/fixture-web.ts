@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+const DIR = join(__dirname, '../fixtures/scan');
+
+/**
+ * A local web for the scanner tests: fixture pages at http://fixtures.test/<file>, containers at
+ * the tag manager's paths, and the failure modes (slow, huge, loops, 5xx, not HTML).
+ */
+export async function startFixtureWeb(): Promise<{ origin: string; close(): Promise<void> }> {
+	const server = http.createServer((req, res) => {
+		const url = new URL(req.url!, 'http://x');
+		const host = (req.headers.host ?? '').toLowerCase();
+		if (host === 'www.googletagmanager.com') {
+			const id = url.searchParams.get('id') ?? '';
+			try {
+				const body = readFileSync(join(DIR, 'containers', `${id.replace(/[^A-Z0-9-]/g, '')}.js`));
+				res.writeHead(200, { 'content-type': 'application/javascript' }).end(body);
+			} catch {
+				res.writeHead(404).end();
+			}
+			return;
+		}
+		switch (url.pathname) {
+			case '/slow':
+				setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'), 3000).unref();
+				return;
+			case '/huge':
+				res.writeHead(200, { 'content-type': 'text/html' });
+				res.end('<html><body>' + 'x'.repeat(300 * 1024) + '</body></html>');
+				return;
+			case '/loop-a':
+				res.writeHead(302, { location: '/loop-b' }).end();
+				return;
+			case '/loop-b':
+				res.writeHead(302, { location: '/loop-a' }).end();
+				return;
+			case '/moved':
+				res.writeHead(301, { location: '/pages/ga4-gtag.html' }).end();
+				return;
+			case '/error':
+				res.writeHead(503, { 'content-type': 'text/html' }).end('<h1>down</h1>');
+				return;
+			case '/brochure.pdf':
+				res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4');
+				return;
+		}
+		try {
+			const body = readFileSync(join(DIR, url.pathname.replace(/\.\./g, '')));
+			res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+		} catch {
+			res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>not found</h1>');
+		}
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	return {
+		origin,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
+}
