@@ -92,7 +92,7 @@ export async function createInboxes(deps: CreationDeps, principal: Principal, bo
 	// 1. Validation, pool ownership, duplicates (in the account, then earlier in this batch).
 	const valid: { index: number; entry: InboxEntry }[] = [];
 	raw.forEach((r, index) => {
-		const parsed = inboxEntry.safeParse(dropNulls(r));
+		const parsed = inboxEntry.safeParse(dropNulls(r), { reportInput: true });
 		if (!parsed.success) {
 			const details = zodDetails(parsed.error, inboxEntry, single ? [] : [index]);
 			fail(index, 'invalid_entry', `Invalid entry: ${details[0].message}`, details);

@@ -108,7 +108,7 @@ export function zodDetails(error: z.ZodError, schema: z.ZodType, prefix: (string
 }
 
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, what: string): z.output<S> {
-	const result = schema.safeParse(dropNulls(input));
+	const result = schema.safeParse(dropNulls(input), { reportInput: true });
 	if (result.success) return result.data;
 	const details = zodDetails(result.error, schema);
 	throw new ApiError(400, `Invalid ${what}: ${details[0].message}${details.length > 1 ? ` (and ${details.length - 1} more problem(s), see details)` : ''}`, details);
