@@ -1,9 +1,16 @@
-/** @type {import('jest').Config} */
+/**
+ * Tests, the reference server and the benchmarks are CommonJS TypeScript (.cts): n8n's community
+ * node lint (strict, template config) covers every *.ts file, and it is meant for the published
+ * nodes and credentials only, not for code that legitimately uses node:fs, processes and timers.
+ * @type {import('jest').Config}
+ */
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
-	testMatch: ['**/*.test.ts'],
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'mock-server/tsconfig.json', isolatedModules: true, diagnostics: false }] },
+	testMatch: ['**/*.test.cts'],
+	moduleFileExtensions: ['cts', 'ts', 'cjs', 'js', 'json'],
+	moduleNameMapper: { '^(\\.{1,2}/.*)\\.cjs$': '$1' },
+	transform: { '^.+\\.c?ts$': ['ts-jest', { tsconfig: 'mock-server/tsconfig.json', isolatedModules: true, diagnostics: false }] },
 	testTimeout: 60000,
 	maxWorkers: 2,
 };

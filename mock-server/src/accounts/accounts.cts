@@ -1,0 +1,107 @@
+import type { Clock } from '../core/clock.cjs';
+import { notFound } from '../core/errors.cjs';
+import { constantTimeEqual, hashApiKey, newApiKey, newId } from '../core/secrets.cjs';
+import type { Db } from '../store/database.cjs';
+
+export const PERMISSIONS = ['pools:read', 'inboxes:read', 'inboxes:write'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export interface Account {
+	id: string;
+	credits: number;
+	active: boolean;
+	permissions: Permission[];
+	contactCount: number;
+}
+
+export interface Principal {
+	accountId: string;
+	keyId: string;
+	active: boolean;
+	permissions: Permission[];
+}
+
+interface AccountRow {
+	id: string;
+	credits: number;
+	active: number;
+	permissions: string;
+}
+
+/** Accounts and their API keys: plain functions over the store. */
+export class Accounts {
+	constructor(
+		private readonly db: Db,
+		private readonly clock: Clock,
+	) {}
+
+	create(input: { credits: number; active: boolean; permissions: Permission[]; isDev?: boolean }): { accountId: string; apiKey: string } {
+		const accountId = newId('acc');
+		const apiKey = newApiKey();
+		this.db.transaction(() => {
+			this.db
+				.prepare('INSERT INTO accounts (id, credits, active, permissions, is_dev, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+				.run(accountId, input.credits, input.active ? 1 : 0, JSON.stringify(input.permissions), input.isDev ? 1 : 0, this.clock.nowIso());
+			this.insertKey(accountId, apiKey, input.permissions);
+		})();
+		return { accountId, apiKey };
+	}
+
+	get(id: string): Account {
+		const row = this.db.prepare('SELECT id, credits, active, permissions FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
+		if (!row) throw notFound(`Account '${id}' does not exist.`);
+		const { n } = this.db.prepare('SELECT COUNT(*) AS n FROM contacts WHERE account_id = ?').get(id) as { n: number };
+		return { id: row.id, credits: row.credits, active: row.active === 1, permissions: JSON.parse(row.permissions), contactCount: n };
+	}
+
+	update(id: string, patch: { credits?: number; active?: boolean }): Account {
+		this.get(id);
+		if (patch.credits !== undefined) this.db.prepare('UPDATE accounts SET credits = ? WHERE id = ?').run(patch.credits, id);
+		if (patch.active !== undefined) this.db.prepare('UPDATE accounts SET active = ? WHERE id = ?').run(patch.active ? 1 : 0, id);
+		return this.get(id);
+	}
+
+	addKey(accountId: string, permissions?: Permission[]): string {
+		const account = this.get(accountId);
+		const apiKey = newApiKey();
+		this.insertKey(accountId, apiKey, permissions ?? account.permissions);
+		return apiKey;
+	}
+
+	/** Makes sure a given key (the dev key) exists for the account. */
+	ensureKey(accountId: string, apiKey: string, permissions: Permission[]): void {
+		const existing = this.db.prepare('SELECT account_id FROM api_keys WHERE key_hash = ?').get(hashApiKey(apiKey)) as { account_id: string } | undefined;
+		if (existing) return;
+		this.insertKey(accountId, apiKey, permissions);
+	}
+
+	devAccountId(): string | undefined {
+		const row = this.db.prepare('SELECT id FROM accounts WHERE is_dev = 1 ORDER BY created_at LIMIT 1').get() as { id: string } | undefined;
+		return row?.id;
+	}
+
+	/** Resolves a presented key; undefined when unknown. The hash is compared in constant time. */
+	authenticate(apiKey: string): Principal | undefined {
+		const presented = hashApiKey(apiKey);
+		const row = this.db
+			.prepare(
+				`SELECT k.id AS keyId, k.key_hash AS keyHash, k.permissions, a.id AS accountId, a.active
+				 FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?`,
+			)
+			.get(presented) as { keyId: string; keyHash: string; permissions: string; accountId: string; active: number } | undefined;
+		if (!row || !constantTimeEqual(row.keyHash, presented)) return undefined;
+		return { accountId: row.accountId, keyId: row.keyId, active: row.active === 1, permissions: JSON.parse(row.permissions) };
+	}
+
+	contacts(accountId: string): unknown[] {
+		this.get(accountId);
+		const rows = this.db.prepare('SELECT data FROM contacts WHERE account_id = ? ORDER BY seq').all(accountId) as { data: string }[];
+		return rows.map((r) => JSON.parse(r.data));
+	}
+
+	private insertKey(accountId: string, apiKey: string, permissions: Permission[]): void {
+		this.db
+			.prepare('INSERT INTO api_keys (id, account_id, key_hash, permissions, created_at) VALUES (?, ?, ?, ?, ?)')
+			.run(newId('key'), accountId, hashApiKey(apiKey), JSON.stringify(permissions), this.clock.nowIso());
+	}
+}

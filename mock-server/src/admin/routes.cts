@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { bearerToken } from '../core/auth.cjs';
+import type { Context } from '../core/context.cjs';
+import { ApiError } from '../core/errors.cjs';
+import { body, resource } from '../core/http.cjs';
+import { constantTimeEqual } from '../core/secrets.cjs';
+import { clockRequest, createAccountRequest, createKeyRequest, faultRequest, patchAccountRequest } from '../schemas/admin.cjs';
+
+/**
+ * The admin API that tests, CI pipelines and demos drive (decisions.md). Every call needs
+ * `Authorization: Bearer <admin token>`.
+ */
+export function registerAdminRoutes(app: FastifyInstance, ctx: Context, adminToken: string, onReset: () => void): void {
+	const guard = (request: FastifyRequest) => {
+		if (!constantTimeEqual(bearerToken(request), adminToken)) {
+			throw new ApiError(401, 'Invalid admin token: use the token the server printed at start (or --admin-token).', undefined, undefined, {
+				'WWW-Authenticate': 'Bearer',
+			});
+		}
+	};
+	const id = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+	resource(app, '/__admin/accounts', {
+		POST: async (request, reply) => {
+			guard(request);
+			const input = body(request, createAccountRequest);
+			return reply.code(201).send(ctx.accounts.create(input));
+		},
+	});
+	resource(app, '/__admin/accounts/:id', {
+		GET: async (request) => {
+			guard(request);
+			return ctx.accounts.get(id(request));
+		},
+		PATCH: async (request) => {
+			guard(request);
+			return ctx.accounts.update(id(request), body(request, patchAccountRequest));
+		},
+	});
+	resource(app, '/__admin/accounts/:id/keys', {
+		POST: async (request, reply) => {
+			guard(request);
+			const input = request.body === undefined ? {} : body(request, createKeyRequest);
+			return reply.code(201).send({ apiKey: ctx.accounts.addKey(id(request), input.permissions) });
+		},
+	});
+	resource(app, '/__admin/accounts/:id/contacts', {
+		GET: async (request) => {
+			guard(request);
+			return { contacts: ctx.accounts.contacts(id(request)) };
+		},
+	});
+	resource(app, '/__admin/faults', {
+		POST: async (request) => {
+			guard(request);
+			const input = body(request, faultRequest);
+			ctx.faults.arm(input.target, input.times);
+			return { armed: input };
+		},
+		DELETE: async (request) => {
+			guard(request);
+			ctx.faults.clear();
+			return { cleared: true };
+		},
+	});
+	resource(app, '/__admin/clock', {
+		POST: async (request) => {
+			guard(request);
+			ctx.clock.advance(body(request, clockRequest).advanceSeconds);
+			return { now: ctx.clock.nowIso(), offsetSeconds: ctx.clock.offsetSeconds };
+		},
+	});
+	resource(app, '/__admin/reset', {
+		POST: async (request) => {
+			guard(request);
+			onReset();
+			return { reset: true };
+		},
+	});
+}

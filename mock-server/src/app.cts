@@ -1,0 +1,146 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { Accounts, PERMISSIONS } from './accounts/accounts.cjs';
+import { Faults } from './admin/faults.cjs';
+import { registerAdminRoutes } from './admin/routes.cjs';
+import { Clock } from './core/clock.cjs';
+import type { ServerConfig } from './core/config.cjs';
+import type { Context } from './core/context.cjs';
+import { ApiError } from './core/errors.cjs';
+import { sendError, toApiError } from './core/http.cjs';
+import { Logger, type LogSink } from './core/logger.cjs';
+import { Secrets } from './core/secrets.cjs';
+import { type ConnectionTester, RealConnectionTester, SimulatedConnectionTester } from './inboxes/connection-test.cjs';
+import { type MxResolver, systemMxResolver } from './inboxes/detect.cjs';
+import { InboxRateLimiter } from './inboxes/rate-limit.cjs';
+import { registerInboxRoutes } from './inboxes/routes.cjs';
+import { InboxStore } from './inboxes/store.cjs';
+import { registerDocsRoutes } from './openapi/routes.cjs';
+import { registerLeadRoutes } from './leads/routes.cjs';
+import { ScanCache } from './leads/scan-cache.cjs';
+import { latencyProfile } from './leads/search.cjs';
+import { HostMap } from './scan/fetcher.cjs';
+import { Scanner } from './scan/scanner.cjs';
+import { openDatabase } from './store/database.cjs';
+import { isSyntheticHost, registerSyntheticWeb, TAG_MANAGER_HOST } from './web/routes.cjs';
+
+export const DEV_ACCOUNT_CREDITS = 10000;
+
+export interface ServerOptions {
+	/** Where JSON log lines go (tests capture them). */
+	logSink?: LogSink;
+	/** Replaces the connection tester chosen by --connection-test. */
+	connectionTester?: ConnectionTester;
+	/** DNS MX resolver for --mx-lookup on (tests inject a fake one). */
+	mxResolver?: MxResolver;
+}
+
+export interface RunningServer {
+	app: FastifyInstance;
+	ctx: Context;
+	url: string;
+	adminToken: string;
+	devKey: string;
+	close(): Promise<void>;
+}
+
+/** Builds the whole reference server (both services, admin API, docs) over one store. */
+export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
+	const db = openDatabase(config.db);
+	const clock = new Clock();
+	const secrets = Secrets.load(config.db, config.secretKey);
+	const ctx: Context = {
+		config,
+		db,
+		clock,
+		secrets,
+		logger: new Logger(options.logSink, config.log),
+		accounts: new Accounts(db, clock),
+		faults: new Faults(),
+	};
+	const adminToken = config.adminToken ?? secrets.defaultAdminToken();
+	const devKey = config.devKey ?? secrets.defaultDevKey();
+
+	const seedDevAccount = () => {
+		const id = ctx.accounts.devAccountId() ?? ctx.accounts.create({ credits: DEV_ACCOUNT_CREDITS, active: true, permissions: [...PERMISSIONS], isDev: true }).accountId;
+		ctx.accounts.ensureKey(id, devKey, [...PERMISSIONS]);
+	};
+	seedDevAccount();
+
+	const app = Fastify({ bodyLimit: 1024 * 1024, exposeHeadRoutes: false, logger: false, forceCloseConnections: 'idle', return503OnClosing: true });
+	// JSON only: without this, fastify would accept text/plain bodies as strings.
+	app.removeContentTypeParser('text/plain');
+	let url = `http://${config.host}:${config.port}`;
+
+	app.addHook('onResponse', async (request, reply) => {
+		if (isSyntheticHost(request.hostname)) return; // the synthetic web is not API traffic
+		ctx.logger.info('request', {
+			id: request.id,
+			method: request.method,
+			path: request.url.split('?')[0],
+			host: request.hostname,
+			status: reply.statusCode,
+			ms: Math.round(reply.elapsedTime),
+		});
+	});
+	registerSyntheticWeb(app);
+	app.setErrorHandler((error, request, reply) => {
+		const apiError = toApiError(error);
+		if (apiError) return sendError(reply, apiError);
+		ctx.logger.error('unhandled error', { id: request.id, path: request.url.split('?')[0], error: (error as Error).message });
+		return sendError(reply, new ApiError(500, 'Internal server error; the request was not completed.'));
+	});
+	app.setNotFoundHandler((request, reply) =>
+		sendError(reply, new ApiError(404, `No route for ${request.method} ${request.url.split('?')[0]}; see /docs for the API.`)),
+	);
+
+	// The business websites are the synthetic ones this process serves: the scanner reaches them
+	// (and the tag manager stand-in) through its host mapping, filled in once the port is known.
+	const hostMap = new HostMap();
+	const scans = new ScanCache(new Scanner({ hostMap, timeoutMs: config.scanTimeoutMs }), clock);
+	registerLeadRoutes(app, ctx, { db, clock, faults: ctx.faults, scans, latency: latencyProfile(config.latency) });
+
+	const limiter = new InboxRateLimiter(db, clock);
+	registerInboxRoutes(app, ctx, {
+		db,
+		store: new InboxStore(db, clock, secrets),
+		limiter,
+		tester:
+			options.connectionTester ??
+			(config.connectionTest === 'real' ? new RealConnectionTester({ caFile: config.mailCa }) : new SimulatedConnectionTester()),
+		mx: config.mxLookup ? (options.mxResolver ?? systemMxResolver) : undefined,
+	});
+
+	registerAdminRoutes(app, ctx, adminToken, () => {
+		db.transaction(() => {
+			for (const table of ['inbox_quota', 'inboxes', 'pools', 'contacts', 'api_keys', 'accounts']) db.exec(`DELETE FROM ${table}`);
+		})();
+		clock.reset();
+		ctx.faults.clear();
+		limiter.reset();
+		scans.clear();
+		seedDevAccount();
+	});
+	registerDocsRoutes(app, () => url);
+
+	const server = {
+		app,
+		ctx,
+		adminToken,
+		devKey,
+		async listen(): Promise<RunningServer> {
+			await app.listen({ port: config.port, host: config.host });
+			const address = app.server.address() as AddressInfo;
+			url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+			const local = `http://${address.family === 'IPv6' ? '[::1]' : '127.0.0.1'}:${address.port}`;
+			hostMap.add('*.test', local).add(TAG_MANAGER_HOST, local);
+			return { app, ctx, url, adminToken, devKey, close: server.close };
+		},
+		/** Stops accepting, lets in-flight requests finish, then closes the database cleanly. */
+		async close(): Promise<void> {
+			await app.close();
+			if (db.open) db.close();
+		},
+	};
+	return server;
+}

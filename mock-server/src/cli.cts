@@ -1,0 +1,63 @@
+import { buildServer } from './app.cjs';
+import { ConfigError, parseConfig, usage } from './core/config.cjs';
+
+async function main(): Promise<void> {
+	let config;
+	try {
+		config = parseConfig(process.argv.slice(2), process.env);
+	} catch (error) {
+		if (error instanceof ConfigError) {
+			process.stderr.write(`Error: ${error.message}\n\n${usage()}\n`);
+			process.exit(2);
+		}
+		throw error;
+	}
+	if (config === 'help') {
+		process.stdout.write(usage() + '\n');
+		return;
+	}
+	const server = buildServer(config);
+	let running;
+	try {
+		running = await server.listen();
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		const message =
+			code === 'EADDRINUSE'
+				? `Port ${config.port} on ${config.host} is already in use. Stop the other process or pass --port (or MOCK_PORT).`
+				: code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND'
+					? `Cannot listen on ${config.host}: no such local address. Pass --host (or MOCK_HOST).`
+					: `Cannot start: ${(error as Error).message}`;
+		process.stderr.write(`Error: ${message}\n`);
+		await server.close().catch(() => undefined);
+		process.exit(1);
+	}
+	process.stdout.write(
+		[
+			'',
+			`Lead Inbox reference server listening on ${running.url}`,
+			`  lead search base URL:  ${running.url}`,
+			`  inbox base URL:        ${running.url}/api/v1`,
+			`  API docs:              ${running.url}/docs   (OpenAPI: ${running.url}/openapi.json)`,
+			`  dev account API key:   ${running.devKey}`,
+			`  admin token:           ${running.adminToken}`,
+			`  database:              ${config.db}`,
+			`  connection tests:      ${config.connectionTest}    latency: ${config.latency}`,
+			'',
+			`Try: curl -s -X POST ${running.url}/api/v1/niche-finder-leads -H 'Authorization: Bearer ${running.devKey}' -H 'Content-Type: application/json' -d '{"niche":"dentist","city":"Austin, TX","count":5}'`,
+			'',
+		].join('\n') + '\n',
+	);
+	let stopping = false;
+	const stop = async (signal: string) => {
+		if (stopping) return;
+		stopping = true;
+		process.stdout.write(`${signal} received: finishing in-flight requests and closing the database...\n`);
+		await running.close();
+		process.exit(0);
+	};
+	process.on('SIGINT', () => void stop('SIGINT'));
+	process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+void main();

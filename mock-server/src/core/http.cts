@@ -1,0 +1,71 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { ApiError } from './errors.cjs';
+import { parseOrThrow } from '../schemas/validation.cjs';
+
+export type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * Registers one path with its handlers per method; any other method on a known path is a 405 with
+ * an Allow header (an unknown path is the not-found handler's 404).
+ */
+export function resource(app: FastifyInstance, url: string, handlers: Partial<Record<Method, Handler>>): void {
+	const allowed = Object.keys(handlers);
+	app.route({
+		method: ALL_METHODS,
+		url,
+		handler: async (request, reply) => {
+			const method = (request.method === 'HEAD' ? 'GET' : request.method) as Method;
+			const handler = handlers[method];
+			if (!handler) {
+				throw new ApiError(405, `Method ${request.method} is not allowed on ${url}; use ${allowed.join(' or ')}.`, undefined, undefined, {
+					Allow: allowed.join(', '),
+				});
+			}
+			return handler(request, reply);
+		},
+	});
+}
+
+export function body<S extends z.ZodType>(request: FastifyRequest, schema: S): z.output<S> {
+	if (request.body === undefined) {
+		throw new ApiError(400, 'The request needs a JSON body (Content-Type: application/json).');
+	}
+	return parseOrThrow(schema, request.body, 'request body');
+}
+
+export function query<S extends z.ZodType>(request: FastifyRequest, schema: S): z.output<S> {
+	return parseOrThrow(schema, request.query ?? {}, 'query parameters');
+}
+
+/** Maps the framework's own errors (body parsing, size, media type) to the decided error body. */
+export function toApiError(error: unknown): ApiError | undefined {
+	if (error instanceof ApiError) return error;
+	const e = error as { statusCode?: number; code?: string; message?: string };
+	switch (e.code) {
+		case 'FST_ERR_CTP_BODY_TOO_LARGE':
+			return new ApiError(413, 'Request body is larger than 1 MiB; send a smaller body (split large batches).');
+		case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+		case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+			return e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+				? new ApiError(415, 'Unsupported Content-Type; send the body as JSON with Content-Type: application/json.')
+				: new ApiError(400, 'Content-Length does not match the body that was sent.');
+		case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+			return new ApiError(400, 'The request body is empty; send a JSON body.');
+		case 'FST_ERR_CTP_INVALID_JSON_BODY':
+			return new ApiError(400, 'The request body is not valid JSON; check quotes, commas and brackets.');
+	}
+	if (error instanceof SyntaxError || e.statusCode === 400) {
+		return new ApiError(400, 'The request body is not valid JSON; check quotes, commas and brackets.');
+	}
+	if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return new ApiError(e.statusCode, e.message ?? 'Bad request.');
+	return undefined;
+}
+
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+	if (error.headers) reply.headers(error.headers);
+	return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody());
+}

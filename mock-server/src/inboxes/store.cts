@@ -1,0 +1,77 @@
+import type { Clock } from '../core/clock.cjs';
+import { sortableId } from '../core/ids.cjs';
+import type { Secrets } from '../core/secrets.cjs';
+import type { Db } from '../store/database.cjs';
+import type { ResolvedSettings } from './detect.cjs';
+
+/** Pool and inbox rows of one account. Listing never selects connection settings or passwords. */
+export class InboxStore {
+	constructor(
+		private readonly db: Db,
+		private readonly clock: Clock,
+		private readonly secrets: Secrets,
+	) {}
+
+	poolExists(accountId: string, poolId: string): boolean {
+		return !!this.db.prepare('SELECT 1 FROM pools WHERE id = ? AND account_id = ?').get(poolId, accountId);
+	}
+
+	listPools(accountId: string) {
+		return this.db
+			.prepare(
+				`SELECT p.id, p.name, (SELECT COUNT(*) FROM inboxes i WHERE i.pool_id = p.id) AS inboxCount, p.created_at AS createdAt
+				 FROM pools p WHERE p.account_id = ? ORDER BY p.created_at, p.id`,
+			)
+			.all(accountId) as { id: string; name: string; inboxCount: number; createdAt: string }[];
+	}
+
+	listInboxes(accountId: string, filter: { poolId?: string; status?: string }, limit: number, skip: number) {
+		const where = ['account_id = @accountId'];
+		if (filter.poolId) where.push('pool_id = @poolId');
+		if (filter.status) where.push('status = @status');
+		const params = { accountId, poolId: filter.poolId, status: filter.status, limit, skip };
+		const { total } = this.db.prepare(`SELECT COUNT(*) AS total FROM inboxes WHERE ${where.join(' AND ')}`).get(params) as { total: number };
+		const inboxes = this.db
+			.prepare(
+				`SELECT id, email_address AS emailAddress, pool_id AS poolId, status, daily_sending_limit AS dailySendingLimit, created_at AS createdAt
+				 FROM inboxes WHERE ${where.join(' AND ')} ORDER BY created_at, id LIMIT @limit OFFSET @skip`,
+			)
+			.all(params);
+		return { inboxes, total };
+	}
+
+	existingEmails(accountId: string, emailsLower: string[]): Set<string> {
+		if (emailsLower.length === 0) return new Set();
+		const rows = this.db
+			.prepare(`SELECT email_lower AS e FROM inboxes WHERE account_id = ? AND email_lower IN (${emailsLower.map(() => '?').join(',')})`)
+			.all(accountId, ...emailsLower) as { e: string }[];
+		return new Set(rows.map((r) => r.e));
+	}
+
+	createPool(accountId: string): { id: string; name: string } {
+		const now = this.clock.now();
+		const iso = new Date(now).toISOString();
+		const name = `Pool ${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+		const id = sortableId('pool', now);
+		this.db.prepare('INSERT INTO pools (id, account_id, name, created_at) VALUES (?, ?, ?, ?)').run(id, accountId, name, iso);
+		return { id, name };
+	}
+
+	/** Inserts one inbox; false when the address already exists in the account (unique index). */
+	insertInbox(accountId: string, poolId: string, emailAddress: string, dailySendingLimit: number, s: ResolvedSettings): string | undefined {
+		const now = this.clock.now();
+		const id = sortableId('inb', now);
+		const result = this.db
+			.prepare(
+				`INSERT OR IGNORE INTO inboxes (id, account_id, pool_id, email_address, email_lower, status, daily_sending_limit, provider,
+				   imap_host, imap_port, imap_username, imap_password_enc, smtp_host, smtp_port, smtp_username, smtp_password_enc, created_at)
+				 VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			)
+			.run(
+				id, accountId, poolId, emailAddress, emailAddress.toLowerCase(), dailySendingLimit, s.provider ?? null,
+				s.imapHost, s.imapPort, s.imapUsername, this.secrets.encrypt(s.imapPassword),
+				s.smtpHost, s.smtpPort, s.smtpUsername, this.secrets.encrypt(s.smtpPassword), new Date(now).toISOString(),
+			);
+		return result.changes === 1 ? id : undefined;
+	}
+}

@@ -1,0 +1,137 @@
+import type { Principal } from '../accounts/accounts.cjs';
+import type { Faults } from '../admin/faults.cjs';
+import type { Clock } from '../core/clock.cjs';
+import { ApiError } from '../core/errors.cjs';
+import type { Contact, LeadSearchRequest } from '../schemas/leads.cjs';
+import type { ScanResult } from '../scan/scanner.cjs';
+import type { Db } from '../store/database.cjs';
+import { type Business, businessAt, businessCount } from './businesses.cjs';
+import { resolveCity } from './cities.cjs';
+import { resolveNiche } from './niches.cjs';
+import type { ScanCache } from './scan-cache.cjs';
+
+export interface SearchDeps {
+	db: Db;
+	clock: Clock;
+	faults: Faults;
+	scans: ScanCache;
+	/** Waits as the real service would for a search of `count` leads (the latency profile). */
+	latency: (count: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** Minimum number of websites scanned ahead of the ranked walk. */
+const LOOKAHEAD = 256;
+
+export class Cancelled extends Error {}
+
+function toContact(business: Business, scan: ScanResult): Contact {
+	return {
+		businessName: business.businessName,
+		address: business.address,
+		website: business.website,
+		email: business.emails[0] ?? null,
+		emails: business.emails,
+		phone: business.phones[0] ?? null,
+		phone_numbers: business.phones,
+		instagram: business.instagram,
+		facebook: business.facebook,
+		linkedin: business.linkedin,
+		tiktok: business.tiktok,
+		fbPixel: scan.fbPixel,
+		tikTokPixel: scan.tikTokPixel,
+		gAnalytics: scan.gAnalytics,
+		googleBusinessCategories: business.categories,
+	};
+}
+
+const dedupKey = (business: Business) => (business.emails[0] ? `email:${business.emails[0].trim().toLowerCase()}` : `business:${business.key}`);
+
+function matches(filter: boolean | undefined, flag: boolean | null): boolean {
+	return filter === undefined || flag === filter;
+}
+
+/**
+ * The lead search (decisions.md): auth is done by the caller; then city (400), credits reserved
+ * in full (402), search (404), the ranked walk with the pixel filters as criteria, dedup, and one
+ * transaction that saves the contacts and refunds what was not used (500: nothing saved or charged).
+ */
+export async function searchLeads(deps: SearchDeps, principal: Principal, request: LeadSearchRequest, signal: AbortSignal) {
+	const city = resolveCity(request.city);
+	if (!city) {
+		throw new ApiError(400, `City '${request.city}' could not be resolved to a location. Try "City, Country" or "City, State", e.g. "Austin, TX" or "Munich, Germany".`, [
+			{ path: 'city', message: 'could not be resolved to a location' },
+		]);
+	}
+
+	const reserved = deps.db.prepare('UPDATE accounts SET credits = credits - @count WHERE id = @id AND credits >= @count').run({ id: principal.accountId, count: request.count });
+	if (reserved.changes !== 1) {
+		const { credits } = deps.db.prepare('SELECT credits FROM accounts WHERE id = ?').get(principal.accountId) as { credits: number };
+		throw new ApiError(402, `Not enough credits: this search needs ${request.count} (one per lead requested) but the balance is ${credits}. Lower count or add credits.`);
+	}
+	const refund = (credits: number) => deps.db.prepare('UPDATE accounts SET credits = credits + ? WHERE id = ?').run(credits, principal.accountId);
+
+	let saved = false;
+	try {
+		const niche = resolveNiche(request.niche);
+		const total = niche ? businessCount(niche, city) : 0;
+		if (!niche || total === 0) {
+			throw new ApiError(404, `No businesses found for '${request.niche}' in ${city.name}, ${city.regionCode ?? city.country}. Try a related niche or a larger city nearby.`);
+		}
+
+		// Ranked walk: take the first `count` businesses matching every given filter. Scans run
+		// ahead of the walk (bounded), so one slow website does not stall the ones behind it.
+		const picked: { business: Business; scan: ScanResult }[] = [];
+		const ahead: { business: Business; scan: Promise<ScanResult> }[] = [];
+		let next = 0;
+		const lookahead = () => Math.max(LOOKAHEAD, 2 * (request.count - picked.length));
+		while (picked.length < request.count && (next < total || ahead.length > 0)) {
+			if (signal.aborted) throw new Cancelled();
+			while (next < total && ahead.length < lookahead()) {
+				const business = businessAt(niche, city, next++);
+				ahead.push({ business, scan: deps.scans.scan(business.website) });
+			}
+			const { business, scan: pending } = ahead.shift()!;
+			const scan = await pending;
+			if (matches(request.metaAds, scan.fbPixel) && matches(request.tiktokPixel, scan.tikTokPixel) && matches(request.gAnalytics, scan.gAnalytics)) {
+				picked.push({ business, scan });
+			}
+		}
+		await deps.latency(request.count, signal);
+		if (signal.aborted) throw new Cancelled();
+
+		// Dedup within the request, then against the account, in one transaction with the charge.
+		const contacts = deps.db.transaction(() => {
+			deps.faults.check('leads.save');
+			const insert = deps.db.prepare('INSERT OR IGNORE INTO contacts (account_id, dedup_key, data, created_at) VALUES (?, ?, ?, ?)');
+			const now = deps.clock.nowIso();
+			const added: Contact[] = [];
+			for (const { business, scan } of picked) {
+				const contact = toContact(business, scan);
+				if (insert.run(principal.accountId, dedupKey(business), JSON.stringify(contact), now).changes === 1) added.push(contact);
+			}
+			refund(request.count - added.length);
+			return added;
+		})();
+		saved = true;
+		return { contacts, chargedCredits: contacts.length };
+	} catch (error) {
+		if (error instanceof ApiError || error instanceof Cancelled) throw error;
+		throw new ApiError(500, 'The contacts could not be saved; nothing was added and no credits were charged. Retry the request.');
+	} finally {
+		if (!saved) refund(request.count);
+	}
+}
+
+/** `realistic`: a few seconds plus a quarter second per lead, so 1000 leads take about 4 minutes. */
+export function latencyProfile(profile: 'none' | 'realistic') {
+	return (count: number, signal: AbortSignal) =>
+		profile === 'none'
+			? Promise.resolve()
+			: new Promise<void>((resolve) => {
+					const timer = setTimeout(resolve, 3000 + count * 250);
+					signal.addEventListener('abort', () => {
+						clearTimeout(timer);
+						resolve();
+					});
+				});
+}

@@ -1,0 +1,153 @@
+import { analyzeContainer } from './container.cjs';
+import { fetchText, HostMap } from './fetcher.cjs';
+import { scanPage } from './page.cjs';
+import type { ContainerRef, Finding } from './signatures.cjs';
+
+export interface ScanResult {
+	url: string | null;
+	finalUrl?: string;
+	scanned: boolean;
+	reason?: string;
+	fbPixel: boolean | null;
+	tikTokPixel: boolean | null;
+	gAnalytics: boolean | null;
+	ids: { metaPixel: string[]; tiktokPixel: string[]; googleAnalytics: string[]; googleTagManager: string[]; googleTag: string[] };
+	findings: Finding[];
+	containers: { id: string; url: string; loaded: boolean; reason?: string }[];
+}
+
+export interface ScannerOptions {
+	timeoutMs?: number;
+	maxPageBytes?: number;
+	maxContainerBytes?: number;
+	maxRedirects?: number;
+	/** Depth bound for containers loading containers (zones, Google tags). */
+	maxContainerDepth?: number;
+	concurrency?: number;
+	hostMap?: HostMap;
+	/** Where containers come from; the real one unless a test or demo maps it. */
+	tagManagerOrigin?: string;
+}
+
+export const USER_AGENT = 'Mozilla/5.0 (compatible; LeadInboxScanner/1.0; +https://github.com/n8n-nodes-lead-inbox)';
+
+const unique = (values: (string | undefined)[]) => [...new Set(values.filter((v): v is string => !!v))];
+
+function notScanned(url: string | null, reason: string, finalUrl?: string): ScanResult {
+	return {
+		url,
+		...(finalUrl && finalUrl !== url ? { finalUrl } : {}),
+		scanned: false,
+		reason,
+		fbPixel: null,
+		tikTokPixel: null,
+		gAnalytics: null,
+		ids: { metaPixel: [], tiktokPixel: [], googleAnalytics: [], googleTagManager: [], googleTag: [] },
+		findings: [],
+		containers: [],
+	};
+}
+
+/** A counting semaphore: bounded concurrency for scanning many sites at once. */
+class Limiter {
+	private active = 0;
+	private readonly waiting: (() => void)[] = [];
+
+	constructor(private readonly limit: number) {}
+
+	async run<T>(task: () => Promise<T>): Promise<T> {
+		if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+		this.active++;
+		try {
+			return await task();
+		} finally {
+			this.active--;
+			this.waiting.shift()?.();
+		}
+	}
+}
+
+/**
+ * The website scan: fetch the page, find trackers in it, then follow the tag-manager containers
+ * and Google tags it loads (recursively, depth-bounded, each container once).
+ */
+export class Scanner {
+	private readonly limiter: Limiter;
+	private readonly o: Required<Omit<ScannerOptions, 'hostMap'>> & { hostMap: HostMap };
+
+	constructor(options: ScannerOptions = {}) {
+		this.o = {
+			timeoutMs: options.timeoutMs ?? 5000,
+			maxPageBytes: options.maxPageBytes ?? 3 * 1024 * 1024,
+			maxContainerBytes: options.maxContainerBytes ?? 4 * 1024 * 1024,
+			maxRedirects: options.maxRedirects ?? 5,
+			maxContainerDepth: options.maxContainerDepth ?? 3,
+			concurrency: options.concurrency ?? 128,
+			hostMap: options.hostMap ?? new HostMap(),
+			tagManagerOrigin: options.tagManagerOrigin ?? 'https://www.googletagmanager.com',
+		};
+		this.limiter = new Limiter(this.o.concurrency);
+	}
+
+	scan(url: string | null | undefined): Promise<ScanResult> {
+		if (!url) return Promise.resolve(notScanned(null, 'no website'));
+		return this.limiter.run(() => this.scanNow(url));
+	}
+
+	private fetchOptions(maxBytes: number) {
+		return { timeoutMs: this.o.timeoutMs, maxBytes, maxRedirects: this.o.maxRedirects, hostMap: this.o.hostMap, userAgent: USER_AGENT };
+	}
+
+	private async scanNow(url: string): Promise<ScanResult> {
+		const page = await fetchText(url, this.fetchOptions(this.o.maxPageBytes));
+		if (!page.ok) return notScanned(url, page.reason, page.url);
+		const type = page.contentType.toLowerCase();
+		const looksHtml = type ? /text\/html|application\/xhtml\+xml/.test(type) : /^\s*(<!doctype html|<html)/i.test(page.body);
+		if (!looksHtml) return notScanned(url, `not HTML (${type || 'no content type'})`, page.url);
+
+		const { findings, refs } = scanPage(page.body);
+		const containers: ScanResult['containers'] = [];
+		const visited = new Set<string>();
+		let frontier = refs;
+		for (let depth = 0; depth < this.o.maxContainerDepth && frontier.length > 0; depth++) {
+			const next: ContainerRef[] = [];
+			const batch = frontier.filter((ref) => !visited.has(ref.id) && visited.add(ref.id));
+			await Promise.all(
+				batch.map(async (ref) => {
+					const path = ref.kind === 'googleTagManager' ? '/gtm.js' : '/gtag/js';
+					const containerUrl = `${this.o.tagManagerOrigin}${path}?id=${encodeURIComponent(ref.id)}`;
+					const response = await fetchText(containerUrl, this.fetchOptions(this.o.maxContainerBytes));
+					if (!response.ok) {
+						containers.push({ id: ref.id, url: containerUrl, loaded: false, reason: response.reason });
+						return;
+					}
+					containers.push({ id: ref.id, url: containerUrl, loaded: true });
+					const analysis = analyzeContainer(response.body, `container ${ref.id}`);
+					findings.push(...analysis.findings);
+					next.push(...analysis.refs);
+				}),
+			);
+			frontier = next;
+		}
+		const allRefs = [...visited];
+		const idsOf = (kind: Finding['kind']) => unique(findings.filter((f) => f.kind === kind).map((f) => f.id));
+		const has = (kind: Finding['kind']) => findings.some((f) => f.kind === kind);
+		return {
+			url,
+			...(page.url !== url ? { finalUrl: page.url } : {}),
+			scanned: true,
+			fbPixel: has('metaPixel'),
+			tikTokPixel: has('tiktokPixel'),
+			gAnalytics: has('googleAnalytics'),
+			ids: {
+				metaPixel: idsOf('metaPixel'),
+				tiktokPixel: idsOf('tiktokPixel'),
+				googleAnalytics: idsOf('googleAnalytics'),
+				googleTagManager: allRefs.filter((id) => id.startsWith('GTM-')),
+				googleTag: allRefs.filter((id) => !id.startsWith('GTM-')),
+			},
+			findings,
+			containers,
+		};
+	}
+}

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { ApiError, type ErrorDetail } from '../core/errors.cjs';
+
+/**
+ * Turns zod issues into the error body of decisions.md: one actionable sentence plus per-field
+ * details. Unknown fields name the known field they most resemble (tikTokPixel -> tiktokPixel).
+ */
+function distance(a: string, b: string): number {
+	const x = a.toLowerCase();
+	const y = b.toLowerCase();
+	const row = Array.from({ length: y.length + 1 }, (_, i) => i);
+	for (let i = 1; i <= x.length; i++) {
+		let prev = row[0];
+		row[0] = i;
+		for (let j = 1; j <= y.length; j++) {
+			const tmp = row[j];
+			row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (x[i - 1] === y[j - 1] ? 0 : 1));
+			prev = tmp;
+		}
+	}
+	return row[y.length];
+}
+
+export function closestField(unknown: string, known: string[]): string | undefined {
+	let best: string | undefined;
+	let bestScore = Infinity;
+	for (const candidate of known) {
+		const score = distance(unknown, candidate);
+		if (score < bestScore) {
+			best = candidate;
+			bestScore = score;
+		}
+	}
+	return best !== undefined && bestScore <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined;
+}
+
+function describeType(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	if (typeof value === 'number' && !Number.isInteger(value)) return `the number ${value}`;
+	if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '...' : value)}`;
+	return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+const EXPECTED: Record<string, string> = {
+	int: 'an integer',
+	number: 'a number',
+	string: 'a string',
+	boolean: 'true or false',
+	object: 'an object',
+	array: 'an array',
+};
+
+function issueToDetails(issue: z.core.$ZodIssue, prefix: (string | number)[], known: (path: PropertyKey[]) => string[]): ErrorDetail[] {
+	const path = [...prefix, ...issue.path].map(String).join('.');
+	switch (issue.code) {
+		case 'unrecognized_keys':
+			return issue.keys.map((key) => {
+				const hint = closestField(key, known(issue.path));
+				return {
+					path: path ? `${path}.${key}` : key,
+					message: `Unknown field '${key}'.${hint ? ` Did you mean '${hint}'?` : ` Known fields: ${known(issue.path).join(', ')}.`}`,
+				};
+			});
+		case 'invalid_type': {
+			if (issue.input === undefined) return [{ path, message: `${path || 'value'} is required.` }];
+			const expected = EXPECTED[issue.expected] ?? issue.expected;
+			const unquote = typeof issue.input === 'string' && (issue.expected === 'number' || issue.expected === 'int') ? ' (a JSON number, without quotes)' : '';
+			return [{ path, message: `${path || 'value'} must be ${expected}${unquote}, not ${describeType(issue.input)}.` }];
+		}
+		case 'too_small':
+			if (issue.origin === 'string') return [{ path, message: `${path} must not be empty.` }];
+			if (issue.origin === 'array') return [{ path, message: `${path || 'body'} must hold at least ${issue.minimum} element(s).` }];
+			return [{ path, message: `${path} must be at least ${issue.minimum}.` }];
+		case 'too_big':
+			if (issue.origin === 'string') return [{ path, message: `${path} must be at most ${issue.maximum} characters long.` }];
+			if (issue.origin === 'array') return [{ path, message: `${path || 'body'} must hold at most ${issue.maximum} elements.` }];
+			return [{ path, message: `${path} must be at most ${issue.maximum}.` }];
+		case 'invalid_value':
+			return [{ path, message: `${path} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.` }];
+		case 'invalid_format':
+			return [{ path, message: `${path} ${issue.message}` }];
+		default:
+			return [{ path, message: `${path ? path + ': ' : ''}${issue.message}` }];
+	}
+}
+
+/** Known field names of the (object) schema at `path`, for unknown-field hints. */
+function knownFieldsOf(schema: z.ZodType, path: PropertyKey[]): string[] {
+	let current: z.ZodType | undefined = schema;
+	for (const segment of path) {
+		if (current instanceof z.ZodArray) current = current.element as z.ZodType;
+		else if (current instanceof z.ZodObject) current = (current.shape as Record<string, z.ZodType>)[String(segment)];
+		else break;
+	}
+	while (current instanceof z.ZodArray) current = current.element as z.ZodType;
+	return current instanceof z.ZodObject ? Object.keys(current.shape) : [];
+}
+
+/** null for an optional field means omitted (decisions.md): drop null members of plain objects. */
+export function dropNulls(value: unknown): unknown {
+	if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+	return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
+}
+
+export function zodDetails(error: z.ZodError, schema: z.ZodType, prefix: (string | number)[] = []): ErrorDetail[] {
+	return error.issues.flatMap((issue) => issueToDetails(issue, prefix, (p) => knownFieldsOf(schema, p)));
+}
+
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, what: string): z.output<S> {
+	const result = schema.safeParse(dropNulls(input), { reportInput: true });
+	if (result.success) return result.data;
+	const details = zodDetails(result.error, schema);
+	throw new ApiError(400, `Invalid ${what}: ${details[0].message}${details.length > 1 ? ` (and ${details.length - 1} more problem(s), see details)` : ''}`, details);
+}

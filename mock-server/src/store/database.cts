@@ -1,0 +1,33 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { MIGRATIONS } from './migrations.cjs';
+
+export type Db = Database.Database;
+
+/** Opens (creating when needed) the embedded database and brings its schema up to date. */
+export function openDatabase(file: string): Db {
+	if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+	const db = new Database(file);
+	db.pragma('journal_mode = WAL');
+	db.pragma('synchronous = NORMAL');
+	db.pragma('foreign_keys = ON');
+	db.pragma('busy_timeout = 5000');
+	migrate(db);
+	return db;
+}
+
+function migrate(db: Db): void {
+	const current = db.pragma('user_version', { simple: true }) as number;
+	if (current > MIGRATIONS.length) {
+		throw new Error(
+			`The database schema (version ${current}) is newer than this server knows (${MIGRATIONS.length}). Use a newer server or another --db file.`,
+		);
+	}
+	for (let version = current; version < MIGRATIONS.length; version++) {
+		db.transaction(() => {
+			db.exec(MIGRATIONS[version]);
+			db.pragma(`user_version = ${version + 1}`);
+		})();
+	}
+}

@@ -1,0 +1,29 @@
+import { NodeConnectionTypes, type IExecuteFunctions, type INodeExecutionData, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { searchPools } from '../shared/pools';
+import { createInboxesProperties } from './description';
+import { createInboxes } from './execute';
+
+export class CreateInboxes implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Create Inboxes',
+		name: 'createInboxes',
+		icon: { light: 'file:createInboxes.svg', dark: 'file:createInboxes.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["poolMode"] === "new" ? "Into a new pool" : "Into an existing pool"}}',
+		description:
+			'Create one email inbox per item (IMAP/SMTP settings detected for Google, Microsoft, Yahoo, Zoho, iCloud, GoDaddy, Namecheap), after a login test. Free; at most 1000 per hour per API key.',
+		defaults: { name: 'Create Inboxes' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'leadInboxApi', required: true }],
+		properties: createInboxesProperties,
+	};
+
+	methods = { listSearch: { searchPools } };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return createInboxes.call(this);
+	}
+}

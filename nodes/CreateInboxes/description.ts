@@ -1,0 +1,93 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { poolLocator } from '../shared/pools';
+
+export const createInboxesProperties: INodeProperties[] = [
+	{
+		displayName: 'Email Address',
+		name: 'emailAddress',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'name@example.com',
+		description: 'Address of the inbox to create. One inbox is created per input item.',
+	},
+	{
+		displayName: 'IMAP Password',
+		name: 'imapPassword',
+		type: 'string',
+		typeOptions: { password: true },
+		required: true,
+		default: '',
+		description: 'IMAP password, usually an app password. Also used for SMTP unless an SMTP password is set.',
+	},
+	{
+		displayName: 'Pool',
+		name: 'poolMode',
+		type: 'options',
+		default: 'new',
+		options: [
+			{ name: 'Create a New Pool', value: 'new', description: 'One new pool for all the items of this run' },
+			{ name: 'Existing Pool', value: 'existing' },
+		],
+	},
+	poolLocator({ displayOptions: { show: { poolMode: ['existing'] } }, required: true }),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{ displayName: 'Daily Sending Limit', name: 'dailySendingLimit', type: 'number', default: 2, typeOptions: { minValue: 1, maxValue: 10000 } },
+			{ displayName: 'IMAP Host', name: 'imapHost', type: 'string', default: '', placeholder: 'imap.example.com', description: 'Detected automatically for known providers' },
+			{ displayName: 'IMAP Port', name: 'imapPort', type: 'number', default: 993, description: '993 is implicit TLS; any other port must offer STARTTLS' },
+			{ displayName: 'IMAP Username', name: 'imapUsername', type: 'string', default: '', description: 'Defaults to the email address' },
+			{
+				displayName: 'Provider',
+				name: 'provider',
+				type: 'options',
+				default: 'google',
+				description: 'Set it for a custom domain hosted by one of these providers; addresses on their own domains are detected',
+				options: [
+					{ name: 'GoDaddy', value: 'godaddy' },
+					{ name: 'Google', value: 'google' },
+					{ name: 'ICloud', value: 'icloud' },
+					{ name: 'Microsoft', value: 'microsoft' },
+					{ name: 'Namecheap', value: 'namecheap' },
+					{ name: 'Yahoo', value: 'yahoo' },
+					{ name: 'Zoho', value: 'zoho' },
+				],
+			},
+			{ displayName: 'Skip Connection Test', name: 'skipConnectionTest', type: 'boolean', default: false, description: 'Whether to create the inbox without testing the IMAP/SMTP login first' },
+			{ displayName: 'SMTP Host', name: 'smtpHost', type: 'string', default: '', placeholder: 'smtp.example.com', description: 'Detected automatically for known providers' },
+			{ displayName: 'SMTP Password', name: 'smtpPassword', type: 'string', typeOptions: { password: true }, default: '', description: 'Defaults to the IMAP password' },
+			{ displayName: 'SMTP Port', name: 'smtpPort', type: 'number', default: 465, description: '465 is implicit TLS; any other port must offer STARTTLS' },
+			{ displayName: 'SMTP Username', name: 'smtpUsername', type: 'string', default: '', description: 'Defaults to the email address' },
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Batch Size',
+				name: 'batchSize',
+				type: 'number',
+				default: 100,
+				typeOptions: { minValue: 1, maxValue: 100 },
+				description: 'Inboxes sent per request (the service accepts up to 100)',
+			},
+			{
+				displayName: 'Max Wait on Rate Limit (Seconds)',
+				name: 'maxRateLimitWait',
+				type: 'number',
+				default: 3600,
+				typeOptions: { minValue: 0 },
+				description: 'The service creates at most 1000 inboxes per hour per API key. When the limit is hit, the node waits as long as the service asks, up to this many seconds in total, then fails.',
+			},
+		],
+	},
+];

@@ -1,0 +1,25 @@
+import { NodeConnectionTypes, type IExecuteFunctions, type INodeExecutionData, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { listPoolsProperties } from './description';
+import { listPools } from './execute';
+
+export class ListPools implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'List Pools',
+		name: 'listPools',
+		icon: { light: 'file:listPools.svg', dark: 'file:listPools.dark.svg' },
+		group: ['input'],
+		version: 1,
+		subtitle: 'All pools of the account',
+		description: 'List the inbox pools of the account with their IDs and inbox counts. Free; changes nothing.',
+		defaults: { name: 'List Pools' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'leadInboxApi', required: true }],
+		properties: listPoolsProperties,
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return listPools.call(this);
+	}
+}

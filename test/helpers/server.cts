@@ -1,0 +1,58 @@
+import { buildServer, type RunningServer, type ServerOptions } from '../../mock-server/src/app.cjs';
+import type { ServerConfig } from '../../mock-server/src/core/config.cjs';
+
+export interface TestServer extends RunningServer {
+	logs: string[];
+	/** Calls the server; `key` becomes the bearer token (pass null for none). */
+	call(method: string, path: string, options?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: any }>;
+	admin(method: string, path: string, body?: unknown): Promise<{ status: number; headers: Headers; body: any }>;
+	newAccount(input?: { credits?: number; active?: boolean; permissions?: string[] }): Promise<{ accountId: string; apiKey: string }>;
+}
+
+export const TEST_CONFIG: ServerConfig = {
+	port: 0,
+	host: '127.0.0.1',
+	db: ':memory:',
+	connectionTest: 'simulated',
+	latency: 'none',
+	scanTimeoutMs: 1000,
+	mxLookup: false,
+	log: true,
+};
+
+/** Starts the reference server in-process on a free loopback port, capturing its log lines. */
+export async function startServer(config: Partial<ServerConfig> = {}, options: ServerOptions = {}): Promise<TestServer> {
+	const logs: string[] = [];
+	const running = await buildServer({ ...TEST_CONFIG, ...config }, { logSink: (line) => logs.push(line), ...options }).listen();
+	const call: TestServer['call'] = async (method, path, opts = {}) => {
+		const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+		const key = opts.key === undefined ? running.devKey : opts.key;
+		if (key !== null) headers.authorization ??= `Bearer ${key}`;
+		let body: string | undefined = opts.rawBody;
+		if (opts.body !== undefined) {
+			body = JSON.stringify(opts.body);
+			headers['content-type'] ??= 'application/json';
+		}
+		const response = await fetch(running.url + path, { method, headers, body });
+		const text = await response.text();
+		let parsed: unknown = text;
+		try {
+			parsed = text ? JSON.parse(text) : undefined;
+		} catch {
+			// not JSON (docs page)
+		}
+		return { status: response.status, headers: response.headers, body: parsed };
+	};
+	const admin: TestServer['admin'] = (method, path, body) => call(method, `/__admin${path}`, { key: running.adminToken, body });
+	return {
+		...running,
+		logs,
+		call,
+		admin,
+		async newAccount(input = {}) {
+			const res = await admin('POST', '/accounts', input);
+			if (res.status !== 201) throw new Error(`account creation failed: ${JSON.stringify(res.body)}`);
+			return res.body;
+		},
+	};
+}
