@@ -1,0 +1,218 @@
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import {
+	type ICredentialDataDecryptedObject,
+	type ICredentialType,
+	type IHttpRequestOptions,
+	type INodeType,
+	type INodeTypeData,
+	type INodeTypes,
+	type IRun,
+	type IWorkflowExecuteAdditionalData,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type IDataObject,
+	NodeConnectionTypes,
+	NodeHelpers,
+	Workflow,
+} from 'n8n-workflow';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LeadInboxApi } from '../../credentials/LeadInboxApi.credentials';
+import { CreateInboxes } from '../../nodes/CreateInboxes/CreateInboxes.node';
+import { FetchLeads } from '../../nodes/FetchLeads/FetchLeads.node';
+import { ListInboxes } from '../../nodes/ListInboxes/ListInboxes.node';
+import { ListPools } from '../../nodes/ListPools/ListPools.node';
+
+/**
+ * Runs real workflow JSON in n8n's own execution engine (n8n-core's WorkflowExecute), the way
+ * n8n's NodeTestHarness does, with our nodes and a stand-in for n8n's Manual Trigger (its output
+ * comes from the workflow's pinned data, as in a manual run in the editor).
+ */
+class ManualTrigger implements INodeType {
+	description = {
+		displayName: 'Manual Trigger',
+		name: 'manualTrigger',
+		group: ['trigger'],
+		version: 1,
+		description: 'Stand-in for n8n-nodes-base.manualTrigger',
+		defaults: { name: 'Manual Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [[{ json: {} }]];
+	}
+}
+
+const NODES: Record<string, INodeType> = {
+	'n8n-nodes-base.manualTrigger': new ManualTrigger(),
+	'n8n-nodes-lead-inbox.fetchLeads': new FetchLeads(),
+	'n8n-nodes-lead-inbox.listPools': new ListPools(),
+	'n8n-nodes-lead-inbox.listInboxes': new ListInboxes(),
+	'n8n-nodes-lead-inbox.createInboxes': new CreateInboxes(),
+};
+
+class NodeTypes implements INodeTypes {
+	getByName(type: string) {
+		return this.getByNameAndVersion(type);
+	}
+
+	getByNameAndVersion(type: string): INodeType {
+		const node = NODES[type];
+		if (!node) throw new Error(`Unknown node type ${type}`);
+		return node;
+	}
+
+	getKnownTypes(): INodeTypeData {
+		return {};
+	}
+}
+
+const CREDENTIAL: ICredentialType = new LeadInboxApi();
+
+/** Resolves `={{$credentials.x}}` templates the way n8n's credentials helper does for generic auth. */
+function resolveTemplate(value: string, credentials: ICredentialDataDecryptedObject): string {
+	const text = value.startsWith('=') ? value.slice(1) : value;
+	return text.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, key) => String(credentials[key] ?? ''));
+}
+
+export function applyGenericAuth(credentials: ICredentialDataDecryptedObject, request: IHttpRequestOptions): IHttpRequestOptions {
+	const auth = CREDENTIAL.authenticate as { properties: { headers?: Record<string, string> } };
+	const headers = { ...(request.headers ?? {}) } as Record<string, string>;
+	for (const [name, value] of Object.entries(auth.properties.headers ?? {})) headers[name] = resolveTemplate(value, credentials);
+	return { ...request, headers };
+}
+
+export interface RunOptions {
+	credentials: { apiKey: string; leadsBaseUrl: string; inboxBaseUrl: string };
+	/** Replaces the workflow's pinned data per node name. */
+	pinData?: Record<string, IDataObject[]>;
+	/** Overrides node parameters: { 'Create Inboxes': { options: {...} } } */
+	parameters?: Record<string, IDataObject>;
+	/** Per node: onError setting ('continueRegularOutput' | 'continueErrorOutput'). */
+	onError?: Record<string, 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow'>;
+}
+
+export interface WorkflowJson {
+	name: string;
+	nodes: IDataObject[];
+	connections: IDataObject;
+	pinData?: Record<string, IDataObject[]>;
+}
+
+export function loadWorkflow(file: string): WorkflowJson {
+	return JSON.parse(readFileSync(join(__dirname, '../workflows', file), 'utf8'));
+}
+
+export async function runWorkflow(json: WorkflowJson, options: RunOptions): Promise<IRun> {
+	const nodes = json.nodes.map((node) => ({
+		...node,
+		parameters: { ...(node.parameters as IDataObject), ...(options.parameters?.[node.name as string] ?? {}) },
+		...(options.onError?.[node.name as string] ? { onError: options.onError[node.name as string] } : {}),
+	}));
+	const workflow = new Workflow({
+		id: 'test-workflow',
+		name: json.name,
+		nodes: nodes as never,
+		connections: json.connections as never,
+		active: false,
+		nodeTypes: new NodeTypes(),
+	});
+	const credentialData = options.credentials as unknown as ICredentialDataDecryptedObject;
+	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', { id: 'test-workflow', name: json.name, nodes, connections: json.connections } as never);
+	const additionalData = {
+		credentialsHelper: {
+			getParentTypes: () => [],
+			authenticate: async (credentials: ICredentialDataDecryptedObject, _type: string, request: IHttpRequestOptions) => applyGenericAuth(credentials, request),
+			preAuthentication: async () => undefined,
+			getCredentials: async () => ({}),
+			getDecrypted: async () => credentialData,
+			updateCredentials: async () => undefined,
+			updateCredentialsOauthTokenData: async () => undefined,
+			getCredentialsProperties: () => CREDENTIAL.properties,
+		},
+		hooks,
+		executeWorkflow: async () => {
+			throw new Error('not supported in tests');
+		},
+		getRunExecutionData: async () => undefined,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://127.0.0.1/rest',
+		instanceBaseUrl: 'http://127.0.0.1/',
+		formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
+		webhookBaseUrl: 'http://127.0.0.1/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
+		variables: {},
+		logAiEvent: () => undefined,
+		startRunnerTask: async () => {
+			throw new Error('not supported in tests');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+
+	const trigger = workflow.getStartNode();
+	if (!trigger) throw new Error('workflow has no start node');
+	const pinData = { ...(json.pinData ?? {}), ...(options.pinData ?? {}) };
+	const pinned = Object.fromEntries(Object.entries(pinData).map(([name, items]) => [name, items.map((json) => ({ json }))]));
+	const done = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', async (run) => resolve(run)));
+	void new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: trigger, pinData: pinned });
+	return done;
+}
+
+/** Output items of a node's last run (main output `index`). */
+export function outputOf(run: IRun, nodeName: string, index = 0): INodeExecutionData[] {
+	const runs = run.data.resultData.runData[nodeName];
+	if (!runs?.length) return [];
+	return runs[runs.length - 1].data?.main?.[index] ?? [];
+}
+
+export function errorOf(run: IRun): { message: string; description?: string; node?: string; itemIndex?: number; httpCode?: string } | undefined {
+	const error = run.data.resultData.error as unknown as { message: string; description?: string; node?: { name: string }; context?: { itemIndex?: number }; httpCode?: string } | undefined;
+	if (!error) return undefined;
+	return { message: error.message, description: error.description ?? undefined, node: error.node?.name, itemIndex: error.context?.itemIndex, httpCode: error.httpCode };
+}
+
+export function hintsOf(run: IRun, nodeName: string): string[] {
+	return (run.data.resultData.runData[nodeName]?.[0]?.hints ?? []).map((h) => h.message);
+}
+
+export { NodeHelpers };
+
+/** n8n-core starts a 60 s clean-up interval (SSH clients) that would keep jest alive. */
+export function stopEngineTimers(): void {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager');
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { Container } = require('@n8n/di');
+	clearInterval((Container.get(SSHClientsManager) as { cleanupTimer: NodeJS.Timeout }).cleanupTimer);
+}
+
+/**
+ * Runs the credential's `test` request the way n8n's credential tester does: resolve the
+ * request's expressions with $credentials, apply the generic authenticate, check the status.
+ */
+export async function testCredential(credentials: RunOptions['credentials']): Promise<{ status: 'OK' | 'Error'; message: string }> {
+	const node = { id: 'c', name: 'Credential test', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+	const workflow = new Workflow({ id: 'credential-test', nodes: [node], connections: {}, active: false, nodeTypes: new NodeTypes() });
+	const data = credentials as unknown as ICredentialDataDecryptedObject;
+	const resolve = (value: string | undefined) =>
+		value === undefined ? undefined : String(workflow.expression.getSimpleParameterValue(node, value, 'manual', { $credentials: data } as never));
+	const test = CREDENTIAL.test!;
+	const request = applyGenericAuth(data, { url: `${resolve(test.request.baseURL)}${resolve(test.request.url)}`, method: test.request.method ?? 'GET' });
+	let response: Response;
+	try {
+		response = await fetch(request.url, { method: request.method, headers: request.headers as Record<string, string> });
+	} catch (error) {
+		return { status: 'Error', message: `Could not connect: ${(error as Error).message}` };
+	}
+	for (const rule of (test.rules ?? []) as { type: string; properties: { value: number; message: string } }[]) {
+		if (rule.type === 'responseCode' && response.status === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+	}
+	if (!response.ok) {
+		const body = (await response.json().catch(() => ({}))) as { error?: string };
+		return { status: 'Error', message: `Authorization failed (HTTP ${response.status}): ${body.error ?? response.statusText}` };
+	}
+	return { status: 'OK', message: 'Connection tested successfully' };
+}
