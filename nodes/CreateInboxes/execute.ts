@@ -62,9 +62,10 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 	const out: INodeExecutionData[] = [];
 	const created: string[] = [];
 	const failed: string[] = [];
-	const failure = (i: number, error: NodeApiError | NodeOperationError, json: IDataObject) => {
-		if (!continueOnFail) return;
-		out.push({ json: { ...json, error: error.message }, error, pairedItem: { item: i } });
+	// n8n keeps only the message of an error item; with "Continue (using error output)" it adds
+	// the input item's fields, so the message names the address, the reason and the code.
+	const failure = (i: number, error: NodeApiError | NodeOperationError) => {
+		if (continueOnFail) out.push({ json: { error: error.message }, error, pairedItem: { item: i } });
 	};
 
 	// Items whose fields are unusable fail on their own, before anything is sent.
@@ -75,7 +76,7 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 		} catch (error) {
 			const nodeError = asNodeError(this, error, i);
 			if (!continueOnFail) throw nodeError;
-			failure(i, nodeError, { success: false });
+			failure(i, nodeError);
 		}
 	}
 
@@ -115,7 +116,14 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 				return;
 			}
 			failed.push(`${index} (${result.emailAddress}: ${result.error})`);
-			failure(index, new NodeApiError(this.getNode(), result as never, { itemIndex: index, message: result.error ?? 'The inbox could not be created', description: `code: ${result.code}` }), result);
+			failure(
+				index,
+				new NodeApiError(this.getNode(), { ...result } as never, {
+					itemIndex: index,
+					message: `Could not create ${result.emailAddress}: ${result.error ?? 'the service refused the entry'} (${result.code})`,
+					description: `code: ${result.code}`,
+				}),
+			);
 		});
 		if (failed.length > 0 && !continueOnFail) {
 			throw new NodeOperationError(this.getNode(), `${failed.length} inbox(es) could not be created: ${failed.slice(0, 5).join('; ')}${failed.length > 5 ? '; ...' : ''}`, {
