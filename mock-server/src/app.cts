@@ -72,7 +72,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 	app.removeContentTypeParser('text/plain');
 	let url = `http://${config.host}:${config.port}`;
 
-	app.addHook('onResponse', async (request, reply) => {
+	if (config.log) app.addHook('onResponse', async (request, reply) => {
 		if (isSyntheticHost(request.hostname)) return; // the synthetic web is not API traffic
 		ctx.logger.info('request', {
 			id: request.id,
@@ -101,9 +101,10 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 	registerLeadRoutes(app, ctx, { db, clock, faults: ctx.faults, scans, latency: latencyProfile(config.latency) });
 
 	const limiter = new InboxRateLimiter(db, clock);
+	const inboxStore = new InboxStore(db, clock, secrets);
 	registerInboxRoutes(app, ctx, {
 		db,
-		store: new InboxStore(db, clock, secrets),
+		store: inboxStore,
 		limiter,
 		tester:
 			options.connectionTester ??
@@ -116,8 +117,10 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 			for (const table of ['inbox_quota', 'inboxes', 'pools', 'contacts', 'api_keys', 'accounts']) db.exec(`DELETE FROM ${table}`);
 		})();
 		clock.reset();
+		ctx.accounts.invalidate();
 		ctx.faults.clear();
 		limiter.reset();
+		inboxStore.clearCache();
 		scans.clear();
 		seedDevAccount();
 	});

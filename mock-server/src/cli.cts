@@ -2,6 +2,8 @@ import { buildServer } from './app.cjs';
 import { ConfigError, parseConfig, usage } from './core/config.cjs';
 
 async function main(): Promise<void> {
+	// A closed stdout (piped into `head`, or a parent that went away) must not crash the server.
+	process.stdout.on('error', () => undefined);
 	let config;
 	try {
 		config = parseConfig(process.argv.slice(2), process.env);

@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock.cjs';
 import { notFound } from '../core/errors.cjs';
 import { constantTimeEqual, hashApiKey, newApiKey, newId } from '../core/secrets.cjs';
-import type { Db } from '../store/database.cjs';
+import { type Db, sql } from '../store/database.cjs';
 
 export const PERMISSIONS = ['pools:read', 'inboxes:read', 'inboxes:write'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
@@ -30,6 +30,9 @@ interface AccountRow {
 
 /** Accounts and their API keys: plain functions over the store. */
 export class Accounts {
+	/** Principals by key hash; every write to accounts or keys goes through this class and clears it. */
+	private readonly principals = new Map<string, Principal>();
+
 	constructor(
 		private readonly db: Db,
 		private readonly clock: Clock,
@@ -39,8 +42,9 @@ export class Accounts {
 		const accountId = newId('acc');
 		const apiKey = newApiKey();
 		this.db.transaction(() => {
-			this.db
-				.prepare('INSERT INTO accounts (id, credits, active, permissions, is_dev, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+			sql(
+				this.db,
+				'INSERT INTO accounts (id, credits, active, permissions, is_dev, created_at) VALUES (?, ?, ?, ?, ?, ?)')
 				.run(accountId, input.credits, input.active ? 1 : 0, JSON.stringify(input.permissions), input.isDev ? 1 : 0, this.clock.nowIso());
 			this.insertKey(accountId, apiKey, input.permissions);
 		})();
@@ -48,16 +52,17 @@ export class Accounts {
 	}
 
 	get(id: string): Account {
-		const row = this.db.prepare('SELECT id, credits, active, permissions FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
+		const row = sql(this.db, 'SELECT id, credits, active, permissions FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
 		if (!row) throw notFound(`Account '${id}' does not exist.`);
-		const { n } = this.db.prepare('SELECT COUNT(*) AS n FROM contacts WHERE account_id = ?').get(id) as { n: number };
+		const { n } = sql(this.db, 'SELECT COUNT(*) AS n FROM contacts WHERE account_id = ?').get(id) as { n: number };
 		return { id: row.id, credits: row.credits, active: row.active === 1, permissions: JSON.parse(row.permissions), contactCount: n };
 	}
 
 	update(id: string, patch: { credits?: number; active?: boolean }): Account {
 		this.get(id);
-		if (patch.credits !== undefined) this.db.prepare('UPDATE accounts SET credits = ? WHERE id = ?').run(patch.credits, id);
-		if (patch.active !== undefined) this.db.prepare('UPDATE accounts SET active = ? WHERE id = ?').run(patch.active ? 1 : 0, id);
+		this.invalidate();
+		if (patch.credits !== undefined) sql(this.db, 'UPDATE accounts SET credits = ? WHERE id = ?').run(patch.credits, id);
+		if (patch.active !== undefined) sql(this.db, 'UPDATE accounts SET active = ? WHERE id = ?').run(patch.active ? 1 : 0, id);
 		return this.get(id);
 	}
 
@@ -70,38 +75,50 @@ export class Accounts {
 
 	/** Makes sure a given key (the dev key) exists for the account. */
 	ensureKey(accountId: string, apiKey: string, permissions: Permission[]): void {
-		const existing = this.db.prepare('SELECT account_id FROM api_keys WHERE key_hash = ?').get(hashApiKey(apiKey)) as { account_id: string } | undefined;
+		const existing = sql(this.db, 'SELECT account_id FROM api_keys WHERE key_hash = ?').get(hashApiKey(apiKey)) as { account_id: string } | undefined;
 		if (existing) return;
 		this.insertKey(accountId, apiKey, permissions);
 	}
 
 	devAccountId(): string | undefined {
-		const row = this.db.prepare('SELECT id FROM accounts WHERE is_dev = 1 ORDER BY created_at LIMIT 1').get() as { id: string } | undefined;
+		const row = sql(this.db, 'SELECT id FROM accounts WHERE is_dev = 1 ORDER BY created_at LIMIT 1').get() as { id: string } | undefined;
 		return row?.id;
 	}
 
 	/** Resolves a presented key; undefined when unknown. The hash is compared in constant time. */
 	authenticate(apiKey: string): Principal | undefined {
 		const presented = hashApiKey(apiKey);
-		const row = this.db
-			.prepare(
+		const cached = this.principals.get(presented);
+		if (cached) return cached;
+		const row = sql(
+			this.db,
+			
 				`SELECT k.id AS keyId, k.key_hash AS keyHash, k.permissions, a.id AS accountId, a.active
 				 FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?`,
 			)
 			.get(presented) as { keyId: string; keyHash: string; permissions: string; accountId: string; active: number } | undefined;
 		if (!row || !constantTimeEqual(row.keyHash, presented)) return undefined;
-		return { accountId: row.accountId, keyId: row.keyId, active: row.active === 1, permissions: JSON.parse(row.permissions) };
+		const principal: Principal = { accountId: row.accountId, keyId: row.keyId, active: row.active === 1, permissions: JSON.parse(row.permissions) };
+		if (this.principals.size >= 10000) this.principals.clear();
+		this.principals.set(presented, principal);
+		return principal;
+	}
+
+	/** Forget cached principals (after any change to accounts or keys, or a reset). */
+	invalidate(): void {
+		this.principals.clear();
 	}
 
 	contacts(accountId: string): unknown[] {
 		this.get(accountId);
-		const rows = this.db.prepare('SELECT data FROM contacts WHERE account_id = ? ORDER BY seq').all(accountId) as { data: string }[];
+		const rows = sql(this.db, 'SELECT data FROM contacts WHERE account_id = ? ORDER BY seq').all(accountId) as { data: string }[];
 		return rows.map((r) => JSON.parse(r.data));
 	}
 
 	private insertKey(accountId: string, apiKey: string, permissions: Permission[]): void {
-		this.db
-			.prepare('INSERT INTO api_keys (id, account_id, key_hash, permissions, created_at) VALUES (?, ?, ?, ?, ?)')
+		sql(
+			this.db,
+			'INSERT INTO api_keys (id, account_id, key_hash, permissions, created_at) VALUES (?, ?, ?, ?, ?)')
 			.run(newId('key'), accountId, hashApiKey(apiKey), JSON.stringify(permissions), this.clock.nowIso());
 	}
 }

@@ -63,8 +63,13 @@ export function newId(prefix: string): string {
 	return `${prefix}_${randomBytes(9).toString('base64url').replace(/[-_]/g, 'x')}`;
 }
 
+/** Constant-time comparison of two secrets (or hashes); lengths are equalised by hashing only when they differ. */
 export function constantTimeEqual(a: string, b: string): boolean {
-	const left = createHash('sha256').update(a).digest();
-	const right = createHash('sha256').update(b).digest();
+	const left = Buffer.from(a);
+	const right = Buffer.from(b);
+	if (left.length !== right.length) {
+		timingSafeEqual(createHash('sha256').update(left).digest(), createHash('sha256').update(right).digest());
+		return false;
+	}
 	return timingSafeEqual(left, right);
 }

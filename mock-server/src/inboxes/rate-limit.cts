@@ -1,6 +1,6 @@
 import type { Clock } from '../core/clock.cjs';
 import { ApiError } from '../core/errors.cjs';
-import type { Db } from '../store/database.cjs';
+import { type Db, sql } from '../store/database.cjs';
 
 export const HOURLY_LIMIT = 1000;
 const WINDOW_MS = 3600 * 1000;
@@ -26,8 +26,9 @@ export class InboxRateLimiter {
 	) {}
 
 	private usage(keyId: string, now: number): { at: number; count: number }[] {
-		return this.db
-			.prepare('SELECT at_ms AS at, count FROM inbox_quota WHERE key_id = ? AND at_ms > ? ORDER BY at_ms')
+		return sql(
+			this.db,
+			'SELECT at_ms AS at, count FROM inbox_quota WHERE key_id = ? AND at_ms > ? ORDER BY at_ms')
 			.all(keyId, now - WINDOW_MS) as { at: number; count: number }[];
 	}
 
@@ -77,7 +78,7 @@ export class InboxRateLimiter {
 		};
 		return {
 			commit: (created: number) => {
-				if (created > 0) this.db.prepare('INSERT INTO inbox_quota (key_id, at_ms, count) VALUES (?, ?, ?)').run(keyId, this.clock.now(), created);
+				if (created > 0) sql(this.db, 'INSERT INTO inbox_quota (key_id, at_ms, count) VALUES (?, ?, ?)').run(keyId, this.clock.now(), created);
 				release();
 			},
 			release,

@@ -16,16 +16,14 @@ export function registerInboxRoutes(app: FastifyInstance, ctx: Context, deps: Cr
 	});
 
 	resource(app, '/api/v1/inboxes', {
-		GET: async (request) => {
+		GET: async (request, reply) => {
 			const principal = authenticate(ctx.accounts, request, 'inboxes:read');
 			const q = query(request, listInboxesQuery);
 			if (q.poolId && !deps.store.poolExists(principal.accountId, q.poolId)) {
 				throw new ApiError(404, `Pool '${q.poolId}' not found; list pools with GET /pools.`);
 			}
-			const limit = q.limit ?? 100;
-			const skip = q.skip ?? 0;
-			const { inboxes, total } = deps.store.listInboxes(principal.accountId, q, limit, skip);
-			return { inboxes, pagination: { total, limit, skip, hasMore: skip + inboxes.length < total } };
+			const page = deps.store.inboxPage(principal.accountId, q, q.limit ?? 100, q.skip ?? 0);
+			return reply.type('application/json; charset=utf-8').send(page);
 		},
 		POST: async (request, reply) => {
 			const principal = authenticate(ctx.accounts, request, 'inboxes:write');

@@ -1,11 +1,18 @@
 import type { Clock } from '../core/clock.cjs';
 import { sortableId } from '../core/ids.cjs';
 import type { Secrets } from '../core/secrets.cjs';
-import type { Db } from '../store/database.cjs';
+import { type Db, sql } from '../store/database.cjs';
 import type { ResolvedSettings } from './detect.cjs';
 
 /** Pool and inbox rows of one account. Listing never selects connection settings or passwords. */
 export class InboxStore {
+	/**
+	 * Serialised list pages per account, valid until the account's next write: listing is the hot
+	 * read path (clients poll it), and every write of pools and inboxes goes through this class.
+	 */
+	private readonly pages = new Map<string, string>();
+	private readonly versions = new Map<string, number>();
+
 	constructor(
 		private readonly db: Db,
 		private readonly clock: Clock,
@@ -13,12 +20,13 @@ export class InboxStore {
 	) {}
 
 	poolExists(accountId: string, poolId: string): boolean {
-		return !!this.db.prepare('SELECT 1 FROM pools WHERE id = ? AND account_id = ?').get(poolId, accountId);
+		return !!sql(this.db, 'SELECT 1 FROM pools WHERE id = ? AND account_id = ?').get(poolId, accountId);
 	}
 
 	listPools(accountId: string) {
-		return this.db
-			.prepare(
+		return sql(
+			this.db,
+			
 				`SELECT p.id, p.name, (SELECT COUNT(*) FROM inboxes i WHERE i.pool_id = p.id) AS inboxCount, p.created_at AS createdAt
 				 FROM pools p WHERE p.account_id = ? ORDER BY p.created_at, p.id`,
 			)
@@ -30,9 +38,10 @@ export class InboxStore {
 		if (filter.poolId) where.push('pool_id = @poolId');
 		if (filter.status) where.push('status = @status');
 		const params = { accountId, poolId: filter.poolId, status: filter.status, limit, skip };
-		const { total } = this.db.prepare(`SELECT COUNT(*) AS total FROM inboxes WHERE ${where.join(' AND ')}`).get(params) as { total: number };
-		const inboxes = this.db
-			.prepare(
+		const { total } = sql(this.db, `SELECT COUNT(*) AS total FROM inboxes WHERE ${where.join(' AND ')}`).get(params) as { total: number };
+		const inboxes = sql(
+			this.db,
+			
 				`SELECT id, email_address AS emailAddress, pool_id AS poolId, status, daily_sending_limit AS dailySendingLimit, created_at AS createdAt
 				 FROM inboxes WHERE ${where.join(' AND ')} ORDER BY created_at, id LIMIT @limit OFFSET @skip`,
 			)
@@ -40,10 +49,34 @@ export class InboxStore {
 		return { inboxes, total };
 	}
 
+	/** The JSON body of GET /inboxes for these arguments, served from the page cache when current. */
+	inboxPage(accountId: string, filter: { poolId?: string; status?: string }, limit: number, skip: number): string {
+		const key = `${accountId}|${this.versions.get(accountId) ?? 0}|${filter.poolId ?? ''}|${filter.status ?? ''}|${limit}|${skip}`;
+		let body = this.pages.get(key);
+		if (body === undefined) {
+			const { inboxes, total } = this.listInboxes(accountId, filter, limit, skip);
+			body = JSON.stringify({ inboxes, pagination: { total, limit, skip, hasMore: skip + inboxes.length < total } });
+			if (this.pages.size >= 2000) this.pages.delete(this.pages.keys().next().value!);
+			this.pages.set(key, body);
+		}
+		return body;
+	}
+
+	/** Marks the account's cached pages stale (any write to its pools or inboxes). */
+	touch(accountId: string): void {
+		this.versions.set(accountId, (this.versions.get(accountId) ?? 0) + 1);
+	}
+
+	clearCache(): void {
+		this.pages.clear();
+		this.versions.clear();
+	}
+
 	existingEmails(accountId: string, emailsLower: string[]): Set<string> {
 		if (emailsLower.length === 0) return new Set();
-		const rows = this.db
-			.prepare(`SELECT email_lower AS e FROM inboxes WHERE account_id = ? AND email_lower IN (${emailsLower.map(() => '?').join(',')})`)
+		const rows = sql(
+			this.db,
+			`SELECT email_lower AS e FROM inboxes WHERE account_id = ? AND email_lower IN (${emailsLower.map(() => '?').join(',')})`)
 			.all(accountId, ...emailsLower) as { e: string }[];
 		return new Set(rows.map((r) => r.e));
 	}
@@ -53,7 +86,8 @@ export class InboxStore {
 		const iso = new Date(now).toISOString();
 		const name = `Pool ${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 		const id = sortableId('pool', now);
-		this.db.prepare('INSERT INTO pools (id, account_id, name, created_at) VALUES (?, ?, ?, ?)').run(id, accountId, name, iso);
+		this.touch(accountId);
+		sql(this.db, 'INSERT INTO pools (id, account_id, name, created_at) VALUES (?, ?, ?, ?)').run(id, accountId, name, iso);
 		return { id, name };
 	}
 
@@ -61,8 +95,9 @@ export class InboxStore {
 	insertInbox(accountId: string, poolId: string, emailAddress: string, dailySendingLimit: number, s: ResolvedSettings): string | undefined {
 		const now = this.clock.now();
 		const id = sortableId('inb', now);
-		const result = this.db
-			.prepare(
+		const result = sql(
+			this.db,
+			
 				`INSERT OR IGNORE INTO inboxes (id, account_id, pool_id, email_address, email_lower, status, daily_sending_limit, provider,
 				   imap_host, imap_port, imap_username, imap_password_enc, smtp_host, smtp_port, smtp_username, smtp_password_enc, created_at)
 				 VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -72,6 +107,7 @@ export class InboxStore {
 				s.imapHost, s.imapPort, s.imapUsername, this.secrets.encrypt(s.imapPassword),
 				s.smtpHost, s.smtpPort, s.smtpUsername, this.secrets.encrypt(s.smtpPassword), new Date(now).toISOString(),
 			);
+		this.touch(accountId);
 		return result.changes === 1 ? id : undefined;
 	}
 }

@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock.cjs';
 import { ApiError } from '../core/errors.cjs';
 import type { Contact, LeadSearchRequest } from '../schemas/leads.cjs';
 import type { ScanResult } from '../scan/scanner.cjs';
-import type { Db } from '../store/database.cjs';
+import { type Db, sql } from '../store/database.cjs';
 import { type Business, businessAt, businessCount } from './businesses.cjs';
 import { resolveCity } from './cities.cjs';
 import { resolveNiche } from './niches.cjs';
@@ -19,8 +19,8 @@ export interface SearchDeps {
 	latency: (count: number, signal: AbortSignal) => Promise<void>;
 }
 
-/** Minimum number of websites scanned ahead of the ranked walk. */
-const LOOKAHEAD = 256;
+/** Websites scanned ahead of the ranked walk beyond what is still needed. */
+const LOOKAHEAD = 32;
 
 export class Cancelled extends Error {}
 
@@ -63,12 +63,12 @@ export async function searchLeads(deps: SearchDeps, principal: Principal, reques
 		]);
 	}
 
-	const reserved = deps.db.prepare('UPDATE accounts SET credits = credits - @count WHERE id = @id AND credits >= @count').run({ id: principal.accountId, count: request.count });
+	const reserved = sql(deps.db, 'UPDATE accounts SET credits = credits - @count WHERE id = @id AND credits >= @count').run({ id: principal.accountId, count: request.count });
 	if (reserved.changes !== 1) {
-		const { credits } = deps.db.prepare('SELECT credits FROM accounts WHERE id = ?').get(principal.accountId) as { credits: number };
+		const { credits } = sql(deps.db, 'SELECT credits FROM accounts WHERE id = ?').get(principal.accountId) as { credits: number };
 		throw new ApiError(402, `Not enough credits: this search needs ${request.count} (one per lead requested) but the balance is ${credits}. Lower count or add credits.`);
 	}
-	const refund = (credits: number) => deps.db.prepare('UPDATE accounts SET credits = credits + ? WHERE id = ?').run(credits, principal.accountId);
+	const refund = (credits: number) => sql(deps.db, 'UPDATE accounts SET credits = credits + ? WHERE id = ?').run(credits, principal.accountId);
 
 	let saved = false;
 	try {
@@ -83,7 +83,9 @@ export async function searchLeads(deps: SearchDeps, principal: Principal, reques
 		const picked: { business: Business; scan: ScanResult }[] = [];
 		const ahead: { business: Business; scan: Promise<ScanResult> }[] = [];
 		let next = 0;
-		const lookahead = () => Math.max(LOOKAHEAD, 2 * (request.count - picked.length));
+		// With filters more candidates are rejected, so scan further ahead.
+		const filtered = [request.metaAds, request.tiktokPixel, request.gAnalytics].some((f) => f !== undefined);
+		const lookahead = () => (filtered ? 4 : 1) * (request.count - picked.length) + LOOKAHEAD;
 		while (picked.length < request.count && (next < total || ahead.length > 0)) {
 			if (signal.aborted) throw new Cancelled();
 			while (next < total && ahead.length < lookahead()) {
@@ -102,7 +104,7 @@ export async function searchLeads(deps: SearchDeps, principal: Principal, reques
 		// Dedup within the request, then against the account, in one transaction with the charge.
 		const contacts = deps.db.transaction(() => {
 			deps.faults.check('leads.save');
-			const insert = deps.db.prepare('INSERT OR IGNORE INTO contacts (account_id, dedup_key, data, created_at) VALUES (?, ?, ?, ?)');
+			const insert = sql(deps.db, 'INSERT OR IGNORE INTO contacts (account_id, dedup_key, data, created_at) VALUES (?, ?, ?, ?)');
 			const now = deps.clock.nowIso();
 			const added: Contact[] = [];
 			for (const { business, scan } of picked) {

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ApiError } from '../core/errors.cjs';
 import { resource } from '../core/http.cjs';
 import { buildOpenApiDocument } from './document.cjs';
 
 // swagger-ui-dist is the maintained renderer; its files are served locally (no CDN at run time).
-const UI_DIR: string = require('swagger-ui-dist').getAbsoluteFSPath();
+// Resolved by path: requiring the package would load its whole bundle at start.
+const UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
 const UI_FILES: Record<string, string> = {
 	'swagger-ui.css': 'text/css; charset=utf-8',
 	'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',

@@ -31,3 +31,14 @@ function migrate(db: Db): void {
 		})();
 	}
 }
+
+const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/** Prepared statements are compiled once per database and SQL text (preparing is costly). */
+export function sql(db: Db, text: string): Database.Statement {
+	let cache = statements.get(db);
+	if (!cache) statements.set(db, (cache = new Map()));
+	let statement = cache.get(text);
+	if (!statement) cache.set(text, (statement = db.prepare(text)));
+	return statement;
+}
