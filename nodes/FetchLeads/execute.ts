@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { apiRequest, asNodeError, errorFromResponse } from '../shared/transport';
+import { perItem } from '../shared/perItem';
+import { apiRequest, errorFromResponse } from '../shared/transport';
 
 const FILTER_VALUES: Record<string, boolean | undefined> = { any: undefined, yes: true, no: false };
 
@@ -25,52 +26,37 @@ function hintFor(status: number, body: IDataObject, count: number): string | und
  * the run an execution hint says how many credits were charged.
  */
 export async function fetchLeads(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const out: INodeExecutionData[] = [];
 	let charged = 0;
 	let leads = 0;
-
-	for (let i = 0; i < items.length; i++) {
-		try {
-			const count = this.getNodeParameter('count', i) as number;
-			if (!Number.isInteger(count) || count < 1 || count > 1000) {
-				throw new NodeOperationError(this.getNode(), `Count must be a whole number from 1 to 1000 (got ${count})`, { itemIndex: i });
-			}
-			const body: IDataObject = {
-				niche: (this.getNodeParameter('niche', i) as string).trim(),
-				city: (this.getNodeParameter('city', i) as string).trim(),
-				count,
-			};
-			for (const filter of ['metaAds', 'tiktokPixel', 'gAnalytics']) {
-				const value = FILTER_VALUES[this.getNodeParameter(filter, i) as string];
-				if (value !== undefined) body[filter] = value;
-			}
-			const options = this.getNodeParameter('options', i, {}) as { failOnNotFound?: boolean; timeoutMinutes?: number };
-			const response = await apiRequest.call(this, 'leads', 'POST', '/api/v1/niche-finder-leads', {
-				body,
-				timeout: (options.timeoutMinutes ?? 10) * 60 * 1000,
-				itemIndex: i,
-			});
-			const result = response.body as IDataObject;
-			if (response.statusCode === 404 && !options.failOnNotFound) continue;
-			if (response.statusCode !== 200) throw errorFromResponse(this, response, i, hintFor(response.statusCode, result, count));
-
-			const contacts = (result.contacts ?? []) as IDataObject[];
-			charged += Number(result.chargedCredits ?? 0);
-			leads += contacts.length;
-			if (this.getNodeParameter('output', i) === 'response') {
-				out.push({ json: result, pairedItem: { item: i } });
-			} else {
-				for (const contact of contacts) out.push({ json: contact, pairedItem: { item: i } });
-			}
-		} catch (error) {
-			if (this.continueOnFail()) {
-				out.push({ json: { error: (error as Error).message }, error: error as NodeOperationError, pairedItem: { item: i } });
-				continue;
-			}
-			throw asNodeError(this, error, i);
+	const out = await perItem(this, async (i) => {
+		const count = this.getNodeParameter('count', i) as number;
+		if (!Number.isInteger(count) || count < 1 || count > 1000) {
+			throw new NodeOperationError(this.getNode(), `Count must be a whole number from 1 to 1000 (got ${count})`, { itemIndex: i });
 		}
-	}
+		const body: IDataObject = {
+			niche: (this.getNodeParameter('niche', i) as string).trim(),
+			city: (this.getNodeParameter('city', i) as string).trim(),
+			count,
+		};
+		for (const filter of ['metaAds', 'tiktokPixel', 'gAnalytics']) {
+			const value = FILTER_VALUES[this.getNodeParameter(filter, i) as string];
+			if (value !== undefined) body[filter] = value;
+		}
+		const options = this.getNodeParameter('options', i, {}) as { failOnNotFound?: boolean; timeoutMinutes?: number };
+		const response = await apiRequest.call(this, 'leads', 'POST', '/api/v1/niche-finder-leads', {
+			body,
+			timeout: (options.timeoutMinutes ?? 10) * 60 * 1000,
+			itemIndex: i,
+		});
+		const result = response.body as IDataObject;
+		if (response.statusCode === 404 && !options.failOnNotFound) return [];
+		if (response.statusCode !== 200) throw errorFromResponse(this, response, i, hintFor(response.statusCode, result, count));
+
+		const contacts = (result.contacts ?? []) as IDataObject[];
+		charged += Number(result.chargedCredits ?? 0);
+		leads += contacts.length;
+		return this.getNodeParameter('output', i) === 'response' ? [result] : contacts;
+	});
 
 	this.addExecutionHints({
 		message: `Charged ${charged} credit${charged === 1 ? '' : 's'} for ${leads} new lead${leads === 1 ? '' : 's'}.`,
