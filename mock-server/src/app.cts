@@ -68,8 +68,17 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 	seedDevAccount();
 
 	const app = Fastify({ bodyLimit: 1024 * 1024, exposeHeadRoutes: false, logger: false, forceCloseConnections: 'idle', return503OnClosing: true });
-	// JSON only: without this, fastify would accept text/plain bodies as strings.
-	app.removeContentTypeParser('text/plain');
+	// JSON only: without this, fastify would accept text/plain bodies as strings. An empty JSON
+	// body counts as no body (admin calls whose fields are all optional need none).
+	app.removeContentTypeParser(['text/plain', 'application/json']);
+	app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
+		if (text === '' || (typeof text === 'string' && text.trim() === '')) return done(null, undefined);
+		try {
+			done(null, JSON.parse(text as string));
+		} catch {
+			done(new ApiError(400, 'The request body is not valid JSON; check quotes, commas and brackets.'), undefined);
+		}
+	});
 	let url = `http://${config.host}:${config.port}`;
 
 	if (config.log) app.addHook('onResponse', async (request, reply) => {

@@ -88,6 +88,18 @@ describe('reference server foundation', () => {
 			expect((await server.call('POST', '/__admin/accounts', { key: server.devKey, body: {} })).status).toBe(401);
 		});
 
+		it('accepts calls whose fields all have defaults without a body', async () => {
+			const res = await fetch(`${server.url}/__admin/accounts`, { method: 'POST', headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' } });
+			expect(res.status).toBe(201);
+			const { accountId } = (await res.json()) as { accountId: string };
+			const key = await fetch(`${server.url}/__admin/accounts/${accountId}/keys`, { method: 'POST', headers: { authorization: `Bearer ${server.adminToken}` } });
+			expect(key.status).toBe(201);
+			// an API call that needs a body still says so
+			const leads = await server.call('POST', '/api/v1/niche-finder-leads', { headers: { 'content-type': 'application/json' }, rawBody: '' });
+			expect(leads.status).toBe(400);
+			expect(leads.body.error).toMatch(/needs a JSON body/);
+		});
+
 		it('creates, reads and patches accounts and issues more keys', async () => {
 			const created = await server.admin('POST', '/accounts', {});
 			expect(created.status).toBe(201);

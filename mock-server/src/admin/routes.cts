@@ -23,7 +23,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: Context, adminTok
 	resource(app, '/__admin/accounts', {
 		POST: async (request, reply) => {
 			guard(request);
-			const input = body(request, createAccountRequest);
+			const input = body(request, createAccountRequest, { optional: true });
 			return reply.code(201).send(ctx.accounts.create(input));
 		},
 	});
@@ -40,7 +40,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: Context, adminTok
 	resource(app, '/__admin/accounts/:id/keys', {
 		POST: async (request, reply) => {
 			guard(request);
-			const input = request.body === undefined ? {} : body(request, createKeyRequest);
+			const input = body(request, createKeyRequest, { optional: true });
 			return reply.code(201).send({ apiKey: ctx.accounts.addKey(id(request), input.permissions) });
 		},
 	});

@@ -30,11 +30,12 @@ export function resource(app: FastifyInstance, url: string, handlers: Partial<Re
 	});
 }
 
-export function body<S extends z.ZodType>(request: FastifyRequest, schema: S): z.output<S> {
-	if (request.body === undefined) {
+/** The validated JSON body; `optional` bodies (every field has a default) may be left out. */
+export function body<S extends z.ZodType>(request: FastifyRequest, schema: S, options: { optional?: boolean } = {}): z.output<S> {
+	if (request.body === undefined && !options.optional) {
 		throw new ApiError(400, 'The request needs a JSON body (Content-Type: application/json).');
 	}
-	return parseOrThrow(schema, request.body, 'request body');
+	return parseOrThrow(schema, request.body ?? {}, 'request body');
 }
 
 export function query<S extends z.ZodType>(request: FastifyRequest, schema: S): z.output<S> {
@@ -49,17 +50,9 @@ export function toApiError(error: unknown): ApiError | undefined {
 		case 'FST_ERR_CTP_BODY_TOO_LARGE':
 			return new ApiError(413, 'Request body is larger than 1 MiB; send a smaller body (split large batches).');
 		case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+			return new ApiError(415, 'Unsupported Content-Type; send the body as JSON with Content-Type: application/json.');
 		case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-			return e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-				? new ApiError(415, 'Unsupported Content-Type; send the body as JSON with Content-Type: application/json.')
-				: new ApiError(400, 'Content-Length does not match the body that was sent.');
-		case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-			return new ApiError(400, 'The request body is empty; send a JSON body.');
-		case 'FST_ERR_CTP_INVALID_JSON_BODY':
-			return new ApiError(400, 'The request body is not valid JSON; check quotes, commas and brackets.');
-	}
-	if (error instanceof SyntaxError || e.statusCode === 400) {
-		return new ApiError(400, 'The request body is not valid JSON; check quotes, commas and brackets.');
+			return new ApiError(400, 'Content-Length does not match the body that was sent.');
 	}
 	if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return new ApiError(e.statusCode, e.message ?? 'Bad request.');
 	return undefined;
