@@ -3,39 +3,38 @@ import { type ContainerRef, type Finding, findContainerRefs, findTrackers } from
 /**
  * Splits a page into the places tracking codes live (every script, whatever its type, so scripts
  * a consent or lazy-load plugin disabled still count; noscript fallbacks; the rest of the markup)
- * and looks for trackers and container references in each. Written for large pages: indexOf
- * instead of backtracking regexes, no copies of the whole page, and the markup between blocks is
- * only searched when it names a tracker's host.
+ * and looks for trackers and container references in each. Written for large pages: one forward
+ * pass over the occurrences of "script" (which also finds noscript and closing tags) instead of
+ * backtracking regexes, no copy of the whole page, and the markup between blocks is only searched
+ * when it names a tracker's host.
  */
-const MARKUP_HOSTS = ['facebook.com', 'facebook.net', 'tiktok.com', 'googletagmanager.com', 'google-analytics.com'];
+const MARKUP_HOSTS = ['facebook', 'tiktok', 'google'];
 
-/** Finds a tag in lower or upper case; each search runs again only once the scan has passed it. */
-class TagFinder {
-	private next = -2;
+type Tag = { kind: 'script' | 'noscript'; closing: boolean; start: number };
 
-	constructor(
-		private readonly html: string,
-		private readonly tag: string,
-		private readonly upperToo: boolean,
-	) {}
+/** The tag around an occurrence of "script" at `at`, if it is one. */
+function tagAt(html: string, at: number): Tag | undefined {
+	const no = html.slice(Math.max(0, at - 2), at).toLowerCase() === 'no';
+	const nameStart = no ? at - 2 : at;
+	const after = html.charCodeAt(at + 6);
+	// the name must end there: whitespace, '>' or '/'
+	if (!(after === 62 || after === 47 || after === 32 || after === 9 || after === 10 || after === 13)) return undefined;
+	if (html[nameStart - 1] === '<') return { kind: no ? 'noscript' : 'script', closing: false, start: nameStart - 1 };
+	if (html[nameStart - 1] === '/' && html[nameStart - 2] === '<') return { kind: no ? 'noscript' : 'script', closing: true, start: nameStart - 2 };
+	return undefined;
+}
 
-	from(pos: number): number {
-		if (this.next === -1 || (this.next >= pos && this.next !== -2)) return this.next;
-		const lower = this.html.indexOf(this.tag, pos);
-		const upper = this.upperToo ? this.html.indexOf(this.tag.toUpperCase(), pos) : -1;
-		this.next = lower < 0 ? upper : upper < 0 ? lower : Math.min(lower, upper);
-		return this.next;
+function* tags(html: string): Generator<Tag> {
+	const upperToo = html.includes('SCRIPT') || html.includes('Script');
+	const lower = upperToo ? html.toLowerCase() : html;
+	for (let at = lower.indexOf('script'); at >= 0; at = lower.indexOf('script', at + 6)) {
+		const tag = tagAt(lower, at);
+		if (tag) yield tag;
 	}
 }
 
-function indexOfTag(html: string, tag: string, from: number, upperToo: boolean): number {
-	const lower = html.indexOf(tag, from);
-	const upper = upperToo ? html.indexOf(tag.toUpperCase(), from) : -1;
-	return lower < 0 ? upper : upper < 0 ? lower : Math.min(lower, upper);
-}
-
-function whereOf(tag: 'script' | 'noscript', attrs: string): string {
-	if (tag === 'noscript') return 'noscript';
+function whereOf(kind: Tag['kind'], attrs: string): string {
+	if (kind === 'noscript') return 'noscript';
 	const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attrs)?.[1]?.toLowerCase();
 	return type && !/^((text|application)\/(x-)?(javascript|ecmascript)|module|.*json)$/.test(type) ? `script (disabled: type=${type})` : 'script';
 }
@@ -48,29 +47,28 @@ export function scanPage(html: string): { findings: Finding[]; refs: ContainerRe
 		refs.push(...findContainerRefs(text, where));
 	};
 	const markup = (from: number, to: number) => {
+		if (to <= from) return;
 		const text = html.slice(from, to);
 		if (MARKUP_HOSTS.some((host) => text.includes(host))) scan(text, 'page');
 	};
 
-	const upperToo = html.includes('<SCRIPT') || html.includes('<NOSCRIPT');
-	const scripts = new TagFinder(html, '<script', upperToo);
-	const noscripts = new TagFinder(html, '<noscript', upperToo);
 	let pos = 0;
-	while (pos < html.length) {
-		const script = scripts.from(pos);
-		const noscript = noscripts.from(pos);
-		const start = script < 0 ? noscript : noscript < 0 ? script : Math.min(script, noscript);
-		if (start < 0) break;
-		const tag = start === noscript ? 'noscript' : 'script';
-		const openEnd = html.indexOf('>', start);
-		if (openEnd < 0) break;
-		const close = indexOfTag(html, `</${tag}`, openEnd, upperToo);
-		const end = close < 0 ? html.length : close;
-		markup(pos, start);
-		const attrs = html.slice(start + tag.length + 1, openEnd);
-		scan(attrs + html.slice(openEnd + 1, end), whereOf(tag, attrs));
-		pos = close < 0 ? html.length : html.indexOf('>', close) + 1 || html.length;
+	let open: (Tag & { contentStart: number; attrs: string }) | undefined;
+	for (const tag of tags(html)) {
+		if (!open && !tag.closing && tag.start >= pos) {
+			const openEnd = html.indexOf('>', tag.start);
+			if (openEnd < 0) break;
+			markup(pos, tag.start);
+			open = { ...tag, contentStart: openEnd + 1, attrs: html.slice(tag.start + tag.kind.length + 1, openEnd) };
+			pos = openEnd + 1;
+		} else if (open && tag.closing && tag.kind === open.kind) {
+			scan(open.attrs + html.slice(open.contentStart, tag.start), whereOf(open.kind, open.attrs));
+			const closeEnd = html.indexOf('>', tag.start);
+			pos = closeEnd < 0 ? html.length : closeEnd + 1;
+			open = undefined;
+		}
 	}
-	markup(pos, html.length);
+	if (open) scan(open.attrs + html.slice(open.contentStart), whereOf(open.kind, open.attrs));
+	else markup(pos, html.length);
 	return { findings, refs };
 }
