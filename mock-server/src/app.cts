@@ -23,6 +23,7 @@ import { HostMap } from './scan/fetcher.cjs';
 import { Scanner } from './scan/scanner.cjs';
 import { openDatabase } from './store/database.cjs';
 import { isSyntheticHost, registerSyntheticWeb, TAG_MANAGER_HOST } from './web/routes.cjs';
+import { startSyntheticWebWorker, type SyntheticWebWorker } from './web/worker.cjs';
 
 export const DEV_ACCOUNT_CREDITS = 10000;
 
@@ -67,6 +68,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 	};
 	seedDevAccount();
 
+	let webWorker: SyntheticWebWorker | undefined;
 	const app = Fastify({ bodyLimit: 1024 * 1024, exposeHeadRoutes: false, logger: false, forceCloseConnections: 'idle', return503OnClosing: true });
 	// JSON only: without this, fastify would accept text/plain bodies as strings. An empty JSON
 	// body counts as no body (admin calls whose fields are all optional need none).
@@ -144,13 +146,22 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 			await app.listen({ port: config.port, host: config.host });
 			const address = app.server.address() as AddressInfo;
 			url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-			const local = `http://${address.family === 'IPv6' ? '[::1]' : '127.0.0.1'}:${address.port}`;
+			// The scanner's websites: a worker thread's server (another core) when it starts,
+			// otherwise this server's own virtual hosts.
+			let local = `http://${address.family === 'IPv6' ? '[::1]' : '127.0.0.1'}:${address.port}`;
+			try {
+				webWorker = await startSyntheticWebWorker();
+				local = webWorker.origin;
+			} catch (error) {
+				ctx.logger.warn('synthetic web worker did not start; serving the websites from the main thread', { error: (error as Error).message });
+			}
 			hostMap.add('*.test', local).add(TAG_MANAGER_HOST, local);
 			return { app, ctx, url, adminToken, devKey, close: server.close };
 		},
 		/** Stops accepting, lets in-flight requests finish, then closes the database cleanly. */
 		async close(): Promise<void> {
 			await app.close();
+			await webWorker?.stop();
 			if (db.open) db.close();
 		},
 	};
