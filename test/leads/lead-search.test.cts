@@ -177,6 +177,31 @@ describe('lead search', () => {
 		expect(await balance(accountId)).toBe(30 - ok.body.chargedCredits);
 	});
 
+	it('a client that disconnects cancels the search (realistic latency) and is charged nothing', async () => {
+		const slow = await startServer({ log: false, latency: 'realistic' });
+		try {
+			const { apiKey, accountId } = await slow.newAccount({ credits: 50 });
+			const controller = new AbortController();
+			const started = Date.now();
+			const pending = fetch(`${slow.url}${PATH}`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+				body: JSON.stringify({ niche: 'dentist', city: 'Austin', count: 20 }),
+				signal: controller.signal,
+			});
+			await new Promise((r) => setTimeout(r, 1000));
+			// in progress: the full count is reserved
+			expect((await slow.admin('GET', `/accounts/${accountId}`)).body.credits).toBe(30);
+			controller.abort();
+			await expect(pending).rejects.toThrow();
+			expect(Date.now() - started).toBeLessThan(5000);
+			for (let i = 0; i < 50 && (await slow.admin('GET', `/accounts/${accountId}`)).body.credits !== 50; i++) await new Promise((r) => setTimeout(r, 100));
+			expect((await slow.admin('GET', `/accounts/${accountId}`)).body).toMatchObject({ credits: 50, contactCount: 0 });
+		} finally {
+			await slow.close();
+		}
+	});
+
 	it('never overdraws or double-charges under concurrent searches', async () => {
 		const { apiKey, accountId } = await server.newAccount({ credits: 100 });
 		const niches = ['dentist', 'plumber', 'barber', 'florist', 'bakery', 'cafe', 'lawyer', 'gym', 'spa', 'hotel'];

@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** What n8n's verification asks of the published package, checked on the sources. */
+const ROOT = join(__dirname, '../..');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+
+function files(dir: string): string[] {
+	return readdirSync(dir).flatMap((name) => {
+		const path = join(dir, name);
+		return statSync(path).isDirectory() ? files(path) : [path];
+	});
+}
+
+describe('the community-node package', () => {
+	it('has no runtime dependencies and n8n-workflow as its only peer', () => {
+		expect(pkg.dependencies ?? {}).toEqual({});
+		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
+		expect(pkg.files).toEqual(['dist']);
+		expect(pkg.keywords).toContain('n8n-community-node-package');
+		expect(pkg.license).toBe('MIT');
+	});
+
+	it('lists the four nodes and the credential, each with its codex and light and dark icons', () => {
+		expect(pkg.n8n.nodes).toEqual([
+			'dist/nodes/FetchLeads/FetchLeads.node.js',
+			'dist/nodes/ListPools/ListPools.node.js',
+			'dist/nodes/ListInboxes/ListInboxes.node.js',
+			'dist/nodes/CreateInboxes/CreateInboxes.node.js',
+		]);
+		expect(pkg.n8n.credentials).toEqual(['dist/credentials/LeadInboxApi.credentials.js']);
+		for (const entry of pkg.n8n.nodes as string[]) {
+			const folder = join(ROOT, entry.replace(/^dist\//, '').replace(/\/[^/]+$/, ''));
+			const name = entry.split('/').pop()!.replace('.node.js', '');
+			const codex = JSON.parse(readFileSync(join(folder, `${name}.node.json`), 'utf8'));
+			expect(codex.node).toBe(`n8n-nodes-lead-inbox.${name[0].toLowerCase()}${name.slice(1)}`);
+			expect(codex.categories.length).toBeGreaterThan(0);
+			const icons = readdirSync(folder).filter((f) => f.endsWith('.svg'));
+			expect(icons.some((f) => f.endsWith('.dark.svg'))).toBe(true);
+			expect(icons.length).toBe(2);
+		}
+	});
+
+	it('imports nothing but n8n-workflow and its own files', () => {
+		const sources = [...files(join(ROOT, 'nodes')), ...files(join(ROOT, 'credentials'))].filter((f) => f.endsWith('.ts'));
+		for (const source of sources) {
+			for (const [, specifier] of readFileSync(source, 'utf8').matchAll(/from '([^']+)'/g)) {
+				expect([source, specifier.startsWith('.') || specifier === 'n8n-workflow']).toEqual([source, true]);
+			}
+		}
+	});
+});
