@@ -127,9 +127,11 @@ function phone(iso2: string, rng: Rng): string | undefined {
 		return undefined;
 	}
 	if (!example) return undefined;
+	// Keep the example's first digit (the number type) and draw the rest until libphonenumber
+	// accepts it, so area codes vary instead of all businesses sharing the example's.
 	const national = example.nationalNumber as string;
-	const keep = Math.max(2, national.length - 6);
-	for (let attempt = 0; attempt < 12; attempt++) {
+	const keep = 1;
+	for (let attempt = 0; attempt < 40; attempt++) {
 		const candidate = national.slice(0, keep) + rng.digits(national.length - keep);
 		const parsed = parsePhoneNumberFromString(candidate, country);
 		if (parsed?.isValid()) return parsed.number as string;
