@@ -12,7 +12,6 @@ import {
 	type INodeExecutionData,
 	type IDataObject,
 	NodeConnectionTypes,
-	NodeHelpers,
 	Workflow,
 } from 'n8n-workflow';
 import { readFileSync } from 'node:fs';
@@ -178,7 +177,6 @@ export function hintsOf(run: IRun, nodeName: string): string[] {
 	return (run.data.resultData.runData[nodeName]?.[0]?.hints ?? []).map((h) => h.message);
 }
 
-export { NodeHelpers };
 
 /** n8n-core starts a 60 s clean-up interval (SSH clients) that would keep jest alive. */
 export function stopEngineTimers(): void {

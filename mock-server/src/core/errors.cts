@@ -26,6 +26,4 @@ export class ApiError extends Error {
 	}
 }
 
-export const badRequest = (message: string, details?: ErrorDetail[]) =>
-	new ApiError(400, message, details);
 export const notFound = (message: string) => new ApiError(404, message);

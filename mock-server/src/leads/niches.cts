@@ -8,7 +8,6 @@ export interface Niche {
 	perHundredThousand: number;
 }
 
-const NICHES: Niche[] = [];
 const BY_TERM = new Map<string, Niche>();
 
 function singular(term: string): string {
@@ -21,7 +20,6 @@ function singular(term: string): string {
 for (const line of NICHE_TABLE.trim().split('\n')) {
 	const [name, synonyms, categories, rate] = line.split('|');
 	const niche: Niche = { id: normalize(name).replace(/ /g, '-'), name, categories: categories.split(';'), perHundredThousand: Number(rate) };
-	NICHES.push(niche);
 	for (const term of [name, ...synonyms.split(','), ...niche.categories]) {
 		const key = normalize(term);
 		if (!key) continue;
@@ -29,8 +27,6 @@ for (const line of NICHE_TABLE.trim().split('\n')) {
 		if (!BY_TERM.has(singular(key))) BY_TERM.set(singular(key), niche);
 	}
 }
-
-export const ALL_NICHES: readonly Niche[] = NICHES;
 
 /** A niche by its name, a synonym or a category, in singular or plural, case and accents ignored. */
 export function resolveNiche(input: string): Niche | undefined {
