@@ -36,6 +36,6 @@ export async function searchPools(this: ILoadOptionsFunctions, filter?: string):
 	return {
 		results: pools
 			.filter((p) => !needle || String(p.name).toLowerCase().includes(needle) || String(p.id).toLowerCase().includes(needle))
-			.map((p) => ({ name: `${p.name} (${p.inboxCount} inboxes)`, value: String(p.id) })),
+			.map((p) => ({ name: `${p.name} (${p.inboxCount} inbox${p.inboxCount === 1 ? '' : 'es'})`, value: String(p.id) })),
 	};
 }

@@ -1,4 +1,5 @@
-import { errorOf, loadWorkflow, outputOf, runWorkflow, stopEngineTimers, testCredential } from '../helpers/n8n.cjs';
+import { searchPools } from '../../nodes/shared/pools';
+import { applyGenericAuth, errorOf, loadWorkflow, outputOf, runWorkflow, stopEngineTimers, testCredential } from '../helpers/n8n.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
 
 describe('List Pools and List Inboxes nodes', () => {
@@ -79,5 +80,35 @@ describe('List Pools and List Inboxes nodes', () => {
 			expect(await testCredential({ apiKey: key, leadsBaseUrl: server.url, inboxBaseUrl: server.url })).toMatchObject({ status: 'Error', message: expect.stringMatching(/must end with \/api\/v1/) });
 			expect(await testCredential({ apiKey: key, leadsBaseUrl: server.url, inboxBaseUrl: 'http://127.0.0.1:1/api/v1' })).toMatchObject({ status: 'Error', message: expect.stringMatching(/Could not connect/) });
 		});
+	});
+});
+
+describe('pool picker (listSearch)', () => {
+	it('loads the pools for the resource locator, filtered by the search text', async () => {
+		const server = await startServer({ log: false });
+		try {
+			const { apiKey } = await server.newAccount();
+			for (const email of ['a@gmail.com', 'b@gmail.com']) await server.call('POST', '/api/v1/inboxes', { key: apiKey, body: { emailAddress: email, imapPassword: 'pw' } });
+			const pools = (await server.call('GET', '/api/v1/pools', { key: apiKey })).body.pools;
+			const credentials = { apiKey, leadsBaseUrl: server.url, inboxBaseUrl: `${server.url}/api/v1` };
+			// the part of n8n's load-options context the picker uses, with n8n's request semantics
+			const context = {
+				getNode: () => ({ name: 'List Inboxes', type: 'n8n-nodes-lead-inbox.listInboxes', typeVersion: 1, parameters: {} }),
+				getCredentials: async () => credentials,
+				helpers: {
+					httpRequestWithAuthentication: async (_type: string, request: { method: string; url: string }) => {
+						const authed = applyGenericAuth(credentials as never, request as never);
+						const response = await fetch(authed.url, { method: authed.method, headers: authed.headers as Record<string, string> });
+						return { statusCode: response.status, headers: Object.fromEntries(response.headers), body: await response.json() };
+					},
+				},
+			};
+			const all = await searchPools.call(context as never);
+			expect(all.results).toEqual(pools.map((p: { id: string; name: string }) => ({ name: `${p.name} (1 inbox)`, value: p.id })));
+			const one = await searchPools.call(context as never, pools[1].id.slice(-6));
+			expect(one.results.map((r) => r.value)).toEqual([pools[1].id]);
+		} finally {
+			await server.close();
+		}
 	});
 });
