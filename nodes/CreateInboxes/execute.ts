@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { apiRequest, type ApiResponse, asNodeError, errorFromResponse, header } from '../shared/transport';
 
@@ -62,8 +62,7 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 	const out: INodeExecutionData[] = [];
 	const created: string[] = [];
 	const failed: string[] = [];
-	// n8n keeps only the message of an error item; with "Continue (using error output)" it adds
-	// the input item's fields, so the message names the address, the reason and the code.
+	// n8n keeps only the message of an error item, so the message names address, reason and code.
 	const failure = (i: number, error: NodeApiError | NodeOperationError) => {
 		if (continueOnFail) out.push({ json: { error: error.message }, error, pairedItem: { item: i } });
 	};
@@ -87,14 +86,11 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 		const body = batch.map(({ entry, newPool: wantsNew }) => (wantsNew && newPool ? { ...entry, poolId: newPool.id } : entry));
 		let response: ApiResponse<CreationResponse>;
 		for (;;) {
-			response = await apiRequest.call<IExecuteFunctions, Parameters<typeof apiRequest>, Promise<ApiResponse<CreationResponse>>>(this, 'inbox', 'POST', '/inboxes', {
-				body,
-				itemIndex: batch[0].index,
-			});
+			response = (await apiRequest.call(this, 'inbox', 'POST', '/inboxes', { body, itemIndex: batch[0].index })) as ApiResponse<CreationResponse>;
 			if (response.statusCode !== 429) break;
 			const retryAfterMs = Math.max(1, Number(header(response, 'retry-after') ?? 60)) * 1000;
 			if (waitedMs + retryAfterMs > maxWaitMs) {
-				throw new NodeApiError(this.getNode(), response.body as unknown as IDataObject as never, {
+				throw new NodeApiError(this.getNode(), { ...response.body } as unknown as JsonObject, {
 					itemIndex: batch[0].index,
 					httpCode: '429',
 					message: `Hourly inbox limit reached; the service asks to wait ${Math.ceil(retryAfterMs / 1000)} s, more than the allowed maximum wait`,
@@ -118,7 +114,7 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 			failed.push(`${index} (${result.emailAddress}: ${result.error})`);
 			failure(
 				index,
-				new NodeApiError(this.getNode(), { ...result } as never, {
+				new NodeApiError(this.getNode(), { ...result } as JsonObject, {
 					itemIndex: index,
 					message: `Could not create ${result.emailAddress}: ${result.error ?? 'the service refused the entry'} (${result.code})`,
 					description: `code: ${result.code}`,
@@ -132,7 +128,8 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 			});
 		}
 	}
-	return [out];
+	// Items that failed before sending were output first: restore the input order.
+	return [out.sort((a, b) => (a.pairedItem as { item: number }).item - (b.pairedItem as { item: number }).item)];
 }
 
 function describe(list: string[]): string {

@@ -104,6 +104,8 @@ describe('Create Inboxes node', () => {
 		const result = await run(apiKey, [{ email: '', appPassword: 'pw' }, { email: 'fine@gmail.com', appPassword: 'pw' }], {}, 'continueErrorOutput');
 		expect(outputOf(result, NODE, 1)).toEqual([expect.objectContaining({ pairedItem: { item: 0 }, json: expect.objectContaining({ error: 'Email Address is empty' }) })]);
 		expect(outputOf(result, NODE, 0)).toHaveLength(1);
+		const regular = await run(apiKey, [{ email: 'first@gmail.com', appPassword: 'pw' }, { email: '', appPassword: 'pw' }], {}, 'continueRegularOutput');
+		expect(outputOf(regular, NODE).map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
 	describe('hourly limit', () => {
