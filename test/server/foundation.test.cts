@@ -208,5 +208,6 @@ describe('options', () => {
 		expect(() => parseConfig(['--latency', 'slow'], {})).toThrow(/--latency must be one of none, realistic/);
 		expect(() => parseConfig(['--prot', '1'], {})).toThrow(/--help/);
 		expect(() => parseConfig([], { MOCK_PORT: 'x' })).toThrow(/--port must be an integer/);
+		expect(() => parseConfig(['--mail-ca', '/nonexistent/ca.pem'], {})).toThrow(/--mail-ca: no file at \/nonexistent\/ca.pem/);
 	});
 });

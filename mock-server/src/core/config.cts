@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 /**
@@ -81,6 +82,10 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfi
 		const raw = typeof fromFlag === 'string' ? fromFlag : env[spec.env];
 		return raw === undefined || raw === '' ? spec.default : raw;
 	};
+	const mailCa = read('mailCa');
+	if (mailCa !== undefined && !existsSync(mailCa)) {
+		throw new ConfigError(`--mail-ca: no file at ${mailCa} (give the path of a PEM CA certificate)`);
+	}
 	const secretKey = read('secretKey');
 	if (secretKey !== undefined && secretKey.length < 32) {
 		throw new ConfigError('--secret-key must be at least 32 characters long');
@@ -93,7 +98,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfi
 		devKey: read('devKey'),
 		secretKey,
 		connectionTest: oneOf('connection-test', read('connectionTest')!, ['simulated', 'real'] as const),
-		mailCa: read('mailCa'),
+		mailCa,
 		latency: oneOf('latency', read('latency')!, ['none', 'realistic'] as const),
 		scanTimeoutMs: integer('scan-timeout', read('scanTimeoutMs')!, 50, 120000),
 		mxLookup: oneOf('mx-lookup', read('mxLookup')!, ['on', 'off'] as const) === 'on',
