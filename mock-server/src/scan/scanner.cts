@@ -91,7 +91,8 @@ export class Scanner {
 
 	scan(url: string | null | undefined): Promise<ScanResult> {
 		if (!url) return Promise.resolve(notScanned(null, 'no website'));
-		return this.limiter.run(() => this.scanNow(url));
+		// A scan never fails the caller: anything unexpected is reported as "not scanned".
+		return this.limiter.run(() => this.scanNow(url)).catch((error: Error) => notScanned(url, `scan failed: ${error.message}`));
 	}
 
 	private fetchOptions(maxBytes: number) {
