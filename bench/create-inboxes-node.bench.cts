@@ -8,7 +8,7 @@ export async function benchCreateInboxesNode(): Promise<void> {
 	try {
 		const { apiKey } = await server.newAccount();
 		const items = Array.from({ length: 1000 }, (_, i) => ({ email: `node-bench-${i}@gmail.com`, appPassword: 'app-password' }));
-		const requests = () => server.logs.filter((l) => l.includes('"method":"POST","path":"/api/v1/inboxes"')).length;
+		const requests = () => server.requestCount('POST', '/api/v1/inboxes');
 		const before = requests();
 		const memory = new PeakMemory();
 		const started = Date.now();

@@ -22,7 +22,7 @@ import { latencyProfile } from './leads/search.cjs';
 import { HostMap } from './scan/fetcher.cjs';
 import { Scanner } from './scan/scanner.cjs';
 import { openDatabase } from './store/database.cjs';
-import { isSyntheticHost, registerSyntheticWeb, TAG_MANAGER_HOST } from './web/routes.cjs';
+import { hostnameOf, isSyntheticHost, registerSyntheticWeb, TAG_MANAGER_HOST } from './web/routes.cjs';
 import { startSyntheticWebWorker, type SyntheticWebWorker } from './web/worker.cjs';
 
 export const DEV_ACCOUNT_CREDITS = 10000;
@@ -84,7 +84,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 	let url = `http://${config.host}:${config.port}`;
 
 	if (config.log) app.addHook('onResponse', async (request, reply) => {
-		if (isSyntheticHost(request.hostname)) return; // the synthetic web is not API traffic
+		if (isSyntheticHost(hostnameOf(request.headers.host))) return; // the synthetic web is not API traffic
 		ctx.logger.info('request', {
 			id: request.id,
 			method: request.method,

@@ -3,6 +3,8 @@ import type { ServerConfig } from '../../mock-server/src/core/config.cjs';
 
 export interface TestServer extends RunningServer {
 	logs: string[];
+	/** How many API requests with this method and path the server has logged so far. */
+	requestCount(method: string, path: string): number;
 	/** Calls the server; `key` becomes the bearer token (pass null for none). */
 	call(method: string, path: string, options?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: any }>;
 	admin(method: string, path: string, body?: unknown): Promise<{ status: number; headers: Headers; body: any }>;
@@ -47,6 +49,7 @@ export async function startServer(config: Partial<ServerConfig> = {}, options: S
 	return {
 		...running,
 		logs,
+		requestCount: (method, path) => logs.filter((line) => line.includes(`"method":"${method}","path":"${path}"`)).length,
 		call,
 		admin,
 		async newAccount(input = {}) {

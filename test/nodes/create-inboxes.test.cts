@@ -6,7 +6,7 @@ describe('Create Inboxes node', () => {
 	const workflow = loadWorkflow('create-inboxes.json');
 	const TRIGGER = "When clicking 'Execute workflow'";
 	const NODE = 'Create Inboxes';
-	const postRequests = () => server.logs.filter((l) => l.includes('"method":"POST","path":"/api/v1/inboxes"')).length;
+	const postRequests = () => server.requestCount('POST', '/api/v1/inboxes');
 	const items = (n: number, prefix: string, password = (_i: number) => 'app-password') =>
 		Array.from({ length: n }, (_, i) => ({ email: `${prefix}${i}@gmail.com`, appPassword: password(i) }));
 	const run = (key: string, input: object[], parameters: object = {}, onError?: 'continueRegularOutput' | 'continueErrorOutput') =>

@@ -7,7 +7,7 @@ describe('List Pools and List Inboxes nodes', () => {
 	let key: string;
 	const workflow = loadWorkflow('list-pools-and-inboxes.json');
 	const credentials = (apiKey: string) => ({ apiKey, leadsBaseUrl: server.url, inboxBaseUrl: `${server.url}/api/v1/` });
-	const inboxRequests = () => server.logs.filter((l) => l.includes('"method":"GET","path":"/api/v1/inboxes"')).length;
+	const inboxRequests = () => server.requestCount('GET', '/api/v1/inboxes');
 
 	beforeAll(async () => {
 		server = await startServer();

@@ -28,10 +28,16 @@ interface AccountRow {
 	permissions: string;
 }
 
+/** The non-secret part of a key hash that finds its row. */
+const lookupOf = (keyHash: string) => keyHash.slice(0, 16);
+
 /** Accounts and their API keys: plain functions over the store. */
 export class Accounts {
-	/** Principals by key hash; every write to accounts or keys goes through this class and clears it. */
-	private readonly principals = new Map<string, Principal>();
+	/**
+	 * Keys already looked up, by hash prefix. Changes to accounts go through this class and clear it
+	 * (new keys need no clearing: only keys that were found are kept).
+	 */
+	private readonly known = new Map<string, { keyHash: string; principal: Principal }[]>();
 
 	constructor(
 		private readonly db: Db,
@@ -85,28 +91,32 @@ export class Accounts {
 		return row?.id;
 	}
 
-	/** Resolves a presented key; undefined when unknown. The hash is compared in constant time. */
+	/** Resolves a presented key; undefined when unknown. The full hash is compared in constant time. */
 	authenticate(apiKey: string): Principal | undefined {
 		const presented = hashApiKey(apiKey);
-		const cached = this.principals.get(presented);
-		if (cached) return cached;
-		const row = sql(
-			this.db,
-			
+		const lookup = lookupOf(presented);
+		let candidates = this.known.get(lookup);
+		if (!candidates) {
+			const rows = sql(
+				this.db,
 				`SELECT k.id AS keyId, k.key_hash AS keyHash, k.permissions, a.id AS accountId, a.active
-				 FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?`,
-			)
-			.get(presented) as { keyId: string; keyHash: string; permissions: string; accountId: string; active: number } | undefined;
-		if (!row || !constantTimeEqual(row.keyHash, presented)) return undefined;
-		const principal: Principal = { accountId: row.accountId, keyId: row.keyId, active: row.active === 1, permissions: JSON.parse(row.permissions) };
-		if (this.principals.size >= 10000) this.principals.clear();
-		this.principals.set(presented, principal);
-		return principal;
+				 FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_lookup = ?`,
+			).all(lookup) as { keyId: string; keyHash: string; permissions: string; accountId: string; active: number }[];
+			candidates = rows.map((row) => ({
+				keyHash: row.keyHash,
+				principal: { accountId: row.accountId, keyId: row.keyId, active: row.active === 1, permissions: JSON.parse(row.permissions) },
+			}));
+			if (candidates.length > 0) {
+				if (this.known.size >= 10000) this.known.clear();
+				this.known.set(lookup, candidates);
+			}
+		}
+		return candidates.find((c) => constantTimeEqual(c.keyHash, presented))?.principal;
 	}
 
-	/** Forget cached principals (after any change to accounts or keys, or a reset). */
+	/** Forget looked-up keys (after a change to an account, or a reset). */
 	invalidate(): void {
-		this.principals.clear();
+		this.known.clear();
 	}
 
 	contacts(accountId: string): unknown[] {
@@ -116,9 +126,14 @@ export class Accounts {
 	}
 
 	private insertKey(accountId: string, apiKey: string, permissions: Permission[]): void {
-		sql(
-			this.db,
-			'INSERT INTO api_keys (id, account_id, key_hash, permissions, created_at) VALUES (?, ?, ?, ?, ?)')
-			.run(newId('key'), accountId, hashApiKey(apiKey), JSON.stringify(permissions), this.clock.nowIso());
+		const keyHash = hashApiKey(apiKey);
+		sql(this.db, 'INSERT INTO api_keys (id, account_id, key_hash, key_lookup, permissions, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+			newId('key'),
+			accountId,
+			keyHash,
+			lookupOf(keyHash),
+			JSON.stringify(permissions),
+			this.clock.nowIso(),
+		);
 	}
 }

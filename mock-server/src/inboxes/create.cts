@@ -1,14 +1,13 @@
 import type { Principal } from '../accounts/accounts.cjs';
 import { ApiError, type ErrorDetail } from '../core/errors.cjs';
 import { zodDetails, dropNulls } from '../schemas/validation.cjs';
-import { inboxEntry, type EntryErrorCode, type InboxEntry } from '../schemas/inboxes.cjs';
+import { inboxEntry, MAX_BATCH, type EntryErrorCode, type InboxEntry } from '../schemas/inboxes.cjs';
 import type { ConnectionTester } from './connection-test.cjs';
 import { DetectionError, type MxResolver, type ResolvedSettings, resolveSettings } from './detect.cjs';
 import type { InboxRateLimiter } from './rate-limit.cjs';
 import type { InboxStore } from './store.cjs';
 import type { Db } from '../store/database.cjs';
 
-export const MAX_BATCH = 100;
 const TEST_CONCURRENCY = 10;
 
 export const STATUS_OF_CODE: Record<EntryErrorCode, number> = {

@@ -33,7 +33,7 @@ export class InboxStore {
 			.all(accountId) as { id: string; name: string; inboxCount: number; createdAt: string }[];
 	}
 
-	listInboxes(accountId: string, filter: { poolId?: string; status?: string }, limit: number, skip: number) {
+	private listInboxes(accountId: string, filter: { poolId?: string; status?: string }, limit: number, skip: number) {
 		const where = ['account_id = @accountId'];
 		if (filter.poolId) where.push('pool_id = @poolId');
 		if (filter.status) where.push('status = @status');
@@ -91,7 +91,7 @@ export class InboxStore {
 		return { id, name };
 	}
 
-	/** Inserts one inbox; false when the address already exists in the account (unique index). */
+	/** Inserts one inbox; its id, or undefined when the address already exists in the account. */
 	insertInbox(accountId: string, poolId: string, emailAddress: string, dailySendingLimit: number, s: ResolvedSettings): string | undefined {
 		const now = this.clock.now();
 		const id = sortableId('inb', now);

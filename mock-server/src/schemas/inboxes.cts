@@ -2,6 +2,9 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { queryInt } from './common.cjs';
 
+/** Entries per create request. */
+export const MAX_BATCH = 100;
+
 export const PROVIDERS = ['google', 'microsoft', 'yahoo', 'zoho', 'icloud', 'godaddy', 'namecheap'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 export const INBOX_STATUSES = ['active', 'paused', 'deactivated', 'error'] as const;
@@ -35,7 +38,7 @@ export const inboxEntry = z
 export type InboxEntry = z.output<typeof inboxEntry>;
 
 export const createInboxesRequest = z
-	.union([inboxEntry, z.array(inboxEntry).min(1).max(100)])
+	.union([inboxEntry, z.array(inboxEntry).min(1).max(MAX_BATCH)])
 	.meta({ id: 'CreateInboxesRequest', description: 'One entry, or an array of 1 to 100 entries (batch).' });
 
 export const listInboxesQuery = z

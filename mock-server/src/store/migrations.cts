@@ -64,4 +64,11 @@ export const MIGRATIONS: string[] = [
 	);
 	CREATE INDEX inbox_quota_by_key ON inbox_quota (key_id, at_ms);
 	`,
+	// 2: keys are found by a short prefix of their hash, then the full hash is compared in
+	// constant time (an index lookup on the full hash would not be constant-time).
+	`
+	ALTER TABLE api_keys ADD COLUMN key_lookup TEXT;
+	UPDATE api_keys SET key_lookup = substr(key_hash, 1, 16);
+	CREATE INDEX api_keys_by_lookup ON api_keys (key_lookup);
+	`,
 ];

@@ -11,8 +11,19 @@ import { isSyntheticHost, respondSynthetic } from './respond.cjs';
  */
 export { isSyntheticHost, TAG_MANAGER_HOST } from './respond.cjs';
 
-function hostnameOf(header: string | undefined): string {
+export function hostnameOf(header: string | undefined): string {
 	return (header ?? '').toLowerCase().replace(/:\d+$/, '');
+}
+
+/** Slow sites: waits `ms`, resolving false early when the client went away (nothing to send). */
+function clientStillThere(ms: number, response: http.ServerResponse): Promise<boolean> {
+	return new Promise((resolve) => {
+		const timer = setTimeout(() => resolve(true), ms);
+		response.on('close', () => {
+			clearTimeout(timer);
+			resolve(false);
+		});
+	});
 }
 
 export function registerSyntheticWeb(app: FastifyInstance): void {
@@ -20,31 +31,17 @@ export function registerSyntheticWeb(app: FastifyInstance): void {
 		const hostname = hostnameOf(request.headers.host);
 		if (!isSyntheticHost(hostname)) return;
 		const answer = respondSynthetic(hostname, request.method, request.url);
-		if (answer.delayMs) {
-			const gone = await new Promise<boolean>((resolve) => {
-				const timer = setTimeout(() => resolve(false), answer.delayMs);
-				request.raw.on('close', () => {
-					clearTimeout(timer);
-					resolve(true);
-				});
-			});
-			if (gone) return reply;
-		}
+		if (answer.delayMs && !(await clientStillThere(answer.delayMs, reply.raw))) return reply;
 		return reply.code(answer.status).headers(answer.headers).send(answer.body);
 	});
 }
 
 /** A bare HTTP server of the synthetic web (what the worker thread runs). */
 export function startSyntheticWebServer(): Promise<{ port: number; server: http.Server }> {
-	const server = http.createServer((request, response) => {
+	const server = http.createServer(async (request, response) => {
 		const answer = respondSynthetic(hostnameOf(request.headers.host), request.method ?? 'GET', request.url ?? '/');
-		const send = () => response.writeHead(answer.status, answer.headers).end(request.method === 'HEAD' ? undefined : answer.body);
-		if (!answer.delayMs) {
-			send();
-			return;
-		}
-		const timer = setTimeout(send, answer.delayMs);
-		request.on('close', () => clearTimeout(timer));
+		if (answer.delayMs && !(await clientStillThere(answer.delayMs, response))) return;
+		response.writeHead(answer.status, answer.headers).end(request.method === 'HEAD' ? undefined : answer.body);
 	});
 	server.keepAliveTimeout = 30000;
 	return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ port: (server.address() as AddressInfo).port, server })));
