@@ -7,7 +7,10 @@ export async function benchCreateInboxesNode(): Promise<void> {
 	const server = await startServer();
 	try {
 		const { apiKey } = await server.newAccount();
-		const items = Array.from({ length: 1000 }, (_, i) => ({ email: `node-bench-${i}@gmail.com`, appPassword: 'app-password' }));
+		const items = Array.from({ length: 1000 }, (_, i) => ({
+			email: `node-bench-${i}@gmail.com`,
+			appPassword: 'app-password',
+		}));
 		const requests = () => server.requestCount('POST', '/api/v1/inboxes');
 		const before = requests();
 		const memory = new PeakMemory();

@@ -14,8 +14,14 @@ server.listen(0, '127.0.0.1', () => console.log('port ' + server.address().port)
 `;
 
 async function load(url: string, connections: number, key: string): Promise<number> {
-	const result = await autocannon({ url, connections, duration: 8, headers: { authorization: `Bearer ${key}` } });
-	if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`);
+	const result = await autocannon({
+		url,
+		connections,
+		duration: 8,
+		headers: { authorization: `Bearer ${key}` },
+	});
+	if (result.non2xx > 0 || result.errors > 0)
+		throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`);
 	return result.requests.average;
 }
 
@@ -25,17 +31,31 @@ export async function benchInboxes(): Promise<void> {
 	try {
 		console.log('\ninbox creation, 100-entry batch, simulated connection tests');
 		for (let b = 0; b < 3; b++) {
-			const body = Array.from({ length: 100 }, (_, i) => ({ emailAddress: `bench${b}-${i}@gmail.com`, imapPassword: 'app-password' }));
+			const body = Array.from({ length: 100 }, (_, i) => ({
+				emailAddress: `bench${b}-${i}@gmail.com`,
+				imapPassword: 'app-password',
+			}));
 			const started = process.hrtime.bigint();
-			const res = await fetch(`${server.url}/api/v1/inboxes`, { method: 'POST', headers, body: JSON.stringify(body) });
+			const res = await fetch(`${server.url}/api/v1/inboxes`, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify(body),
+			});
 			const json = (await res.json()) as { summary: { created: number } };
-			line(`batch ${b + 1}: time`, `${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)} ms (${json.summary.created} created)`);
+			line(
+				`batch ${b + 1}: time`,
+				`${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)} ms (${json.summary.created} created)`,
+			);
 		}
 
 		const url = `${server.url}/api/v1/inboxes?limit=100`;
 		const sample = await (await fetch(url, { headers })).text();
-		const bare = spawn(process.execPath, ['-e', BARE, sample], { stdio: ['ignore', 'pipe', 'inherit'] });
-		const port = await new Promise<string>((resolve) => bare.stdout!.on('data', (chunk) => resolve(/port (\d+)/.exec(String(chunk))![1])));
+		const bare = spawn(process.execPath, ['-e', BARE, sample], {
+			stdio: ['ignore', 'pipe', 'inherit'],
+		});
+		const port = await new Promise<string>((resolve) =>
+			bare.stdout!.on('data', (chunk) => resolve(/port (\d+)/.exec(String(chunk))![1])),
+		);
 		try {
 			console.log(`\nGET /api/v1/inboxes?limit=100 (${sample.length} bytes), 8 s per run`);
 			for (const connections of [10, 50]) {
@@ -43,7 +63,10 @@ export async function benchInboxes(): Promise<void> {
 				const baseline = await load(`http://127.0.0.1:${port}/`, connections, server.devKey);
 				line(`${connections} connections: reference server req/s`, ours.toFixed(0));
 				line(`${connections} connections: bare node:http req/s`, baseline.toFixed(0));
-				line(`${connections} connections: ratio`, `${((ours / baseline) * 100).toFixed(0)} % (target >= 50 %)`);
+				line(
+					`${connections} connections: ratio`,
+					`${((ours / baseline) * 100).toFixed(0)} % (target >= 50 %)`,
+				);
 			}
 		} finally {
 			bare.kill();

@@ -5,9 +5,14 @@ import { line, PeakMemory } from './support.cjs';
 /** count: 1000 for a big city (scans included, latency profile none), and small-search throughput. */
 export async function benchLeads(): Promise<void> {
 	const server = await buildServer({ ...TEST_CONFIG, log: false }).listen();
-	const account = () => server.ctx.accounts.create({ credits: 1_000_000, active: true, permissions: [] }).apiKey;
+	const account = () =>
+		server.ctx.accounts.create({ credits: 1_000_000, active: true, permissions: [] }).apiKey;
 	const search = async (key: string, body: object) => {
-		const res = await fetch(`${server.url}/api/v1/niche-finder-leads`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		const res = await fetch(`${server.url}/api/v1/niche-finder-leads`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
 		const json = (await res.json()) as { chargedCredits?: number };
 		if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${JSON.stringify(json)}`);
 		return json;
@@ -28,8 +33,38 @@ export async function benchLeads(): Promise<void> {
 		}
 
 		console.log('\nlead search, count 10, 10 concurrent clients, 10 s');
-		const cities = ['Austin', 'Denver', 'Seattle', 'Boston', 'Miami', 'Dallas', 'Phoenix', 'Atlanta', 'Portland', 'Detroit', 'Houston', 'Toronto', 'London', 'Paris', 'Berlin', 'Madrid'];
-		const niches = ['dentist', 'plumber', 'barber', 'florist', 'bakery', 'cafe', 'lawyer', 'gym', 'spa', 'hotel', 'electrician', 'roofer'];
+		const cities = [
+			'Austin',
+			'Denver',
+			'Seattle',
+			'Boston',
+			'Miami',
+			'Dallas',
+			'Phoenix',
+			'Atlanta',
+			'Portland',
+			'Detroit',
+			'Houston',
+			'Toronto',
+			'London',
+			'Paris',
+			'Berlin',
+			'Madrid',
+		];
+		const niches = [
+			'dentist',
+			'plumber',
+			'barber',
+			'florist',
+			'bakery',
+			'cafe',
+			'lawyer',
+			'gym',
+			'spa',
+			'hotel',
+			'electrician',
+			'roofer',
+		];
 		let done = 0;
 		const until = Date.now() + 10000;
 		const memory = new PeakMemory();
@@ -37,7 +72,11 @@ export async function benchLeads(): Promise<void> {
 			Array.from({ length: 10 }, async (_, client) => {
 				const key = account();
 				for (let i = client; Date.now() < until; i += 10) {
-					await search(key, { niche: niches[i % niches.length], city: cities[Math.floor(i / niches.length) % cities.length], count: 10 });
+					await search(key, {
+						niche: niches[i % niches.length],
+						city: cities[Math.floor(i / niches.length) % cities.length],
+						count: 10,
+					});
 					done++;
 				}
 			}),

@@ -2,10 +2,26 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
 /** Shared bits of the benchmarks: a reference server in its own process, memory sampling. */
-export async function startServerProcess(extraArgs: string[] = []): Promise<{ url: string; devKey: string; adminToken: string; child: ChildProcess; stop(): void }> {
-	const child = spawn(process.execPath, [require.resolve('tsx/cli'), join(__dirname, '../mock-server/src/cli.cts'), '--db', ':memory:', '--port', '0', '--log', 'off', ...extraArgs], {
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
+export async function startServerProcess(
+	extraArgs: string[] = [],
+): Promise<{ url: string; devKey: string; adminToken: string; child: ChildProcess; stop(): void }> {
+	const child = spawn(
+		process.execPath,
+		[
+			require.resolve('tsx/cli'),
+			join(__dirname, '../mock-server/src/cli.cts'),
+			'--db',
+			':memory:',
+			'--port',
+			'0',
+			'--log',
+			'off',
+			...extraArgs,
+		],
+		{
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
 	let out = '';
 	await new Promise<void>((resolve, reject) => {
 		child.stdout!.on('data', (chunk) => {
@@ -15,7 +31,13 @@ export async function startServerProcess(extraArgs: string[] = []): Promise<{ ur
 		child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
 	});
 	const pick = (label: string) => new RegExp(`${label}:?\\s+(\\S+)`).exec(out)![1];
-	return { url: pick('listening on'), devKey: pick('dev account API key'), adminToken: pick('admin token'), child, stop: () => child.kill('SIGTERM') };
+	return {
+		url: pick('listening on'),
+		devKey: pick('dev account API key'),
+		adminToken: pick('admin token'),
+		child,
+		stop: () => child.kill('SIGTERM'),
+	};
 }
 
 export class PeakMemory {
@@ -33,4 +55,5 @@ export class PeakMemory {
 	}
 }
 
-export const line = (label: string, value: string | number) => console.log(`${label.padEnd(44)} ${value}`);
+export const line = (label: string, value: string | number) =>
+	console.log(`${label.padEnd(44)} ${value}`);

@@ -1,11 +1,20 @@
-import type { IAuthenticateGeneric, Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
 
 export class LeadInboxApi implements ICredentialType {
 	name = 'leadInboxApi';
 
 	displayName = 'Lead Inbox API';
 
-	icon: Icon = { light: 'file:../nodes/shared/leadInbox.svg', dark: 'file:../nodes/shared/leadInbox.dark.svg' };
+	icon: Icon = {
+		light: 'file:../nodes/shared/leadInbox.svg',
+		dark: 'file:../nodes/shared/leadInbox.dark.svg',
+	};
 
 	documentationUrl = 'https://github.com/n8n-nodes-lead-inbox/n8n-nodes-lead-inbox#credentials';
 
@@ -26,7 +35,8 @@ export class LeadInboxApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'http://127.0.0.1:4010',
-			description: 'Base URL of the lead search service, without /api/v1 (for the reference server: http://127.0.0.1:4010)',
+			description:
+				'Base URL of the lead search service, without /api/v1 (for the reference server: http://127.0.0.1:4010)',
 		},
 		{
 			displayName: 'Inbox Base URL',
@@ -35,7 +45,8 @@ export class LeadInboxApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'http://127.0.0.1:4010/api/v1',
-			description: 'Base URL of the inbox management service, including /api/v1 (for the reference server: http://127.0.0.1:4010/api/v1)',
+			description:
+				'Base URL of the inbox management service, including /api/v1 (for the reference server: http://127.0.0.1:4010/api/v1)',
 		},
 	];
 
@@ -60,7 +71,8 @@ export class LeadInboxApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 404,
-					message: 'Inbox Base URL not found: it must end with /api/v1, e.g. http://127.0.0.1:4010/api/v1',
+					message:
+						'Inbox Base URL not found: it must end with /api/v1, e.g. http://127.0.0.1:4010/api/v1',
 				},
 			},
 		],

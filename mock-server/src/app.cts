@@ -10,7 +10,11 @@ import { ApiError } from './core/errors.cjs';
 import { sendError, toApiError } from './core/http.cjs';
 import { Logger, type LogSink } from './core/logger.cjs';
 import { Secrets } from './core/secrets.cjs';
-import { type ConnectionTester, RealConnectionTester, SimulatedConnectionTester } from './inboxes/connection-test.cjs';
+import {
+	type ConnectionTester,
+	RealConnectionTester,
+	SimulatedConnectionTester,
+} from './inboxes/connection-test.cjs';
 import { type MxResolver, systemMxResolver } from './inboxes/detect.cjs';
 import { InboxRateLimiter } from './inboxes/rate-limit.cjs';
 import { registerInboxRoutes } from './inboxes/routes.cjs';
@@ -22,7 +26,12 @@ import { latencyProfile } from './leads/search.cjs';
 import { HostMap } from './scan/fetcher.cjs';
 import { Scanner } from './scan/scanner.cjs';
 import { openDatabase } from './store/database.cjs';
-import { hostnameOf, isSyntheticHost, registerSyntheticWeb, TAG_MANAGER_HOST } from './web/routes.cjs';
+import {
+	hostnameOf,
+	isSyntheticHost,
+	registerSyntheticWeb,
+	TAG_MANAGER_HOST,
+} from './web/routes.cjs';
 import { startSyntheticWebWorker, type SyntheticWebWorker } from './web/worker.cjs';
 
 export const DEV_ACCOUNT_CREDITS = 10000;
@@ -63,53 +72,90 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 	const devKey = config.devKey ?? secrets.defaultDevKey();
 
 	const seedDevAccount = () => {
-		const id = ctx.accounts.devAccountId() ?? ctx.accounts.create({ credits: DEV_ACCOUNT_CREDITS, active: true, permissions: [...PERMISSIONS], isDev: true }).accountId;
+		const id =
+			ctx.accounts.devAccountId() ??
+			ctx.accounts.create({
+				credits: DEV_ACCOUNT_CREDITS,
+				active: true,
+				permissions: [...PERMISSIONS],
+				isDev: true,
+			}).accountId;
 		ctx.accounts.ensureKey(id, devKey, [...PERMISSIONS]);
 	};
 	seedDevAccount();
 
 	let webWorker: SyntheticWebWorker | undefined;
-	const app = Fastify({ bodyLimit: 1024 * 1024, exposeHeadRoutes: false, logger: false, forceCloseConnections: 'idle', return503OnClosing: true });
+	const app = Fastify({
+		bodyLimit: 1024 * 1024,
+		exposeHeadRoutes: false,
+		logger: false,
+		forceCloseConnections: 'idle',
+		return503OnClosing: true,
+	});
 	// JSON only: without this, fastify would accept text/plain bodies as strings. An empty JSON
 	// body counts as no body (admin calls whose fields are all optional need none).
 	app.removeContentTypeParser(['text/plain', 'application/json']);
 	app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
-		if (text === '' || (typeof text === 'string' && text.trim() === '')) return done(null, undefined);
+		if (text === '' || (typeof text === 'string' && text.trim() === ''))
+			return done(null, undefined);
 		try {
 			done(null, JSON.parse(text as string));
 		} catch {
-			done(new ApiError(400, 'The request body is not valid JSON; check quotes, commas and brackets.'), undefined);
+			done(
+				new ApiError(400, 'The request body is not valid JSON; check quotes, commas and brackets.'),
+				undefined,
+			);
 		}
 	});
 	let url = `http://${config.host}:${config.port}`;
 
-	if (config.log) app.addHook('onResponse', async (request, reply) => {
-		if (isSyntheticHost(hostnameOf(request.headers.host))) return; // the synthetic web is not API traffic
-		ctx.logger.info('request', {
-			id: request.id,
-			method: request.method,
-			path: request.url.split('?')[0],
-			host: request.hostname,
-			status: reply.statusCode,
-			ms: Math.round(reply.elapsedTime),
+	if (config.log)
+		app.addHook('onResponse', async (request, reply) => {
+			if (isSyntheticHost(hostnameOf(request.headers.host))) return; // the synthetic web is not API traffic
+			ctx.logger.info('request', {
+				id: request.id,
+				method: request.method,
+				path: request.url.split('?')[0],
+				host: request.hostname,
+				status: reply.statusCode,
+				ms: Math.round(reply.elapsedTime),
+			});
 		});
-	});
 	registerSyntheticWeb(app);
 	app.setErrorHandler((error, request, reply) => {
 		const apiError = toApiError(error);
 		if (apiError) return sendError(reply, apiError);
-		ctx.logger.error('unhandled error', { id: request.id, path: request.url.split('?')[0], error: (error as Error).message });
-		return sendError(reply, new ApiError(500, 'Internal server error; the request was not completed.'));
+		ctx.logger.error('unhandled error', {
+			id: request.id,
+			path: request.url.split('?')[0],
+			error: (error as Error).message,
+		});
+		return sendError(
+			reply,
+			new ApiError(500, 'Internal server error; the request was not completed.'),
+		);
 	});
 	app.setNotFoundHandler((request, reply) =>
-		sendError(reply, new ApiError(404, `No route for ${request.method} ${request.url.split('?')[0]}; see /docs for the API.`)),
+		sendError(
+			reply,
+			new ApiError(
+				404,
+				`No route for ${request.method} ${request.url.split('?')[0]}; see /docs for the API.`,
+			),
+		),
 	);
 
 	// The business websites are the synthetic ones this process serves: the scanner reaches them
 	// (and the tag manager stand-in) through its host mapping, filled in once the port is known.
 	const hostMap = new HostMap();
 	const scans = new ScanCache(new Scanner({ hostMap, timeoutMs: config.scanTimeoutMs }), clock);
-	registerLeadRoutes(app, ctx, { db, clock, faults: ctx.faults, scans, latency: latencyProfile(config.latency) });
+	registerLeadRoutes(app, ctx, {
+		db,
+		clock,
+		faults: ctx.faults,
+		scans,
+		latency: latencyProfile(config.latency),
+	});
 
 	const limiter = new InboxRateLimiter(db, clock);
 	const inboxStore = new InboxStore(db, clock, secrets);
@@ -119,13 +165,16 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		limiter,
 		tester:
 			options.connectionTester ??
-			(config.connectionTest === 'real' ? new RealConnectionTester({ caFile: config.mailCa }) : new SimulatedConnectionTester()),
+			(config.connectionTest === 'real'
+				? new RealConnectionTester({ caFile: config.mailCa })
+				: new SimulatedConnectionTester()),
 		mx: config.mxLookup ? (options.mxResolver ?? systemMxResolver) : undefined,
 	});
 
 	registerAdminRoutes(app, ctx, adminToken, () => {
 		db.transaction(() => {
-			for (const table of ['inbox_quota', 'inboxes', 'pools', 'contacts', 'api_keys', 'accounts']) db.exec(`DELETE FROM ${table}`);
+			for (const table of ['inbox_quota', 'inboxes', 'pools', 'contacts', 'api_keys', 'accounts'])
+				db.exec(`DELETE FROM ${table}`);
 		})();
 		clock.reset();
 		ctx.accounts.invalidate();
@@ -153,7 +202,10 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 				webWorker = await startSyntheticWebWorker();
 				local = webWorker.origin;
 			} catch (error) {
-				ctx.logger.warn('synthetic web worker did not start; serving the websites from the main thread', { error: (error as Error).message });
+				ctx.logger.warn(
+					'synthetic web worker did not start; serving the websites from the main thread',
+					{ error: (error as Error).message },
+				);
 			}
 			hostMap.add('*.test', local).add(TAG_MANAGER_HOST, local);
 			return { app, ctx, url, adminToken, devKey, close: server.close };

@@ -54,7 +54,9 @@ async function main(): Promise<void> {
 	const stop = async (signal: string) => {
 		if (stopping) return;
 		stopping = true;
-		process.stdout.write(`${signal} received: finishing in-flight requests and closing the database...\n`);
+		process.stdout.write(
+			`${signal} received: finishing in-flight requests and closing the database...\n`,
+		);
 		await running.close();
 		process.exit(0);
 	};

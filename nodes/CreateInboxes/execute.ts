@@ -1,6 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import { apiRequest, type ApiResponse, asNodeError, errorFromResponse, header } from '../shared/transport';
+import {
+	apiRequest,
+	type ApiResponse,
+	asNodeError,
+	errorFromResponse,
+	header,
+} from '../shared/transport';
 
 interface EntryResult extends IDataObject {
 	emailAddress: string;
@@ -18,7 +24,14 @@ interface CreationResponse {
 	results: EntryResult[];
 }
 
-const OPTIONAL_STRINGS = ['provider', 'imapHost', 'smtpHost', 'imapUsername', 'smtpUsername', 'smtpPassword'];
+const OPTIONAL_STRINGS = [
+	'provider',
+	'imapHost',
+	'smtpHost',
+	'imapUsername',
+	'smtpUsername',
+	'smtpPassword',
+];
 const OPTIONAL_NUMBERS = ['imapPort', 'smtpPort', 'dailySendingLimit'];
 
 /** The creation entry of one item; empty optional fields are left out so the service detects them. */
@@ -27,20 +40,43 @@ function entryOf(ctx: IExecuteFunctions, i: number): { entry: IDataObject; newPo
 		emailAddress: String(ctx.getNodeParameter('emailAddress', i)).trim(),
 		imapPassword: String(ctx.getNodeParameter('imapPassword', i)),
 	};
-	if (!entry.emailAddress) throw new NodeOperationError(ctx.getNode(), 'Email Address is empty', { itemIndex: i, description: 'Map the address with an expression, e.g. {{ $json.email }}.' });
-	if (!entry.imapPassword) throw new NodeOperationError(ctx.getNode(), `IMAP Password is empty for ${entry.emailAddress}`, { itemIndex: i });
+	if (!entry.emailAddress)
+		throw new NodeOperationError(ctx.getNode(), 'Email Address is empty', {
+			itemIndex: i,
+			description: 'Map the address with an expression, e.g. {{ $json.email }}.',
+		});
+	if (!entry.imapPassword)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`IMAP Password is empty for ${entry.emailAddress}`,
+			{ itemIndex: i },
+		);
 	const newPool = ctx.getNodeParameter('poolMode', i) === 'new';
 	if (!newPool) {
-		const poolId = String(ctx.getNodeParameter('poolId', i, '', { extractValue: true }) ?? '').trim();
-		if (!poolId) throw new NodeOperationError(ctx.getNode(), 'Choose a pool, or set Pool to "Create a New Pool"', { itemIndex: i });
+		const poolId = String(
+			ctx.getNodeParameter('poolId', i, '', { extractValue: true }) ?? '',
+		).trim();
+		if (!poolId)
+			throw new NodeOperationError(
+				ctx.getNode(),
+				'Choose a pool, or set Pool to "Create a New Pool"',
+				{ itemIndex: i },
+			);
 		entry.poolId = poolId;
 	}
 	const extra = ctx.getNodeParameter('additionalFields', i, {}) as IDataObject;
-	for (const key of OPTIONAL_STRINGS) if (typeof extra[key] === 'string' && (extra[key] as string).trim() !== '') entry[key] = (extra[key] as string).trim();
+	for (const key of OPTIONAL_STRINGS)
+		if (typeof extra[key] === 'string' && (extra[key] as string).trim() !== '')
+			entry[key] = (extra[key] as string).trim();
 	for (const key of OPTIONAL_NUMBERS) {
 		if (extra[key] === undefined || extra[key] === '') continue;
 		const value = Number(extra[key]);
-		if (!Number.isInteger(value)) throw new NodeOperationError(ctx.getNode(), `${key} must be a whole number (got ${extra[key]})`, { itemIndex: i });
+		if (!Number.isInteger(value))
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`${key} must be a whole number (got ${extra[key]})`,
+				{ itemIndex: i },
+			);
 		entry[key] = value;
 	}
 	if (extra.skipConnectionTest === true) entry.skipConnectionTest = true;
@@ -54,7 +90,10 @@ function entryOf(ctx: IExecuteFunctions, i: number): { entry: IDataObject; newPo
  */
 export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const options = this.getNodeParameter('options', 0, {}) as { batchSize?: number; maxRateLimitWait?: number };
+	const options = this.getNodeParameter('options', 0, {}) as {
+		batchSize?: number;
+		maxRateLimitWait?: number;
+	};
 	const batchSize = Math.min(100, Math.max(1, Math.floor(options.batchSize ?? 100)));
 	const maxWaitMs = Math.max(0, options.maxRateLimitWait ?? 3600) * 1000;
 	const continueOnFail = this.continueOnFail();
@@ -64,7 +103,8 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 	const failed: string[] = [];
 	// n8n keeps only the message of an error item, so the message names address, reason and code.
 	const failure = (i: number, error: NodeApiError | NodeOperationError) => {
-		if (continueOnFail) out.push({ json: { error: error.message }, error, pairedItem: { item: i } });
+		if (continueOnFail)
+			out.push({ json: { error: error.message }, error, pairedItem: { item: i } });
 	};
 
 	// Items whose fields are unusable fail on their own, before anything is sent.
@@ -83,10 +123,15 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 	let waitedMs = 0;
 	for (let start = 0; start < pending.length; start += batchSize) {
 		const batch = pending.slice(start, start + batchSize);
-		const body = batch.map(({ entry, newPool: wantsNew }) => (wantsNew && newPool ? { ...entry, poolId: newPool.id } : entry));
+		const body = batch.map(({ entry, newPool: wantsNew }) =>
+			wantsNew && newPool ? { ...entry, poolId: newPool.id } : entry,
+		);
 		let response: ApiResponse<CreationResponse>;
 		for (;;) {
-			response = (await apiRequest.call(this, 'inbox', 'POST', '/inboxes', { body, itemIndex: batch[0].index })) as ApiResponse<CreationResponse>;
+			response = (await apiRequest.call(this, 'inbox', 'POST', '/inboxes', {
+				body,
+				itemIndex: batch[0].index,
+			})) as ApiResponse<CreationResponse>;
 			if (response.statusCode !== 429) break;
 			const retryAfterMs = Math.max(1, Number(header(response, 'retry-after') ?? 60)) * 1000;
 			if (waitedMs + retryAfterMs > maxWaitMs) {
@@ -107,7 +152,8 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 			const { index, newPool: wantsNew } = batch[k];
 			if (result.success) {
 				created.push(`${index} (${result.emailAddress})`);
-				const pool = wantsNew && newPool && result.poolId === newPool.id ? { poolName: newPool.name } : {};
+				const pool =
+					wantsNew && newPool && result.poolId === newPool.id ? { poolName: newPool.name } : {};
 				out.push({ json: { ...result, ...pool }, pairedItem: { item: index } });
 				return;
 			}
@@ -122,14 +168,22 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 			);
 		});
 		if (failed.length > 0 && !continueOnFail) {
-			throw new NodeOperationError(this.getNode(), `${failed.length} inbox(es) could not be created: ${failed.slice(0, 5).join('; ')}${failed.length > 5 ? '; ...' : ''}`, {
-				itemIndex: Number(failed[0].split(' ')[0]),
-				description: `Created: ${created.length} (items ${describe(created)}). Failed: items ${failed.join('; ')}. Items after this batch were not sent. Turn on "Continue (using error output)" to route failed items and keep going.`,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`${failed.length} inbox(es) could not be created: ${failed.slice(0, 5).join('; ')}${failed.length > 5 ? '; ...' : ''}`,
+				{
+					itemIndex: Number(failed[0].split(' ')[0]),
+					description: `Created: ${created.length} (items ${describe(created)}). Failed: items ${failed.join('; ')}. Items after this batch were not sent. Turn on "Continue (using error output)" to route failed items and keep going.`,
+				},
+			);
 		}
 	}
 	// Items that failed before sending were output first: restore the input order.
-	return [out.sort((a, b) => (a.pairedItem as { item: number }).item - (b.pairedItem as { item: number }).item)];
+	return [
+		out.sort(
+			(a, b) => (a.pairedItem as { item: number }).item - (b.pairedItem as { item: number }).item,
+		),
+	];
 }
 
 function describe(list: string[]): string {

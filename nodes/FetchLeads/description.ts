@@ -8,14 +8,19 @@ const filter = (displayName: string, name: string, what: string): INodePropertie
 	options: [
 		{ name: 'Any', value: 'any', description: `Do not filter on ${what}` },
 		{ name: 'Has It', value: 'yes', description: `Only businesses whose website has ${what}` },
-		{ name: "Doesn't Have It", value: 'no', description: `Only businesses whose website was scanned and has no ${what} (businesses without a scannable website are left out)` },
+		{
+			name: "Doesn't Have It",
+			value: 'no',
+			description: `Only businesses whose website was scanned and has no ${what} (businesses without a scannable website are left out)`,
+		},
 	],
 	description: `Filter on ${what}, found by the service's scan of each website (also inside tag-manager containers)`,
 });
 
 export const fetchLeadsProperties: INodeProperties[] = [
 	{
-		displayName: 'Each lead costs one credit: the service charges for every contact it adds to your account (duplicates by email are free)',
+		displayName:
+			'Each lead costs one credit: the service charges for every contact it adds to your account (duplicates by email are free)',
 		name: 'costNotice',
 		type: 'notice',
 		default: '',
@@ -36,7 +41,8 @@ export const fetchLeadsProperties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. Austin, TX',
-		description: 'City to search in. Add the country or state when the name is ambiguous ("Portland, ME", "Munich, Germany").',
+		description:
+			'City to search in. Add the country or state when the name is ambiguous ("Portland, ME", "Munich, Germany").',
 	},
 	{
 		displayName: 'Count',
@@ -44,7 +50,8 @@ export const fetchLeadsProperties: INodeProperties[] = [
 		type: 'number',
 		default: 100,
 		typeOptions: { minValue: 1, maxValue: 1000, numberPrecision: 0 },
-		description: 'How many leads to fetch (1 to 1000). The full count is reserved from your credits; what is not added is refunded.',
+		description:
+			'How many leads to fetch (1 to 1000). The full count is reserved from your credits; what is not added is refunded.',
 	},
 	filter('Meta Ads Pixel', 'metaAds', 'a Meta (Facebook) ads pixel'),
 	filter('TikTok Pixel', 'tiktokPixel', 'a TikTok pixel'),
@@ -56,7 +63,11 @@ export const fetchLeadsProperties: INodeProperties[] = [
 		default: 'contacts',
 		options: [
 			{ name: 'One Item per Contact', value: 'contacts' },
-			{ name: 'One Item with the Full Response', value: 'response', description: 'An item with contacts and chargedCredits' },
+			{
+				name: 'One Item with the Full Response',
+				value: 'response',
+				description: 'An item with contacts and chargedCredits',
+			},
 		],
 	},
 	{
@@ -71,7 +82,8 @@ export const fetchLeadsProperties: INodeProperties[] = [
 				name: 'failOnNotFound',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to fail when the service finds no business for the niche and city. By default the node outputs nothing for that item.',
+				description:
+					'Whether to fail when the service finds no business for the niche and city. By default the node outputs nothing for that item.',
 			},
 			{
 				displayName: 'Timeout (Minutes)',

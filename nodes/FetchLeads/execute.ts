@@ -31,7 +31,11 @@ export async function fetchLeads(this: IExecuteFunctions): Promise<INodeExecutio
 	const out = await perItem(this, async (i) => {
 		const count = this.getNodeParameter('count', i) as number;
 		if (!Number.isInteger(count) || count < 1 || count > 1000) {
-			throw new NodeOperationError(this.getNode(), `Count must be a whole number from 1 to 1000 (got ${count})`, { itemIndex: i });
+			throw new NodeOperationError(
+				this.getNode(),
+				`Count must be a whole number from 1 to 1000 (got ${count})`,
+				{ itemIndex: i },
+			);
 		}
 		const body: IDataObject = {
 			niche: (this.getNodeParameter('niche', i) as string).trim(),
@@ -42,7 +46,10 @@ export async function fetchLeads(this: IExecuteFunctions): Promise<INodeExecutio
 			const value = FILTER_VALUES[this.getNodeParameter(filter, i) as string];
 			if (value !== undefined) body[filter] = value;
 		}
-		const options = this.getNodeParameter('options', i, {}) as { failOnNotFound?: boolean; timeoutMinutes?: number };
+		const options = this.getNodeParameter('options', i, {}) as {
+			failOnNotFound?: boolean;
+			timeoutMinutes?: number;
+		};
 		const response = await apiRequest.call(this, 'leads', 'POST', '/api/v1/niche-finder-leads', {
 			body,
 			timeout: (options.timeoutMinutes ?? 10) * 60 * 1000,
@@ -50,7 +57,8 @@ export async function fetchLeads(this: IExecuteFunctions): Promise<INodeExecutio
 		});
 		const result = response.body as IDataObject;
 		if (response.statusCode === 404 && !options.failOnNotFound) return [];
-		if (response.statusCode !== 200) throw errorFromResponse(this, response, i, hintFor(response.statusCode, result, count));
+		if (response.statusCode !== 200)
+			throw errorFromResponse(this, response, i, hintFor(response.statusCode, result, count));
 
 		const contacts = (result.contacts ?? []) as IDataObject[];
 		charged += Number(result.chargedCredits ?? 0);

@@ -1,4 +1,10 @@
-import { NodeConnectionTypes, type IExecuteFunctions, type INodeExecutionData, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 import { searchPools } from '../shared/pools';
 import { listInboxesProperties } from './description';
 import { listInboxes } from './execute';
@@ -10,8 +16,10 @@ export class ListInboxes implements INodeType {
 		icon: { light: 'file:listInboxes.svg', dark: 'file:listInboxes.dark.svg' },
 		group: ['input'],
 		version: 1,
-		subtitle: '={{$parameter["returnAll"] ? "All inboxes" : "Up to " + $parameter["limit"] + " inboxes"}}',
-		description: 'List email inboxes (ID, address, pool, status, daily sending limit), optionally of one pool or status. Free; changes nothing.',
+		subtitle:
+			'={{$parameter["returnAll"] ? "All inboxes" : "Up to " + $parameter["limit"] + " inboxes"}}',
+		description:
+			'List email inboxes (ID, address, pool, status, daily sending limit), optionally of one pool or status. Free; changes nothing.',
 		defaults: { name: 'List Inboxes' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -1,4 +1,10 @@
-import { NodeConnectionTypes, type IExecuteFunctions, type INodeExecutionData, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 import { listPoolsProperties } from './description';
 import { listPools } from './execute';
 
@@ -10,7 +16,8 @@ export class ListPools implements INodeType {
 		group: ['input'],
 		version: 1,
 		subtitle: 'All pools of the account',
-		description: 'List the inbox pools of the account with their IDs and inbox counts. Free; changes nothing.',
+		description:
+			'List the inbox pools of the account with their IDs and inbox counts. Free; changes nothing.',
 		defaults: { name: 'List Pools' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

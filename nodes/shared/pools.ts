@@ -1,4 +1,9 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchResult,
+	INodeProperties,
+} from 'n8n-workflow';
 import { apiRequest, errorFromResponse } from './transport';
 
 /** A pool picked from the account's pools, or given by ID (resource locator). */
@@ -28,14 +33,25 @@ export function poolLocator(overrides: Partial<INodeProperties> = {}): INodeProp
 	};
 }
 
-export async function searchPools(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchPools(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const response = await apiRequest.call(this, 'inbox', 'GET', '/pools');
 	if (response.statusCode !== 200) throw errorFromResponse(this, response);
 	const pools = ((response.body as IDataObject).pools ?? []) as IDataObject[];
 	const needle = (filter ?? '').toLowerCase();
 	return {
 		results: pools
-			.filter((p) => !needle || String(p.name).toLowerCase().includes(needle) || String(p.id).toLowerCase().includes(needle))
-			.map((p) => ({ name: `${p.name} (${p.inboxCount} inbox${p.inboxCount === 1 ? '' : 'es'})`, value: String(p.id) })),
+			.filter(
+				(p) =>
+					!needle ||
+					String(p.name).toLowerCase().includes(needle) ||
+					String(p.id).toLowerCase().includes(needle),
+			)
+			.map((p) => ({
+				name: `${p.name} (${p.inboxCount} inbox${p.inboxCount === 1 ? '' : 'es'})`,
+				value: String(p.id),
+			})),
 	};
 }

@@ -33,17 +33,32 @@ export interface RequestOptions {
 }
 
 /** Trims trailing slashes; the inbox URL must carry the /api/v1 prefix (the specs' contract). */
-export function normalizeBaseUrl(ctx: Context, service: Service, raw: unknown, itemIndex?: number): string {
-	const value = String(raw ?? '').trim().replace(/\/+$/, '');
+export function normalizeBaseUrl(
+	ctx: Context,
+	service: Service,
+	raw: unknown,
+	itemIndex?: number,
+): string {
+	const value = String(raw ?? '')
+		.trim()
+		.replace(/\/+$/, '');
 	const field = service === 'leads' ? 'Lead Search Base URL' : 'Inbox Base URL';
 	if (!/^https?:\/\/[^/]+/i.test(value)) {
-		throw new NodeOperationError(ctx.getNode(), `The credential's ${field} must be an http(s) URL, e.g. http://127.0.0.1:4010${service === 'inbox' ? '/api/v1' : ''}`, { itemIndex });
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The credential's ${field} must be an http(s) URL, e.g. http://127.0.0.1:4010${service === 'inbox' ? '/api/v1' : ''}`,
+			{ itemIndex },
+		);
 	}
 	if (service === 'inbox' && !/\/api\/v1$/.test(value)) {
-		throw new NodeOperationError(ctx.getNode(), `The credential's Inbox Base URL must end with /api/v1 (got ${value})`, {
-			itemIndex,
-			description: `Set it to ${value}/api/v1 if that is where the inbox service lives.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The credential's Inbox Base URL must end with /api/v1 (got ${value})`,
+			{
+				itemIndex,
+				description: `Set it to ${value}/api/v1 if that is where the inbox service lives.`,
+			},
+		);
 	}
 	if (service === 'leads' && /\/api\/v1$/.test(value)) {
 		return value.replace(/\/api\/v1$/, '');
@@ -59,7 +74,12 @@ export async function apiRequest<T = IDataObject>(
 	options: RequestOptions = {},
 ): Promise<ApiResponse<T>> {
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE, options.itemIndex);
-	const baseUrl = normalizeBaseUrl(this, service, service === 'leads' ? credentials.leadsBaseUrl : credentials.inboxBaseUrl, options.itemIndex);
+	const baseUrl = normalizeBaseUrl(
+		this,
+		service,
+		service === 'leads' ? credentials.leadsBaseUrl : credentials.inboxBaseUrl,
+		options.itemIndex,
+	);
 	const request: IHttpRequestOptions = {
 		method,
 		url: `${baseUrl}${path}`,
@@ -72,7 +92,11 @@ export async function apiRequest<T = IDataObject>(
 	};
 	let response: ApiResponse<T>;
 	try {
-		response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request)) as ApiResponse<T>;
+		response = (await this.helpers.httpRequestWithAuthentication.call(
+			this,
+			CREDENTIAL_TYPE,
+			request,
+		)) as ApiResponse<T>;
 	} catch (error) {
 		throw new NodeApiError(this.getNode(), error as JsonObject, {
 			itemIndex: options.itemIndex,
@@ -84,10 +108,22 @@ export async function apiRequest<T = IDataObject>(
 }
 
 /** The service's error body is {"error": "...", "details"?: [{path, message}]}. */
-export function errorFromResponse(ctx: Context, response: ApiResponse<unknown>, itemIndex?: number, hint?: string): NodeApiError {
-	const body = (response.body && typeof response.body === 'object' ? response.body : {}) as IDataObject;
-	const message = typeof body.error === 'string' ? body.error : `The service answered HTTP ${response.statusCode}`;
-	const details = Array.isArray(body.details) ? (body.details as IDataObject[]).map((d) => `${d.path}: ${d.message}`).join('; ') : '';
+export function errorFromResponse(
+	ctx: Context,
+	response: ApiResponse<unknown>,
+	itemIndex?: number,
+	hint?: string,
+): NodeApiError {
+	const body = (
+		response.body && typeof response.body === 'object' ? response.body : {}
+	) as IDataObject;
+	const message =
+		typeof body.error === 'string'
+			? body.error
+			: `The service answered HTTP ${response.statusCode}`;
+	const details = Array.isArray(body.details)
+		? (body.details as IDataObject[]).map((d) => `${d.path}: ${d.message}`).join('; ')
+		: '';
 	return new NodeApiError(ctx.getNode(), body as JsonObject, {
 		itemIndex,
 		httpCode: String(response.statusCode),
@@ -102,7 +138,11 @@ export function header(response: ApiResponse<unknown>, name: string): string | u
 }
 
 /** Errors leave a node as NodeApiError/NodeOperationError, tied to the item that caused them. */
-export function asNodeError(ctx: Context, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+export function asNodeError(
+	ctx: Context,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }

@@ -34,12 +34,84 @@ function openssl(args: string[], cwd: string): void {
 }
 
 function makeCertificates(dir: string): void {
-	openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=Lead Inbox Test CA', '-keyout', 'ca.key', '-out', 'ca.crt'], dir);
-	writeFileSync(join(dir, 'san.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n');
-	openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-keyout', 'server.key', '-out', 'server.csr'], dir);
-	openssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-extfile', 'san.ext', '-out', 'server.crt'], dir);
+	openssl(
+		[
+			'req',
+			'-x509',
+			'-newkey',
+			'rsa:2048',
+			'-nodes',
+			'-days',
+			'2',
+			'-subj',
+			'/CN=Lead Inbox Test CA',
+			'-keyout',
+			'ca.key',
+			'-out',
+			'ca.crt',
+		],
+		dir,
+	);
+	writeFileSync(
+		join(dir, 'san.ext'),
+		'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n',
+	);
+	openssl(
+		[
+			'req',
+			'-newkey',
+			'rsa:2048',
+			'-nodes',
+			'-subj',
+			'/CN=localhost',
+			'-keyout',
+			'server.key',
+			'-out',
+			'server.csr',
+		],
+		dir,
+	);
+	openssl(
+		[
+			'x509',
+			'-req',
+			'-in',
+			'server.csr',
+			'-CA',
+			'ca.crt',
+			'-CAkey',
+			'ca.key',
+			'-CAcreateserial',
+			'-days',
+			'2',
+			'-extfile',
+			'san.ext',
+			'-out',
+			'server.crt',
+		],
+		dir,
+	);
 	// a certificate nobody trusts (self-signed, not from the test CA)
-	openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', 'rogue.key', '-out', 'rogue.crt'], dir);
+	openssl(
+		[
+			'req',
+			'-x509',
+			'-newkey',
+			'rsa:2048',
+			'-nodes',
+			'-days',
+			'2',
+			'-subj',
+			'/CN=localhost',
+			'-addext',
+			'subjectAltName=DNS:localhost,IP:127.0.0.1',
+			'-keyout',
+			'rogue.key',
+			'-out',
+			'rogue.crt',
+		],
+		dir,
+	);
 }
 
 async function freePort(): Promise<number> {
@@ -125,10 +197,26 @@ export async function startMailLab(): Promise<MailLab> {
 	writeFileSync(join(dir, 'users'), `${USER}:{PLAIN}${PASSWORD}::::::\n`);
 	chmodSync(join(dir, 'users'), 0o644);
 
-	const [imapPort, untrustedImapPort, smtpPort, noStarttlsImapPort, noStarttlsSmtpPort, silentPort, closedPort] = await Promise.all(Array.from({ length: 7 }, freePort));
+	const [
+		imapPort,
+		untrustedImapPort,
+		smtpPort,
+		noStarttlsImapPort,
+		noStarttlsSmtpPort,
+		silentPort,
+		closedPort,
+	] = await Promise.all(Array.from({ length: 7 }, freePort));
 	const dovecots: ChildProcess[] = [
-		spawn('dovecot', ['-F', '-c', dovecotConfig(dir, 'trusted', imapPort, 'server.crt', 'server.key')], { stdio: 'ignore' }),
-		spawn('dovecot', ['-F', '-c', dovecotConfig(dir, 'rogue', untrustedImapPort, 'rogue.crt', 'rogue.key')], { stdio: 'ignore' }),
+		spawn(
+			'dovecot',
+			['-F', '-c', dovecotConfig(dir, 'trusted', imapPort, 'server.crt', 'server.key')],
+			{ stdio: 'ignore' },
+		),
+		spawn(
+			'dovecot',
+			['-F', '-c', dovecotConfig(dir, 'rogue', untrustedImapPort, 'rogue.crt', 'rogue.key')],
+			{ stdio: 'ignore' },
+		),
 	];
 
 	const smtpAuthAttempts: string[] = [];
@@ -163,7 +251,8 @@ export async function startMailLab(): Promise<MailLab> {
 			for (const line of chunk.toString().split('\r\n').filter(Boolean)) {
 				cleartextCommands.push(line);
 				const [tag, command] = line.split(' ');
-				if (/^CAPABILITY$/i.test(command)) socket.write(`* CAPABILITY IMAP4rev1 AUTH=PLAIN\r\n${tag} OK done\r\n`);
+				if (/^CAPABILITY$/i.test(command))
+					socket.write(`* CAPABILITY IMAP4rev1 AUTH=PLAIN\r\n${tag} OK done\r\n`);
 				else if (/^(LOGIN|AUTHENTICATE)$/i.test(command)) socket.write(`${tag} OK logged in\r\n`);
 				else if (/^LOGOUT$/i.test(command)) socket.end(`* BYE\r\n${tag} OK bye\r\n`);
 				else socket.write(`${tag} OK\r\n`);
@@ -203,7 +292,11 @@ export async function startMailLab(): Promise<MailLab> {
 				new Promise((r) => plainImap.close(() => r(undefined))),
 				new Promise((r) => silent.close(() => r(undefined))),
 			]);
-			await Promise.all(dovecots.map((d) => (d.exitCode !== null ? Promise.resolve() : new Promise((r) => d.once('exit', r)))));
+			await Promise.all(
+				dovecots.map((d) =>
+					d.exitCode !== null ? Promise.resolve() : new Promise((r) => d.once('exit', r)),
+				),
+			);
 			rmSync(dir, { recursive: true, force: true });
 		},
 	};

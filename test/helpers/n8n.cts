@@ -74,13 +74,19 @@ const CREDENTIAL: ICredentialType = new LeadInboxApi();
 /** Resolves `={{$credentials.x}}` templates the way n8n's credentials helper does for generic auth. */
 function resolveTemplate(value: string, credentials: ICredentialDataDecryptedObject): string {
 	const text = value.startsWith('=') ? value.slice(1) : value;
-	return text.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, key) => String(credentials[key] ?? ''));
+	return text.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, key) =>
+		String(credentials[key] ?? ''),
+	);
 }
 
-export function applyGenericAuth(credentials: ICredentialDataDecryptedObject, request: IHttpRequestOptions): IHttpRequestOptions {
+export function applyGenericAuth(
+	credentials: ICredentialDataDecryptedObject,
+	request: IHttpRequestOptions,
+): IHttpRequestOptions {
 	const auth = CREDENTIAL.authenticate as { properties: { headers?: Record<string, string> } };
 	const headers = { ...(request.headers ?? {}) } as Record<string, string>;
-	for (const [name, value] of Object.entries(auth.properties.headers ?? {})) headers[name] = resolveTemplate(value, credentials);
+	for (const [name, value] of Object.entries(auth.properties.headers ?? {}))
+		headers[name] = resolveTemplate(value, credentials);
 	return { ...request, headers };
 }
 
@@ -108,8 +114,13 @@ export function loadWorkflow(file: string): WorkflowJson {
 export async function runWorkflow(json: WorkflowJson, options: RunOptions): Promise<IRun> {
 	const nodes = json.nodes.map((node) => ({
 		...node,
-		parameters: { ...(node.parameters as IDataObject), ...(options.parameters?.[node.name as string] ?? {}) },
-		...(options.onError?.[node.name as string] ? { onError: options.onError[node.name as string] } : {}),
+		parameters: {
+			...(node.parameters as IDataObject),
+			...(options.parameters?.[node.name as string] ?? {}),
+		},
+		...(options.onError?.[node.name as string]
+			? { onError: options.onError[node.name as string] }
+			: {}),
 	}));
 	const workflow = new Workflow({
 		id: 'test-workflow',
@@ -120,11 +131,20 @@ export async function runWorkflow(json: WorkflowJson, options: RunOptions): Prom
 		nodeTypes: new NodeTypes(),
 	});
 	const credentialData = options.credentials as unknown as ICredentialDataDecryptedObject;
-	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', { id: 'test-workflow', name: json.name, nodes, connections: json.connections } as never);
+	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
+		id: 'test-workflow',
+		name: json.name,
+		nodes,
+		connections: json.connections,
+	} as never);
 	const additionalData = {
 		credentialsHelper: {
 			getParentTypes: () => [],
-			authenticate: async (credentials: ICredentialDataDecryptedObject, _type: string, request: IHttpRequestOptions) => applyGenericAuth(credentials, request),
+			authenticate: async (
+				credentials: ICredentialDataDecryptedObject,
+				_type: string,
+				request: IHttpRequestOptions,
+			) => applyGenericAuth(credentials, request),
 			preAuthentication: async () => undefined,
 			getCredentials: async () => ({}),
 			getDecrypted: async () => credentialData,
@@ -154,9 +174,17 @@ export async function runWorkflow(json: WorkflowJson, options: RunOptions): Prom
 	const trigger = workflow.getStartNode();
 	if (!trigger) throw new Error('workflow has no start node');
 	const pinData = { ...(json.pinData ?? {}), ...(options.pinData ?? {}) };
-	const pinned = Object.fromEntries(Object.entries(pinData).map(([name, items]) => [name, items.map((json) => ({ json }))]));
-	const done = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', async (run) => resolve(run)));
-	void new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: trigger, pinData: pinned });
+	const pinned = Object.fromEntries(
+		Object.entries(pinData).map(([name, items]) => [name, items.map((json) => ({ json }))]),
+	);
+	const done = new Promise<IRun>((resolve) =>
+		hooks.addHandler('workflowExecuteAfter', async (run) => resolve(run)),
+	);
+	void new WorkflowExecute(additionalData, 'manual').run({
+		workflow,
+		startNode: trigger,
+		pinData: pinned,
+	});
 	return done;
 }
 
@@ -167,16 +195,33 @@ export function outputOf(run: IRun, nodeName: string, index = 0): INodeExecution
 	return runs[runs.length - 1].data?.main?.[index] ?? [];
 }
 
-export function errorOf(run: IRun): { message: string; description?: string; node?: string; itemIndex?: number; httpCode?: string } | undefined {
-	const error = run.data.resultData.error as unknown as { message: string; description?: string; node?: { name: string }; context?: { itemIndex?: number }; httpCode?: string } | undefined;
+export function errorOf(
+	run: IRun,
+):
+	| { message: string; description?: string; node?: string; itemIndex?: number; httpCode?: string }
+	| undefined {
+	const error = run.data.resultData.error as unknown as
+		| {
+				message: string;
+				description?: string;
+				node?: { name: string };
+				context?: { itemIndex?: number };
+				httpCode?: string;
+		  }
+		| undefined;
 	if (!error) return undefined;
-	return { message: error.message, description: error.description ?? undefined, node: error.node?.name, itemIndex: error.context?.itemIndex, httpCode: error.httpCode };
+	return {
+		message: error.message,
+		description: error.description ?? undefined,
+		node: error.node?.name,
+		itemIndex: error.context?.itemIndex,
+		httpCode: error.httpCode,
+	};
 }
 
 export function hintsOf(run: IRun, nodeName: string): string[] {
 	return (run.data.resultData.runData[nodeName]?.[0]?.hints ?? []).map((h) => h.message);
 }
-
 
 /** n8n-core starts a 60 s clean-up interval (SSH clients) that would keep jest alive. */
 export function stopEngineTimers(): void {
@@ -184,33 +229,69 @@ export function stopEngineTimers(): void {
 	const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager');
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { Container } = require('@n8n/di');
-	clearInterval((Container.get(SSHClientsManager) as { cleanupTimer: NodeJS.Timeout }).cleanupTimer);
+	clearInterval(
+		(Container.get(SSHClientsManager) as { cleanupTimer: NodeJS.Timeout }).cleanupTimer,
+	);
 }
 
 /**
  * Runs the credential's `test` request the way n8n's credential tester does: resolve the
  * request's expressions with $credentials, apply the generic authenticate, check the status.
  */
-export async function testCredential(credentials: RunOptions['credentials']): Promise<{ status: 'OK' | 'Error'; message: string }> {
-	const node = { id: 'c', name: 'Credential test', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
-	const workflow = new Workflow({ id: 'credential-test', nodes: [node], connections: {}, active: false, nodeTypes: new NodeTypes() });
+export async function testCredential(
+	credentials: RunOptions['credentials'],
+): Promise<{ status: 'OK' | 'Error'; message: string }> {
+	const node = {
+		id: 'c',
+		name: 'Credential test',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		parameters: {},
+	};
+	const workflow = new Workflow({
+		id: 'credential-test',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: new NodeTypes(),
+	});
 	const data = credentials as unknown as ICredentialDataDecryptedObject;
 	const resolve = (value: string | undefined) =>
-		value === undefined ? undefined : String(workflow.expression.getSimpleParameterValue(node, value, 'manual', { $credentials: data } as never));
+		value === undefined
+			? undefined
+			: String(
+					workflow.expression.getSimpleParameterValue(node, value, 'manual', {
+						$credentials: data,
+					} as never),
+				);
 	const test = CREDENTIAL.test!;
-	const request = applyGenericAuth(data, { url: `${resolve(test.request.baseURL)}${resolve(test.request.url)}`, method: test.request.method ?? 'GET' });
+	const request = applyGenericAuth(data, {
+		url: `${resolve(test.request.baseURL)}${resolve(test.request.url)}`,
+		method: test.request.method ?? 'GET',
+	});
 	let response: Response;
 	try {
-		response = await fetch(request.url, { method: request.method, headers: request.headers as Record<string, string> });
+		response = await fetch(request.url, {
+			method: request.method,
+			headers: request.headers as Record<string, string>,
+		});
 	} catch (error) {
 		return { status: 'Error', message: `Could not connect: ${(error as Error).message}` };
 	}
-	for (const rule of (test.rules ?? []) as { type: string; properties: { value: number; message: string } }[]) {
-		if (rule.type === 'responseCode' && response.status === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+	for (const rule of (test.rules ?? []) as {
+		type: string;
+		properties: { value: number; message: string };
+	}[]) {
+		if (rule.type === 'responseCode' && response.status === rule.properties.value)
+			return { status: 'Error', message: rule.properties.message };
 	}
 	if (!response.ok) {
 		const body = (await response.json().catch(() => ({}))) as { error?: string };
-		return { status: 'Error', message: `Authorization failed (HTTP ${response.status}): ${body.error ?? response.statusText}` };
+		return {
+			status: 'Error',
+			message: `Authorization failed (HTTP ${response.status}): ${body.error ?? response.statusText}`,
+		};
 	}
 	return { status: 'OK', message: 'Connection tested successfully' };
 }

@@ -6,9 +6,26 @@ export interface TestServer extends RunningServer {
 	/** How many API requests with this method and path the server has logged so far. */
 	requestCount(method: string, path: string): number;
 	/** Calls the server; `key` becomes the bearer token (pass null for none). */
-	call(method: string, path: string, options?: { key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: any }>;
-	admin(method: string, path: string, body?: unknown): Promise<{ status: number; headers: Headers; body: any }>;
-	newAccount(input?: { credits?: number; active?: boolean; permissions?: string[] }): Promise<{ accountId: string; apiKey: string }>;
+	call(
+		method: string,
+		path: string,
+		options?: {
+			key?: string | null;
+			body?: unknown;
+			rawBody?: string;
+			headers?: Record<string, string>;
+		},
+	): Promise<{ status: number; headers: Headers; body: any }>;
+	admin(
+		method: string,
+		path: string,
+		body?: unknown,
+	): Promise<{ status: number; headers: Headers; body: any }>;
+	newAccount(input?: {
+		credits?: number;
+		active?: boolean;
+		permissions?: string[];
+	}): Promise<{ accountId: string; apiKey: string }>;
 }
 
 export const TEST_CONFIG: ServerConfig = {
@@ -23,9 +40,15 @@ export const TEST_CONFIG: ServerConfig = {
 };
 
 /** Starts the reference server in-process on a free loopback port, capturing its log lines. */
-export async function startServer(config: Partial<ServerConfig> = {}, options: ServerOptions = {}): Promise<TestServer> {
+export async function startServer(
+	config: Partial<ServerConfig> = {},
+	options: ServerOptions = {},
+): Promise<TestServer> {
 	const logs: string[] = [];
-	const running = await buildServer({ ...TEST_CONFIG, ...config }, { logSink: (line) => logs.push(line), ...options }).listen();
+	const running = await buildServer(
+		{ ...TEST_CONFIG, ...config },
+		{ logSink: (line) => logs.push(line), ...options },
+	).listen();
 	const call: TestServer['call'] = async (method, path, opts = {}) => {
 		const headers: Record<string, string> = { ...(opts.headers ?? {}) };
 		const key = opts.key === undefined ? running.devKey : opts.key;
@@ -45,16 +68,19 @@ export async function startServer(config: Partial<ServerConfig> = {}, options: S
 		}
 		return { status: response.status, headers: response.headers, body: parsed };
 	};
-	const admin: TestServer['admin'] = (method, path, body) => call(method, `/__admin${path}`, { key: running.adminToken, body });
+	const admin: TestServer['admin'] = (method, path, body) =>
+		call(method, `/__admin${path}`, { key: running.adminToken, body });
 	return {
 		...running,
 		logs,
-		requestCount: (method, path) => logs.filter((line) => line.includes(`"method":"${method}","path":"${path}"`)).length,
+		requestCount: (method, path) =>
+			logs.filter((line) => line.includes(`"method":"${method}","path":"${path}"`)).length,
 		call,
 		admin,
 		async newAccount(input = {}) {
 			const res = await admin('POST', '/accounts', input);
-			if (res.status !== 201) throw new Error(`account creation failed: ${JSON.stringify(res.body)}`);
+			if (res.status !== 201)
+				throw new Error(`account creation failed: ${JSON.stringify(res.body)}`);
 			return res.body;
 		},
 	};

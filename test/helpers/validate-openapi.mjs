@@ -6,4 +6,10 @@ let input = '';
 for await (const chunk of process.stdin) input += chunk;
 const validator = new Validator();
 const result = await validator.validate(JSON.parse(input));
-process.stdout.write(JSON.stringify({ valid: result.valid, version: validator.version, errors: result.errors ?? null }));
+process.stdout.write(
+	JSON.stringify({
+		valid: result.valid,
+		version: validator.version,
+		errors: result.errors ?? null,
+	}),
+);

@@ -8,7 +8,10 @@ describe('real connection tests', () => {
 	let server: TestServer;
 	beforeAll(async () => {
 		lab = await startMailLab();
-		server = await startServer({ connectionTest: 'real', mailCa: lab.caFile, log: false }, { connectionTester: new RealConnectionTester({ caFile: lab.caFile, timeoutMs: 1500 }) });
+		server = await startServer(
+			{ connectionTest: 'real', mailCa: lab.caFile, log: false },
+			{ connectionTester: new RealConnectionTester({ caFile: lab.caFile, timeoutMs: 1500 }) },
+		);
 	}, 60000);
 	afterAll(async () => {
 		await server?.close();
@@ -25,7 +28,10 @@ describe('real connection tests', () => {
 		...overrides,
 	});
 	const create = async (overrides: Record<string, unknown>) =>
-		server.call('POST', '/api/v1/inboxes', { key: (await server.newAccount()).apiKey, body: entry(overrides) });
+		server.call('POST', '/api/v1/inboxes', {
+			key: (await server.newAccount()).apiKey,
+			body: entry(overrides),
+		});
 
 	it('creates the inbox when IMAP login and SMTP authentication succeed over STARTTLS', async () => {
 		const res = await create({});
@@ -37,7 +43,10 @@ describe('real connection tests', () => {
 	it('refuses a wrong password with "authentication refused", never echoing it', async () => {
 		const res = await create({ imapPassword: 'wrong-password-123' });
 		expect(res.status).toBe(422);
-		expect(res.body).toMatchObject({ code: 'connection_failed', error: expect.stringMatching(/IMAP authentication refused by localhost:\d+/) });
+		expect(res.body).toMatchObject({
+			code: 'connection_failed',
+			error: expect.stringMatching(/IMAP authentication refused by localhost:\d+/),
+		});
 		expect(JSON.stringify(res.body)).not.toContain('wrong-password-123');
 		const smtp = await create({ smtpPassword: 'wrong-smtp-password' });
 		expect(smtp.body.error).toMatch(/SMTP authentication refused/);
@@ -45,7 +54,10 @@ describe('real connection tests', () => {
 
 	it('reports a closed port as "cannot connect"', async () => {
 		const res = await create({ imapPort: lab.closedPort });
-		expect(res.body).toMatchObject({ code: 'connection_failed', error: expect.stringMatching(/cannot connect to the IMAP server localhost:\d+/) });
+		expect(res.body).toMatchObject({
+			code: 'connection_failed',
+			error: expect.stringMatching(/cannot connect to the IMAP server localhost:\d+/),
+		});
 	});
 
 	it('refuses a server without STARTTLS on a STARTTLS port, and sends it no password', async () => {

@@ -3,14 +3,28 @@ import { startServer, type TestServer } from '../helpers/server.cjs';
 
 const PATH = '/api/v1/niche-finder-leads';
 const CONTACT_KEYS = [
-	'businessName', 'address', 'website', 'email', 'emails', 'phone', 'phone_numbers', 'instagram', 'facebook', 'linkedin', 'tiktok',
-	'fbPixel', 'tikTokPixel', 'gAnalytics', 'googleBusinessCategories',
+	'businessName',
+	'address',
+	'website',
+	'email',
+	'emails',
+	'phone',
+	'phone_numbers',
+	'instagram',
+	'facebook',
+	'linkedin',
+	'tiktok',
+	'fbPixel',
+	'tikTokPixel',
+	'gAnalytics',
+	'googleBusinessCategories',
 ].sort();
 
 describe('lead search', () => {
 	let server: TestServer;
 	const search = (key: string, body: unknown) => server.call('POST', PATH, { key, body });
-	const balance = async (accountId: string) => (await server.admin('GET', `/accounts/${accountId}`)).body.credits as number;
+	const balance = async (accountId: string) =>
+		(await server.admin('GET', `/accounts/${accountId}`)).body.credits as number;
 
 	beforeAll(async () => {
 		server = await startServer({ log: false, scanTimeoutMs: 3000 });
@@ -19,7 +33,10 @@ describe('lead search', () => {
 
 	describe('authentication', () => {
 		it('rejects a missing or invalid key, and an inactive account, with 401', async () => {
-			expect((await server.call('POST', PATH, { key: null, body: { niche: 'dentist', city: 'Austin' } })).status).toBe(401);
+			expect(
+				(await server.call('POST', PATH, { key: null, body: { niche: 'dentist', city: 'Austin' } }))
+					.status,
+			).toBe(401);
 			expect((await search('lik_unknown', { niche: 'dentist', city: 'Austin' })).status).toBe(401);
 			const { apiKey, accountId } = await server.newAccount({ active: false, credits: 50 });
 			const res = await search(apiKey, { niche: 'dentist', city: 'Austin', count: 1 });
@@ -35,7 +52,11 @@ describe('lead search', () => {
 		});
 
 		it.each([
-			[{ niche: 'dentist', city: 'Austin', tikTokPixel: true }, 'tikTokPixel', "Did you mean 'tiktokPixel'?"],
+			[
+				{ niche: 'dentist', city: 'Austin', tikTokPixel: true },
+				'tikTokPixel',
+				"Did you mean 'tiktokPixel'?",
+			],
 			[{ niche: 'dentist', city: 'Austin', count: '100' }, 'count', 'without quotes'],
 			[{ niche: 'dentist', city: 'Austin', count: 10.5 }, 'count', 'must be an integer'],
 			[{ niche: 'dentist', city: 'Austin', count: 0 }, 'count', 'at least 1'],
@@ -47,12 +68,23 @@ describe('lead search', () => {
 			const res = await search(key, body);
 			expect(res.status).toBe(400);
 			expect(res.body.error).toContain(message);
-			expect(res.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ path, message: expect.stringContaining(message) })]));
+			expect(res.body.details).toEqual(
+				expect.arrayContaining([
+					expect.objectContaining({ path, message: expect.stringContaining(message) }),
+				]),
+			);
 		});
 
 		it('rejects a body that is not an object, and treats null as omitted', async () => {
 			expect((await search(key, [1, 2])).status).toBe(400);
-			const ok = await search(key, { niche: 'dentist', city: 'Austin', count: 1, metaAds: null, tiktokPixel: null, gAnalytics: null });
+			const ok = await search(key, {
+				niche: 'dentist',
+				city: 'Austin',
+				count: 1,
+				metaAds: null,
+				tiktokPixel: null,
+				gAnalytics: null,
+			});
 			expect(ok.status).toBe(200);
 		});
 
@@ -68,10 +100,12 @@ describe('lead search', () => {
 	it('resolves the decided city forms, ignoring case and accents', () => {
 		const austin = resolveCity('Austin')!;
 		expect(austin).toMatchObject({ name: 'Austin', iso2: 'US', regionCode: 'TX' });
-		for (const form of ['Austin, TX', 'Austin, US', 'austin, texas', 'AUSTIN, USA']) expect(resolveCity(form)?.id).toBe(austin.id);
+		for (const form of ['Austin, TX', 'Austin, US', 'austin, texas', 'AUSTIN, USA'])
+			expect(resolveCity(form)?.id).toBe(austin.id);
 		const munich = resolveCity('München')!;
 		expect(munich.iso2).toBe('DE');
-		for (const form of ['Munchen', 'Muenchen', 'munich, de', 'MÜNCHEN, Germany']) expect(resolveCity(form)?.id).toBe(munich.id);
+		for (const form of ['Munchen', 'Muenchen', 'munich, de', 'MÜNCHEN, Germany'])
+			expect(resolveCity(form)?.id).toBe(munich.id);
 		expect(resolveCity('Austin, DE')).toBeUndefined();
 		// ambiguous: the most populous match
 		expect(resolveCity('Portland')?.regionCode).toBe('OR');
@@ -89,7 +123,10 @@ describe('lead search', () => {
 
 	it('404 when nothing exists for the niche and city, with the balance unchanged', async () => {
 		const { apiKey, accountId } = await server.newAccount({ credits: 100 });
-		for (const body of [{ niche: 'unicorn whisperer', city: 'Austin' }, { niche: 'sailmaker', city: 'Austin, TX', count: 3 }]) {
+		for (const body of [
+			{ niche: 'unicorn whisperer', city: 'Austin' },
+			{ niche: 'sailmaker', city: 'Austin, TX', count: 3 },
+		]) {
 			const res = await search(apiKey, body);
 			expect(res.status).toBe(404);
 			expect(res.body.error).toMatch(/No businesses found/);
@@ -111,9 +148,12 @@ describe('lead search', () => {
 			expect(c.email).toBe(c.emails[0] ?? null);
 			expect(c.phone).toBe(c.phone_numbers[0] ?? null);
 			for (const p of c.phone_numbers) expect(p).toMatch(/^\+1\d{10}$/);
-			for (const f of ['fbPixel', 'tikTokPixel', 'gAnalytics']) expect([true, false, null]).toContain(c[f]);
-			if (c.website === null) expect([c.fbPixel, c.tikTokPixel, c.gAnalytics]).toEqual([null, null, null]);
-			for (const s of ['instagram', 'facebook', 'linkedin', 'tiktok']) if (c[s] !== null) expect(c[s]).toMatch(/^https:\/\//);
+			for (const f of ['fbPixel', 'tikTokPixel', 'gAnalytics'])
+				expect([true, false, null]).toContain(c[f]);
+			if (c.website === null)
+				expect([c.fbPixel, c.tikTokPixel, c.gAnalytics]).toEqual([null, null, null]);
+			for (const s of ['instagram', 'facebook', 'linkedin', 'tiktok'])
+				if (c[s] !== null) expect(c[s]).toMatch(/^https:\/\//);
 			expect(c.googleBusinessCategories.length).toBeGreaterThan(0);
 		}
 		const stored = (await server.admin('GET', `/accounts/${accountId}/contacts`)).body.contacts;
@@ -127,38 +167,78 @@ describe('lead search', () => {
 		expect(again.status).toBe(200);
 		expect(again.body).toEqual({ contacts: [], chargedCredits: 0 });
 		const more = await search(apiKey, { niche: 'plumbers', city: 'Austin, TX', count: 40 });
-		const key = (c: { email: string | null; businessName: string }) => c.email?.toLowerCase() ?? c.businessName;
+		const key = (c: { email: string | null; businessName: string }) =>
+			c.email?.toLowerCase() ?? c.businessName;
 		const firstKeys = new Set(first.body.contacts.map(key));
 		expect(more.body.contacts.length).toBeGreaterThan(0);
-		expect(more.body.contacts.some((c: { email: string | null; businessName: string }) => firstKeys.has(key(c)))).toBe(false);
-		expect(await balance(accountId)).toBe(1000 - first.body.chargedCredits - more.body.chargedCredits);
+		expect(
+			more.body.contacts.some((c: { email: string | null; businessName: string }) =>
+				firstKeys.has(key(c)),
+			),
+		).toBe(false);
+		expect(await balance(accountId)).toBe(
+			1000 - first.body.chargedCredits - more.body.chargedCredits,
+		);
 
 		// A big city has branch listings sharing an email: the same request counts them once.
 		const big = await search(apiKey, { niche: 'restaurant', city: 'Austin', count: 400 });
-		const emails = big.body.contacts.map((c: { email: string | null }) => c.email).filter(Boolean).map((e: string) => e.toLowerCase());
+		const emails = big.body.contacts
+			.map((c: { email: string | null }) => c.email)
+			.filter(Boolean)
+			.map((e: string) => e.toLowerCase());
 		expect(new Set(emails).size).toBe(emails.length);
 		expect(big.body.chargedCredits).toBeLessThan(400);
 		expect(big.body.chargedCredits).toBe(big.body.contacts.length);
 	});
 
 	it('applies each filter as a search criterion; false never returns an unscanned website', async () => {
-		const cases: [string, boolean][] = [['metaAds', true], ['metaAds', false], ['tiktokPixel', true], ['tiktokPixel', false], ['gAnalytics', true], ['gAnalytics', false]];
-		const flag: Record<string, string> = { metaAds: 'fbPixel', tiktokPixel: 'tikTokPixel', gAnalytics: 'gAnalytics' };
+		const cases: [string, boolean][] = [
+			['metaAds', true],
+			['metaAds', false],
+			['tiktokPixel', true],
+			['tiktokPixel', false],
+			['gAnalytics', true],
+			['gAnalytics', false],
+		];
+		const flag: Record<string, string> = {
+			metaAds: 'fbPixel',
+			tiktokPixel: 'tikTokPixel',
+			gAnalytics: 'gAnalytics',
+		};
 		for (const [filter, value] of cases) {
 			const { apiKey } = await server.newAccount({ credits: 1000 });
-			const res = await search(apiKey, { niche: 'hair salon', city: 'Austin', count: 15, [filter]: value });
+			const res = await search(apiKey, {
+				niche: 'hair salon',
+				city: 'Austin',
+				count: 15,
+				[filter]: value,
+			});
 			expect(res.status).toBe(200);
 			expect(res.body.contacts.length).toBeGreaterThan(0);
 			for (const c of res.body.contacts) expect(c[flag[filter]]).toBe(value);
 		}
-		const combined = await search((await server.newAccount()).apiKey, { niche: 'gym', city: 'Austin', count: 10, metaAds: true, gAnalytics: false });
+		const combined = await search((await server.newAccount()).apiKey, {
+			niche: 'gym',
+			city: 'Austin',
+			count: 10,
+			metaAds: true,
+			gAnalytics: false,
+		});
 		expect(combined.body.contacts.length).toBeGreaterThan(0);
-		for (const c of combined.body.contacts) expect([c.fbPixel, c.gAnalytics]).toEqual([true, false]);
+		for (const c of combined.body.contacts)
+			expect([c.fbPixel, c.gAnalytics]).toEqual([true, false]);
 	});
 
 	it('answers 200 with nothing charged when filters leave nothing', async () => {
 		const { apiKey, accountId } = await server.newAccount({ credits: 10 });
-		const res = await search(apiKey, { niche: 'sailmaker', city: 'New York', count: 10, metaAds: true, tiktokPixel: true, gAnalytics: true });
+		const res = await search(apiKey, {
+			niche: 'sailmaker',
+			city: 'New York',
+			count: 10,
+			metaAds: true,
+			tiktokPixel: true,
+			gAnalytics: true,
+		});
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual({ contacts: [], chargedCredits: 0 });
 		expect(await balance(accountId)).toBe(10);
@@ -195,8 +275,16 @@ describe('lead search', () => {
 			controller.abort();
 			await expect(pending).rejects.toThrow();
 			expect(Date.now() - started).toBeLessThan(5000);
-			for (let i = 0; i < 50 && (await slow.admin('GET', `/accounts/${accountId}`)).body.credits !== 50; i++) await new Promise((r) => setTimeout(r, 100));
-			expect((await slow.admin('GET', `/accounts/${accountId}`)).body).toMatchObject({ credits: 50, contactCount: 0 });
+			for (
+				let i = 0;
+				i < 50 && (await slow.admin('GET', `/accounts/${accountId}`)).body.credits !== 50;
+				i++
+			)
+				await new Promise((r) => setTimeout(r, 100));
+			expect((await slow.admin('GET', `/accounts/${accountId}`)).body).toMatchObject({
+				credits: 50,
+				contactCount: 0,
+			});
 		} finally {
 			await slow.close();
 		}
@@ -204,14 +292,29 @@ describe('lead search', () => {
 
 	it('never overdraws or double-charges under concurrent searches', async () => {
 		const { apiKey, accountId } = await server.newAccount({ credits: 100 });
-		const niches = ['dentist', 'plumber', 'barber', 'florist', 'bakery', 'cafe', 'lawyer', 'gym', 'spa', 'hotel'];
+		const niches = [
+			'dentist',
+			'plumber',
+			'barber',
+			'florist',
+			'bakery',
+			'cafe',
+			'lawyer',
+			'gym',
+			'spa',
+			'hotel',
+		];
 		const responses = await Promise.all(
-			Array.from({ length: 24 }, (_, i) => search(apiKey, { niche: niches[i % niches.length], city: 'Austin', count: 15 })),
+			Array.from({ length: 24 }, (_, i) =>
+				search(apiKey, { niche: niches[i % niches.length], city: 'Austin', count: 15 }),
+			),
 		);
 		const statuses = responses.map((r) => r.status);
 		expect(statuses.every((s) => s === 200 || s === 402)).toBe(true);
 		expect(statuses.filter((s) => s === 402).length).toBeGreaterThan(0);
-		const charged = responses.filter((r) => r.status === 200).reduce((sum, r) => sum + r.body.chargedCredits, 0);
+		const charged = responses
+			.filter((r) => r.status === 200)
+			.reduce((sum, r) => sum + r.body.chargedCredits, 0);
 		const left = await balance(accountId);
 		expect(left).toBeGreaterThanOrEqual(0);
 		expect(charged).toBe(100 - left);

@@ -8,8 +8,16 @@ describe('Create Inboxes node', () => {
 	const NODE = 'Create Inboxes';
 	const postRequests = () => server.requestCount('POST', '/api/v1/inboxes');
 	const items = (n: number, prefix: string, password = (_i: number) => 'app-password') =>
-		Array.from({ length: n }, (_, i) => ({ email: `${prefix}${i}@gmail.com`, appPassword: password(i) }));
-	const run = (key: string, input: object[], parameters: object = {}, onError?: 'continueRegularOutput' | 'continueErrorOutput') =>
+		Array.from({ length: n }, (_, i) => ({
+			email: `${prefix}${i}@gmail.com`,
+			appPassword: password(i),
+		}));
+	const run = (
+		key: string,
+		input: object[],
+		parameters: object = {},
+		onError?: 'continueRegularOutput' | 'continueErrorOutput',
+	) =>
 		runWorkflow(workflow, {
 			credentials: { apiKey: key, leadsBaseUrl: server.url, inboxBaseUrl: `${server.url}/api/v1` },
 			pinData: { [TRIGGER]: input as never },
@@ -33,7 +41,9 @@ describe('Create Inboxes node', () => {
 		expect(postRequests() - before).toBe(3);
 		const out = outputOf(result, NODE);
 		expect(out).toHaveLength(250);
-		expect(out.map((o) => o.pairedItem)).toEqual(Array.from({ length: 250 }, (_, i) => ({ item: i })));
+		expect(out.map((o) => o.pairedItem)).toEqual(
+			Array.from({ length: 250 }, (_, i) => ({ item: i })),
+		);
 		const poolIds = new Set(out.map((o) => o.json.poolId));
 		expect(poolIds.size).toBe(1);
 		expect(out[0].json).toEqual({
@@ -46,15 +56,23 @@ describe('Create Inboxes node', () => {
 		});
 		const pools = (await server.call('GET', '/api/v1/pools', { key: apiKey })).body.pools;
 		expect(pools).toEqual([expect.objectContaining({ id: [...poolIds][0], inboxCount: 250 })]);
-		const listed = (await server.call('GET', '/api/v1/inboxes?limit=1', { key: apiKey })).body.inboxes[0];
+		const listed = (await server.call('GET', '/api/v1/inboxes?limit=1', { key: apiKey })).body
+			.inboxes[0];
 		expect(listed.dailySendingLimit).toBe(20);
 	});
 
 	it('adds to an existing pool picked by ID, with a smaller batch size', async () => {
 		const { apiKey } = await server.newAccount();
-		const seed = await server.call('POST', '/api/v1/inboxes', { key: apiKey, body: { emailAddress: 'seed@gmail.com', imapPassword: 'pw' } });
+		const seed = await server.call('POST', '/api/v1/inboxes', {
+			key: apiKey,
+			body: { emailAddress: 'seed@gmail.com', imapPassword: 'pw' },
+		});
 		const before = postRequests();
-		const result = await run(apiKey, items(25, 'exist'), { poolMode: 'existing', poolId: { __rl: true, mode: 'id', value: seed.body.pool.id }, options: { batchSize: 10 } });
+		const result = await run(apiKey, items(25, 'exist'), {
+			poolMode: 'existing',
+			poolId: { __rl: true, mode: 'id', value: seed.body.pool.id },
+			options: { batchSize: 10 },
+		});
 		expect(result.status).toBe('success');
 		expect(postRequests() - before).toBe(3);
 		expect(outputOf(result, NODE).every((o) => o.json.poolId === seed.body.pool.id)).toBe(true);
@@ -74,11 +92,21 @@ describe('Create Inboxes node', () => {
 		expect(result.status).toBe('success');
 		const ok = outputOf(result, NODE, 0);
 		const failed = outputOf(result, NODE, 1);
-		expect(ok.map((o) => [o.pairedItem, o.json.emailAddress])).toEqual([[{ item: 0 }, 'good0@gmail.com'], [{ item: 2 }, 'good2@yahoo.com'], [{ item: 4 }, 'good4@gmail.com']]);
+		expect(ok.map((o) => [o.pairedItem, o.json.emailAddress])).toEqual([
+			[{ item: 0 }, 'good0@gmail.com'],
+			[{ item: 2 }, 'good2@yahoo.com'],
+			[{ item: 4 }, 'good4@gmail.com'],
+		]);
 		expect(failed.map((o) => o.pairedItem)).toEqual([{ item: 1 }, { item: 3 }]);
 		// n8n keeps only the error message of an error item: it names address, reason and code
-		expect(failed[0].json).toMatchObject({ error: expect.stringMatching(/^Could not create bad1@gmail.com: Connection test failed: IMAP authentication refused .* \(connection_failed\)$/) });
-		expect(failed[1].json.error).toMatch(/no-provider@custom-domain.com: Cannot detect the mail provider .*set provider.*\(invalid_entry\)$/);
+		expect(failed[0].json).toMatchObject({
+			error: expect.stringMatching(
+				/^Could not create bad1@gmail.com: Connection test failed: IMAP authentication refused .* \(connection_failed\)$/,
+			),
+		});
+		expect(failed[1].json.error).toMatch(
+			/no-provider@custom-domain.com: Cannot detect the mail provider .*set provider.*\(invalid_entry\)$/,
+		);
 	});
 
 	it('keeps failed entries in the main output with "Continue (using regular output)"', async () => {
@@ -86,7 +114,10 @@ describe('Create Inboxes node', () => {
 		const result = await run(apiKey, mixed(), {}, 'continueRegularOutput');
 		const out = outputOf(result, NODE);
 		expect(out).toHaveLength(5);
-		expect(out.filter((o) => o.json.error !== undefined).map((o) => o.pairedItem)).toEqual([{ item: 1 }, { item: 3 }]);
+		expect(out.filter((o) => o.json.error !== undefined).map((o) => o.pairedItem)).toEqual([
+			{ item: 1 },
+			{ item: 3 },
+		]);
 	});
 
 	it('fails otherwise, saying which entries were created and which failed', async () => {
@@ -94,17 +125,42 @@ describe('Create Inboxes node', () => {
 		const result = await run(apiKey, mixed());
 		expect(result.status).toBe('error');
 		const error = errorOf(result)!;
-		expect(error.message).toMatch(/^2 inbox\(es\) could not be created: 1 \(bad1@gmail.com: Connection test failed/);
-		expect(error.description).toMatch(/Created: 3 \(items 0 \(good0@gmail.com\), 2 \(good2@yahoo.com\), 4 \(good4@gmail.com\)\)/);
+		expect(error.message).toMatch(
+			/^2 inbox\(es\) could not be created: 1 \(bad1@gmail.com: Connection test failed/,
+		);
+		expect(error.description).toMatch(
+			/Created: 3 \(items 0 \(good0@gmail.com\), 2 \(good2@yahoo.com\), 4 \(good4@gmail.com\)\)/,
+		);
 		expect(error.itemIndex).toBe(1);
 	});
 
 	it('fails an item with an empty email before sending anything for it', async () => {
 		const { apiKey } = await server.newAccount();
-		const result = await run(apiKey, [{ email: '', appPassword: 'pw' }, { email: 'fine@gmail.com', appPassword: 'pw' }], {}, 'continueErrorOutput');
-		expect(outputOf(result, NODE, 1)).toEqual([expect.objectContaining({ pairedItem: { item: 0 }, json: expect.objectContaining({ error: 'Email Address is empty' }) })]);
+		const result = await run(
+			apiKey,
+			[
+				{ email: '', appPassword: 'pw' },
+				{ email: 'fine@gmail.com', appPassword: 'pw' },
+			],
+			{},
+			'continueErrorOutput',
+		);
+		expect(outputOf(result, NODE, 1)).toEqual([
+			expect.objectContaining({
+				pairedItem: { item: 0 },
+				json: expect.objectContaining({ error: 'Email Address is empty' }),
+			}),
+		]);
 		expect(outputOf(result, NODE, 0)).toHaveLength(1);
-		const regular = await run(apiKey, [{ email: 'first@gmail.com', appPassword: 'pw' }, { email: '', appPassword: 'pw' }], {}, 'continueRegularOutput');
+		const regular = await run(
+			apiKey,
+			[
+				{ email: 'first@gmail.com', appPassword: 'pw' },
+				{ email: '', appPassword: 'pw' },
+			],
+			{},
+			'continueRegularOutput',
+		);
 		expect(outputOf(regular, NODE).map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
@@ -112,8 +168,14 @@ describe('Create Inboxes node', () => {
 		const fill = async () => {
 			const { apiKey } = await server.newAccount();
 			for (let b = 0; b < 10; b++) {
-				const body = Array.from({ length: 100 }, (_, i) => ({ emailAddress: `fill${b}-${i}@gmail.com`, imapPassword: 'pw', skipConnectionTest: true }));
-				expect((await server.call('POST', '/api/v1/inboxes', { key: apiKey, body })).status).toBe(200);
+				const body = Array.from({ length: 100 }, (_, i) => ({
+					emailAddress: `fill${b}-${i}@gmail.com`,
+					imapPassword: 'pw',
+					skipConnectionTest: true,
+				}));
+				expect((await server.call('POST', '/api/v1/inboxes', { key: apiKey, body })).status).toBe(
+					200,
+				);
 			}
 			return apiKey;
 		};
@@ -135,9 +197,14 @@ describe('Create Inboxes node', () => {
 			const apiKey = await fill();
 			const result = await run(apiKey, items(5, 'never'), { options: { maxRateLimitWait: 5 } });
 			const error = errorOf(result)!;
-			expect(error.message).toMatch(/Hourly inbox limit reached; the service asks to wait \d+ s, more than the allowed maximum wait/);
+			expect(error.message).toMatch(
+				/Hourly inbox limit reached; the service asks to wait \d+ s, more than the allowed maximum wait/,
+			);
 			expect(error.description).toMatch(/0 inbox\(es\) were created before the limit/);
-			expect((await server.call('GET', '/api/v1/inboxes?limit=1', { key: apiKey })).body.pagination.total).toBe(1000);
+			expect(
+				(await server.call('GET', '/api/v1/inboxes?limit=1', { key: apiKey })).body.pagination
+					.total,
+			).toBe(1000);
 		});
 	});
 });

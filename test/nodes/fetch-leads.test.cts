@@ -1,13 +1,29 @@
-import { errorOf, hintsOf, loadWorkflow, outputOf, runWorkflow, stopEngineTimers } from '../helpers/n8n.cjs';
+import {
+	errorOf,
+	hintsOf,
+	loadWorkflow,
+	outputOf,
+	runWorkflow,
+	stopEngineTimers,
+} from '../helpers/n8n.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
 
 describe('Fetch Leads node', () => {
 	let server: TestServer;
 	const workflow = loadWorkflow('fetch-leads.json');
 	const TRIGGER = "When clicking 'Execute workflow'";
-	const run = async (key: string, items: object[], parameters: object = {}, onError?: 'continueRegularOutput' | 'continueErrorOutput') =>
+	const run = async (
+		key: string,
+		items: object[],
+		parameters: object = {},
+		onError?: 'continueRegularOutput' | 'continueErrorOutput',
+	) =>
 		runWorkflow(workflow, {
-			credentials: { apiKey: key, leadsBaseUrl: `${server.url}/`, inboxBaseUrl: `${server.url}/api/v1` },
+			credentials: {
+				apiKey: key,
+				leadsBaseUrl: `${server.url}/`,
+				inboxBaseUrl: `${server.url}/api/v1`,
+			},
 			pinData: { [TRIGGER]: items as never },
 			parameters: { 'Fetch Leads': parameters as never },
 			onError: onError ? { 'Fetch Leads': onError } : undefined,
@@ -23,19 +39,35 @@ describe('Fetch Leads node', () => {
 
 	it('outputs one item per contact, paired to its input item, and reports the credits charged', async () => {
 		const { apiKey, accountId } = await server.newAccount({ credits: 100 });
-		const result = await run(apiKey, [{ niche: 'dentist', city: 'Austin, TX', count: 4 }, { niche: 'plumber', city: 'Munich, Germany', count: 3 }]);
+		const result = await run(apiKey, [
+			{ niche: 'dentist', city: 'Austin, TX', count: 4 },
+			{ niche: 'plumber', city: 'Munich, Germany', count: 3 },
+		]);
 		expect(result.status).toBe('success');
 		const items = outputOf(result, 'Fetch Leads');
 		expect(items).toHaveLength(7);
-		expect(items.map((i) => i.pairedItem)).toEqual([...Array(4).fill({ item: 0 }), ...Array(3).fill({ item: 1 })]);
-		expect(items[0].json).toEqual(expect.objectContaining({ businessName: expect.any(String), emails: expect.any(Array), googleBusinessCategories: expect.any(Array) }));
+		expect(items.map((i) => i.pairedItem)).toEqual([
+			...Array(4).fill({ item: 0 }),
+			...Array(3).fill({ item: 1 }),
+		]);
+		expect(items[0].json).toEqual(
+			expect.objectContaining({
+				businessName: expect.any(String),
+				emails: expect.any(Array),
+				googleBusinessCategories: expect.any(Array),
+			}),
+		);
 		expect(hintsOf(result, 'Fetch Leads')).toEqual(['Charged 7 credits for 7 new leads.']);
 		expect((await server.admin('GET', `/accounts/${accountId}`)).body.credits).toBe(93);
 	});
 
 	it('outputs the full response as one item and sends the filters', async () => {
 		const { apiKey } = await server.newAccount();
-		const result = await run(apiKey, [{ niche: 'hair salon', city: 'Austin', count: 5 }], { output: 'response', metaAds: 'yes', gAnalytics: 'no' });
+		const result = await run(apiKey, [{ niche: 'hair salon', city: 'Austin', count: 5 }], {
+			output: 'response',
+			metaAds: 'yes',
+			gAnalytics: 'no',
+		});
 		const [item] = outputOf(result, 'Fetch Leads');
 		expect(item.json.chargedCredits).toBe(5);
 		const contacts = item.json.contacts as { fbPixel: boolean; gAnalytics: boolean }[];
@@ -68,12 +100,19 @@ describe('Fetch Leads node', () => {
 		const quiet = await run(apiKey, [{ niche: 'unicorn trainer', city: 'Austin', count: 5 }]);
 		expect(quiet.status).toBe('success');
 		expect(outputOf(quiet, 'Fetch Leads')).toEqual([]);
-		const loud = await run(apiKey, [{ niche: 'unicorn trainer', city: 'Austin', count: 5 }], { options: { failOnNotFound: true } });
-		expect(errorOf(loud)).toMatchObject({ message: expect.stringMatching(/No businesses found/), httpCode: '404' });
+		const loud = await run(apiKey, [{ niche: 'unicorn trainer', city: 'Austin', count: 5 }], {
+			options: { failOnNotFound: true },
+		});
+		expect(errorOf(loud)).toMatchObject({
+			message: expect.stringMatching(/No businesses found/),
+			httpCode: '404',
+		});
 	});
 
 	it('fails on 401 without leaking the key', async () => {
-		const result = await run('lik_this-key-is-wrong', [{ niche: 'dentist', city: 'Austin', count: 1 }]);
+		const result = await run('lik_this-key-is-wrong', [
+			{ niche: 'dentist', city: 'Austin', count: 1 },
+		]);
 		const error = errorOf(result)!;
 		expect(error.httpCode).toBe('401');
 		expect(error.message).toMatch(/Invalid API key/);
@@ -82,11 +121,17 @@ describe('Fetch Leads node', () => {
 
 	it('continues on fail per item, pairing the error item to its input', async () => {
 		const { apiKey } = await server.newAccount({ credits: 10 });
-		const items = [{ niche: 'dentist', city: 'Atlantis', count: 1 }, { niche: 'dentist', city: 'Austin', count: 2 }];
+		const items = [
+			{ niche: 'dentist', city: 'Atlantis', count: 1 },
+			{ niche: 'dentist', city: 'Austin', count: 2 },
+		];
 		const regular = await run(apiKey, items, {}, 'continueRegularOutput');
 		expect(regular.status).toBe('success');
 		const out = outputOf(regular, 'Fetch Leads');
-		expect(out[0]).toMatchObject({ json: { error: expect.stringMatching(/Atlantis/) }, pairedItem: { item: 0 } });
+		expect(out[0]).toMatchObject({
+			json: { error: expect.stringMatching(/Atlantis/) },
+			pairedItem: { item: 0 },
+		});
 		expect(out.slice(1).map((i) => i.pairedItem)).toEqual([{ item: 1 }, { item: 1 }]);
 	});
 });

@@ -42,10 +42,15 @@ describe('the community-node package', () => {
 	});
 
 	it('imports nothing but n8n-workflow and its own files', () => {
-		const sources = [...files(join(ROOT, 'nodes')), ...files(join(ROOT, 'credentials'))].filter((f) => f.endsWith('.ts'));
+		const sources = [...files(join(ROOT, 'nodes')), ...files(join(ROOT, 'credentials'))].filter(
+			(f) => f.endsWith('.ts'),
+		);
 		for (const source of sources) {
 			for (const [, specifier] of readFileSync(source, 'utf8').matchAll(/from '([^']+)'/g)) {
-				expect([source, specifier.startsWith('.') || specifier === 'n8n-workflow']).toEqual([source, true]);
+				expect([source, specifier.startsWith('.') || specifier === 'n8n-workflow']).toEqual([
+					source,
+					true,
+				]);
 			}
 		}
 	});

@@ -25,7 +25,10 @@ export async function startFixtureWeb(): Promise<{ origin: string; close(): Prom
 		}
 		switch (url.pathname) {
 			case '/slow':
-				setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'), 3000).unref();
+				setTimeout(
+					() => res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'),
+					3000,
+				).unref();
 				return;
 			case '/huge':
 				res.writeHead(200, { 'content-type': 'text/html' });

@@ -11,26 +11,114 @@ type Expect = { fb: boolean; tt: boolean; ga: boolean; ids?: Partial<ScanResult[
 
 const CASES: Record<string, Expect> = {
 	'meta-base.html': { fb: true, tt: false, ga: false, ids: { metaPixel: ['123456789012345'] } },
-	'meta-addpixelid.html': { fb: true, tt: false, ga: false, ids: { metaPixel: ['1234567890123456'] } },
-	'meta-noscript-only.html': { fb: true, tt: false, ga: false, ids: { metaPixel: ['987654321098765'] } },
-	'meta-rendered-signals.html': { fb: true, tt: false, ga: false, ids: { metaPixel: ['555555555555555'] } },
-	'meta-wordpress-plugin.html': { fb: true, tt: false, ga: false, ids: { metaPixel: ['246810121416182'] } },
-	'tiktok-current.html': { fb: false, tt: true, ga: false, ids: { tiktokPixel: ['CABCDEFGC77UJKLMNOPQ'] } },
-	'tiktok-legacy.html': { fb: false, tt: true, ga: false, ids: { tiktokPixel: ['BQ2RSTUVC77U1234ABCD'] } },
+	'meta-addpixelid.html': {
+		fb: true,
+		tt: false,
+		ga: false,
+		ids: { metaPixel: ['1234567890123456'] },
+	},
+	'meta-noscript-only.html': {
+		fb: true,
+		tt: false,
+		ga: false,
+		ids: { metaPixel: ['987654321098765'] },
+	},
+	'meta-rendered-signals.html': {
+		fb: true,
+		tt: false,
+		ga: false,
+		ids: { metaPixel: ['555555555555555'] },
+	},
+	'meta-wordpress-plugin.html': {
+		fb: true,
+		tt: false,
+		ga: false,
+		ids: { metaPixel: ['246810121416182'] },
+	},
+	'tiktok-current.html': {
+		fb: false,
+		tt: true,
+		ga: false,
+		ids: { tiktokPixel: ['CABCDEFGC77UJKLMNOPQ'] },
+	},
+	'tiktok-legacy.html': {
+		fb: false,
+		tt: true,
+		ga: false,
+		ids: { tiktokPixel: ['BQ2RSTUVC77U1234ABCD'] },
+	},
 	'ga4-gtag.html': { fb: false, tt: false, ga: true, ids: { googleAnalytics: ['G-ABCDE12345'] } },
-	'ua-analytics-js.html': { fb: false, tt: false, ga: true, ids: { googleAnalytics: ['UA-12345678-1'] } },
+	'ua-analytics-js.html': {
+		fb: false,
+		tt: false,
+		ga: true,
+		ids: { googleAnalytics: ['UA-12345678-1'] },
+	},
 	'ua-ga-js.html': { fb: false, tt: false, ga: true, ids: { googleAnalytics: ['UA-7654321-3'] } },
 	'ua-urchin.html': { fb: false, tt: false, ga: true, ids: { googleAnalytics: ['UA-1234567-2'] } },
-	'consent-blocked.html': { fb: true, tt: true, ga: true, ids: { metaPixel: ['111122223333444'], tiktokPixel: ['DCONSENTC77U99887766'], googleAnalytics: ['G-CONSENT123'] } },
-	'gtm-snippet.html': { fb: true, tt: true, ga: false, ids: { metaPixel: ['314159265358979'], tiktokPixel: ['CMINIFIEC77U00000001'], googleTagManager: ['GTM-HTML123'] } },
-	'gtm-noscript-only.html': { fb: true, tt: true, ga: false, ids: { metaPixel: ['271828182845904'], tiktokPixel: ['CCOMMUNITC77U0000003'] } },
-	'gtm-macros.html': { fb: true, tt: false, ga: true, ids: { metaPixel: ['161803398874989'], googleAnalytics: ['UA-99887766-5'] } },
-	'gtm-zone.html': { fb: false, tt: false, ga: true, ids: { googleAnalytics: ['G-CHILD98765'], googleTagManager: ['GTM-ZONE123', 'GTM-CHILD01'] } },
-	'gtm-paused.html': { fb: false, tt: false, ga: false, ids: { metaPixel: [], googleTag: ['AW-987654321'] } },
-	'google-tag-gt.html': { fb: false, tt: false, ga: true, ids: { googleAnalytics: ['G-DEST123456'], googleTag: ['GT-WXYZ1234'] } },
+	'consent-blocked.html': {
+		fb: true,
+		tt: true,
+		ga: true,
+		ids: {
+			metaPixel: ['111122223333444'],
+			tiktokPixel: ['DCONSENTC77U99887766'],
+			googleAnalytics: ['G-CONSENT123'],
+		},
+	},
+	'gtm-snippet.html': {
+		fb: true,
+		tt: true,
+		ga: false,
+		ids: {
+			metaPixel: ['314159265358979'],
+			tiktokPixel: ['CMINIFIEC77U00000001'],
+			googleTagManager: ['GTM-HTML123'],
+		},
+	},
+	'gtm-noscript-only.html': {
+		fb: true,
+		tt: true,
+		ga: false,
+		ids: { metaPixel: ['271828182845904'], tiktokPixel: ['CCOMMUNITC77U0000003'] },
+	},
+	'gtm-macros.html': {
+		fb: true,
+		tt: false,
+		ga: true,
+		ids: { metaPixel: ['161803398874989'], googleAnalytics: ['UA-99887766-5'] },
+	},
+	'gtm-zone.html': {
+		fb: false,
+		tt: false,
+		ga: true,
+		ids: { googleAnalytics: ['G-CHILD98765'], googleTagManager: ['GTM-ZONE123', 'GTM-CHILD01'] },
+	},
+	'gtm-paused.html': {
+		fb: false,
+		tt: false,
+		ga: false,
+		ids: { metaPixel: [], googleTag: ['AW-987654321'] },
+	},
+	'google-tag-gt.html': {
+		fb: false,
+		tt: false,
+		ga: true,
+		ids: { googleAnalytics: ['G-DEST123456'], googleTag: ['GT-WXYZ1234'] },
+	},
 	'lookalike-facebook-sdk.html': { fb: false, tt: false, ga: false, ids: { metaPixel: [] } },
-	'lookalike-ads-only.html': { fb: false, tt: false, ga: false, ids: { googleAnalytics: [], googleTag: ['AW-123456789'] } },
-	'lookalike-bare-ids.html': { fb: false, tt: false, ga: false, ids: { metaPixel: [], tiktokPixel: [], googleAnalytics: [], googleTagManager: [] } },
+	'lookalike-ads-only.html': {
+		fb: false,
+		tt: false,
+		ga: false,
+		ids: { googleAnalytics: [], googleTag: ['AW-123456789'] },
+	},
+	'lookalike-bare-ids.html': {
+		fb: false,
+		tt: false,
+		ga: false,
+		ids: { metaPixel: [], tiktokPixel: [], googleAnalytics: [], googleTagManager: [] },
+	},
 };
 
 describe('website scanner on the fixture corpus', () => {
@@ -38,7 +126,9 @@ describe('website scanner on the fixture corpus', () => {
 	let scanner: Scanner;
 	beforeAll(async () => {
 		web = await startFixtureWeb();
-		const hostMap = new HostMap().add('fixtures.test', web.origin).add('www.googletagmanager.com', web.origin);
+		const hostMap = new HostMap()
+			.add('fixtures.test', web.origin)
+			.add('www.googletagmanager.com', web.origin);
 		scanner = new Scanner({ hostMap, timeoutMs: 1000, maxPageBytes: 200 * 1024 });
 	});
 	afterAll(() => web.close());
@@ -46,7 +136,11 @@ describe('website scanner on the fixture corpus', () => {
 	it.each(Object.entries(CASES))('%s', async (file, expected) => {
 		const result = await scanner.scan(`http://fixtures.test/pages/${file}`);
 		expect(result.scanned).toBe(true);
-		expect({ fb: result.fbPixel, tt: result.tikTokPixel, ga: result.gAnalytics }).toEqual({ fb: expected.fb, tt: expected.tt, ga: expected.ga });
+		expect({ fb: result.fbPixel, tt: result.tikTokPixel, ga: result.gAnalytics }).toEqual({
+			fb: expected.fb,
+			tt: expected.tt,
+			ga: expected.ga,
+		});
 		for (const [kind, ids] of Object.entries(expected.ids ?? {})) {
 			expect(result.ids[kind as keyof ScanResult['ids']].sort()).toEqual([...ids].sort());
 		}
@@ -54,11 +148,18 @@ describe('website scanner on the fixture corpus', () => {
 
 	it('says where each code was found', async () => {
 		const consent = await scanner.scan('http://fixtures.test/pages/consent-blocked.html');
-		expect(consent.findings.map((f) => f.where)).toEqual(expect.arrayContaining(['script (disabled: type=text/plain)', 'script (disabled: type=javascript/blocked)']));
+		expect(consent.findings.map((f) => f.where)).toEqual(
+			expect.arrayContaining([
+				'script (disabled: type=text/plain)',
+				'script (disabled: type=javascript/blocked)',
+			]),
+		);
 		const noscript = await scanner.scan('http://fixtures.test/pages/meta-noscript-only.html');
 		expect(noscript.findings[0]).toMatchObject({ kind: 'metaPixel', where: 'noscript' });
 		const gtm = await scanner.scan('http://fixtures.test/pages/gtm-macros.html');
-		expect(gtm.findings.map((f) => f.where)).toEqual(expect.arrayContaining([expect.stringMatching(/^container GTM-MACRO12 tag #1 \(__img\)/)]));
+		expect(gtm.findings.map((f) => f.where)).toEqual(
+			expect.arrayContaining([expect.stringMatching(/^container GTM-MACRO12 tag #1 \(__img\)/)]),
+		);
 	});
 
 	it.each([
@@ -70,14 +171,25 @@ describe('website scanner on the fixture corpus', () => {
 		['non-HTML content', '/brochure.pdf', 'not HTML (application/pdf)'],
 		['a DNS failure', 'http://nowhere.invalid/', 'DNS lookup failed'],
 	])('reports %s as not scanned', async (_label, path, reason) => {
-		const url = path === null ? null : path.startsWith('http') ? path : `http://fixtures.test${path}`;
+		const url =
+			path === null ? null : path.startsWith('http') ? path : `http://fixtures.test${path}`;
 		const result = await scanner.scan(url);
-		expect(result).toMatchObject({ scanned: false, reason, fbPixel: null, tikTokPixel: null, gAnalytics: null });
+		expect(result).toMatchObject({
+			scanned: false,
+			reason,
+			fbPixel: null,
+			tikTokPixel: null,
+			gAnalytics: null,
+		});
 	});
 
 	it('follows redirects to the page', async () => {
 		const result = await scanner.scan('http://fixtures.test/moved');
-		expect(result).toMatchObject({ scanned: true, gAnalytics: true, finalUrl: 'http://fixtures.test/pages/ga4-gtag.html' });
+		expect(result).toMatchObject({
+			scanned: true,
+			gAnalytics: true,
+			finalUrl: 'http://fixtures.test/pages/ga4-gtag.html',
+		});
 	});
 });
 
@@ -86,17 +198,27 @@ describe('the synthetic web', () => {
 		const server = await startServer({ log: false });
 		try {
 			const origin = server.url;
-			const scanner = new Scanner({ hostMap: new HostMap().add('*.test', origin).add('www.googletagmanager.com', origin), timeoutMs: 3000 });
+			const scanner = new Scanner({
+				hostMap: new HostMap().add('*.test', origin).add('www.googletagmanager.com', origin),
+				timeoutMs: 3000,
+			});
 			const hosts = Array.from({ length: 300 }, (_, i) => `synthetic-${i}.test`);
 			const results = await Promise.all(hosts.map((h) => scanner.scan(`http://${h}/`)));
 			const mismatches = results.filter((r, i) => {
 				const truth = siteTruth(hosts[i]);
-				return r.scanned !== truth.scanned || r.fbPixel !== truth.fbPixel || r.tikTokPixel !== truth.tikTokPixel || r.gAnalytics !== truth.gAnalytics;
+				return (
+					r.scanned !== truth.scanned ||
+					r.fbPixel !== truth.fbPixel ||
+					r.tikTokPixel !== truth.tikTokPixel ||
+					r.gAnalytics !== truth.gAnalytics
+				);
 			});
 			expect(mismatches).toEqual([]);
 			// the mix holds every kind of site
 			expect(results.some((r) => r.containers.length > 0 && r.fbPixel)).toBe(true);
-			expect(new Set(results.filter((r) => !r.scanned).map((r) => r.reason))).toEqual(new Set(['time-out', 'HTTP 503', 'not HTML (application/pdf)', 'redirect loop']));
+			expect(new Set(results.filter((r) => !r.scanned).map((r) => r.reason))).toEqual(
+				new Set(['time-out', 'HTTP 503', 'not HTML (application/pdf)', 'redirect loop']),
+			);
 			// deterministic: the same site twice gives the same page
 			const again = await fetch(`${origin}/`, { headers: { host: hosts[0] } });
 			const first = await fetch(`${origin}/`, { headers: { host: hosts[0] } });
@@ -113,11 +235,24 @@ describe('scan CLI', () => {
 		try {
 			const { stdout } = await promisify(execFile)(
 				process.execPath,
-				[require.resolve('tsx/cli'), join(__dirname, '../../mock-server/src/scan/cli.cts'), 'http://shop.test/pages/gtm-macros.html', '--map-host', `shop.test=${web.origin}`, '--map-host', `www.googletagmanager.com=${web.origin}`],
+				[
+					require.resolve('tsx/cli'),
+					join(__dirname, '../../mock-server/src/scan/cli.cts'),
+					'http://shop.test/pages/gtm-macros.html',
+					'--map-host',
+					`shop.test=${web.origin}`,
+					'--map-host',
+					`www.googletagmanager.com=${web.origin}`,
+				],
 				{ timeout: 30000 },
 			);
 			const result = JSON.parse(stdout);
-			expect(result).toMatchObject({ scanned: true, fbPixel: true, tikTokPixel: false, gAnalytics: true });
+			expect(result).toMatchObject({
+				scanned: true,
+				fbPixel: true,
+				tikTokPixel: false,
+				gAnalytics: true,
+			});
 			expect(result.ids.googleAnalytics).toEqual(['UA-99887766-5']);
 		} finally {
 			await web.close();

@@ -5,9 +5,16 @@ import { join } from 'node:path';
 /** The `npm start` program itself: bad options, a port in use, graceful shutdown. */
 const CLI = join(__dirname, '../../mock-server/src/cli.cts');
 
-function run(args: string[], onStdout?: (text: string, kill: (signal: NodeJS.Signals) => void) => void) {
+function run(
+	args: string[],
+	onStdout?: (text: string, kill: (signal: NodeJS.Signals) => void) => void,
+) {
 	return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-		const child = spawn(process.execPath, [require.resolve('tsx/cli'), CLI, '--db', ':memory:', '--log', 'off', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(
+			process.execPath,
+			[require.resolve('tsx/cli'), CLI, '--db', ':memory:', '--log', 'off', ...args],
+			{ stdio: ['ignore', 'pipe', 'pipe'] },
+		);
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (chunk) => {

@@ -22,7 +22,10 @@ describe('reference server foundation', () => {
 
 		it('treats a malformed Authorization header as 401, not 400', async () => {
 			for (const header of ['Basic abc', 'Bearer', 'Bearer a b', 'token']) {
-				const res = await server.call('GET', '/api/v1/pools', { key: null, headers: { authorization: header } });
+				const res = await server.call('GET', '/api/v1/pools', {
+					key: null,
+					headers: { authorization: header },
+				});
 				expect(res.status).toBe(401);
 				expect(res.body.error).toMatch(/Malformed|Missing/);
 			}
@@ -40,11 +43,16 @@ describe('reference server foundation', () => {
 
 		it('answers 403 for a valid key without the permission', async () => {
 			const { accountId } = await server.newAccount({ permissions: ['pools:read'] });
-			const key = (await server.admin('POST', `/accounts/${accountId}/keys`, { permissions: ['inboxes:read'] })).body.apiKey;
+			const key = (
+				await server.admin('POST', `/accounts/${accountId}/keys`, { permissions: ['inboxes:read'] })
+			).body.apiKey;
 			expect((await server.call('GET', '/api/v1/pools', { key })).status).toBe(403);
 			const res = await server.call('GET', '/api/v1/inboxes', { key });
 			expect(res.status).toBe(200);
-			const write = await server.call('POST', '/api/v1/inboxes', { key, body: { emailAddress: 'a@gmail.com', imapPassword: 'x' } });
+			const write = await server.call('POST', '/api/v1/inboxes', {
+				key,
+				body: { emailAddress: 'a@gmail.com', imapPassword: 'x' },
+			});
 			expect(write.status).toBe(403);
 			expect(write.body.error).toContain("'inboxes:write'");
 		});
@@ -62,15 +70,27 @@ describe('reference server foundation', () => {
 		});
 
 		it('415 for a non-JSON content type, 400 for malformed JSON, 413 above 1 MiB', async () => {
-			const text = await server.call('POST', '/api/v1/inboxes', { rawBody: 'hello', headers: { 'content-type': 'text/plain' } });
+			const text = await server.call('POST', '/api/v1/inboxes', {
+				rawBody: 'hello',
+				headers: { 'content-type': 'text/plain' },
+			});
 			expect(text.status).toBe(415);
 			expect(text.body.error).toContain('application/json');
-			const form = await server.call('POST', '/api/v1/niche-finder-leads', { rawBody: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+			const form = await server.call('POST', '/api/v1/niche-finder-leads', {
+				rawBody: 'a=b',
+				headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			});
 			expect(form.status).toBe(415);
-			const bad = await server.call('POST', '/api/v1/inboxes', { rawBody: '{"emailAddress":', headers: { 'content-type': 'application/json' } });
+			const bad = await server.call('POST', '/api/v1/inboxes', {
+				rawBody: '{"emailAddress":',
+				headers: { 'content-type': 'application/json' },
+			});
 			expect(bad.status).toBe(400);
 			expect(bad.body.error).toMatch(/not valid JSON/);
-			const big = await server.call('POST', '/api/v1/inboxes', { rawBody: JSON.stringify({ x: 'a'.repeat(1024 * 1024 + 10) }), headers: { 'content-type': 'application/json' } });
+			const big = await server.call('POST', '/api/v1/inboxes', {
+				rawBody: JSON.stringify({ x: 'a'.repeat(1024 * 1024 + 10) }),
+				headers: { 'content-type': 'application/json' },
+			});
 			expect(big.status).toBe(413);
 			expect(big.body.error).toMatch(/1 MiB/);
 		});
@@ -78,24 +98,42 @@ describe('reference server foundation', () => {
 		it('names unknown fields and suggests the closest known one', async () => {
 			const res = await server.admin('POST', '/accounts', { credit: 5 });
 			expect(res.status).toBe(400);
-			expect(res.body.details).toEqual([{ path: 'credit', message: expect.stringContaining("Did you mean 'credits'?") }]);
+			expect(res.body.details).toEqual([
+				{ path: 'credit', message: expect.stringContaining("Did you mean 'credits'?") },
+			]);
 		});
 	});
 
 	describe('admin API', () => {
 		it('requires the admin token', async () => {
-			expect((await server.call('POST', '/__admin/accounts', { key: null, body: {} })).status).toBe(401);
-			expect((await server.call('POST', '/__admin/accounts', { key: server.devKey, body: {} })).status).toBe(401);
+			expect((await server.call('POST', '/__admin/accounts', { key: null, body: {} })).status).toBe(
+				401,
+			);
+			expect(
+				(await server.call('POST', '/__admin/accounts', { key: server.devKey, body: {} })).status,
+			).toBe(401);
 		});
 
 		it('accepts calls whose fields all have defaults without a body', async () => {
-			const res = await fetch(`${server.url}/__admin/accounts`, { method: 'POST', headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' } });
+			const res = await fetch(`${server.url}/__admin/accounts`, {
+				method: 'POST',
+				headers: {
+					authorization: `Bearer ${server.adminToken}`,
+					'content-type': 'application/json',
+				},
+			});
 			expect(res.status).toBe(201);
 			const { accountId } = (await res.json()) as { accountId: string };
-			const key = await fetch(`${server.url}/__admin/accounts/${accountId}/keys`, { method: 'POST', headers: { authorization: `Bearer ${server.adminToken}` } });
+			const key = await fetch(`${server.url}/__admin/accounts/${accountId}/keys`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${server.adminToken}` },
+			});
 			expect(key.status).toBe(201);
 			// an API call that needs a body still says so
-			const leads = await server.call('POST', '/api/v1/niche-finder-leads', { headers: { 'content-type': 'application/json' }, rawBody: '' });
+			const leads = await server.call('POST', '/api/v1/niche-finder-leads', {
+				headers: { 'content-type': 'application/json' },
+				rawBody: '',
+			});
 			expect(leads.status).toBe(400);
 			expect(leads.body.error).toMatch(/needs a JSON body/);
 		});
@@ -105,19 +143,35 @@ describe('reference server foundation', () => {
 			expect(created.status).toBe(201);
 			expect(created.body).toEqual({ accountId: expect.any(String), apiKey: expect.any(String) });
 			const account = await server.admin('GET', `/accounts/${created.body.accountId}`);
-			expect(account.body).toEqual({ id: created.body.accountId, credits: 1000, active: true, permissions: ['pools:read', 'inboxes:read', 'inboxes:write'], contactCount: 0 });
-			const patched = await server.admin('PATCH', `/accounts/${created.body.accountId}`, { credits: 7, active: false });
+			expect(account.body).toEqual({
+				id: created.body.accountId,
+				credits: 1000,
+				active: true,
+				permissions: ['pools:read', 'inboxes:read', 'inboxes:write'],
+				contactCount: 0,
+			});
+			const patched = await server.admin('PATCH', `/accounts/${created.body.accountId}`, {
+				credits: 7,
+				active: false,
+			});
 			expect(patched.body).toMatchObject({ credits: 7, active: false });
 			const key = await server.admin('POST', `/accounts/${created.body.accountId}/keys`, {});
 			expect(key.status).toBe(201);
 			expect(key.body.apiKey).not.toBe(created.body.apiKey);
 			expect((await server.admin('GET', '/accounts/acc_missing')).status).toBe(404);
-			expect((await server.admin('GET', `/accounts/${created.body.accountId}/contacts`)).body).toEqual({ contacts: [] });
-			expect((await server.admin('PATCH', `/accounts/${created.body.accountId}`, { credits: -1 })).status).toBe(400);
+			expect(
+				(await server.admin('GET', `/accounts/${created.body.accountId}/contacts`)).body,
+			).toEqual({ contacts: [] });
+			expect(
+				(await server.admin('PATCH', `/accounts/${created.body.accountId}`, { credits: -1 }))
+					.status,
+			).toBe(400);
 		});
 
 		it('arms and clears faults, advances the clock, and resets to an empty state', async () => {
-			expect((await server.admin('POST', '/faults', { target: 'leads.save', times: 2 })).status).toBe(200);
+			expect(
+				(await server.admin('POST', '/faults', { target: 'leads.save', times: 2 })).status,
+			).toBe(200);
 			expect((await server.admin('POST', '/faults', { target: 'nothing' })).status).toBe(400);
 			expect((await server.admin('DELETE', '/faults')).status).toBe(200);
 
@@ -126,9 +180,13 @@ describe('reference server foundation', () => {
 			expect(moved.status).toBe(200);
 			expect(Date.parse(moved.body.now) - before).toBeGreaterThanOrEqual(7200 * 1000);
 			// createdAt timestamps follow the server clock
-			const pool = await server.call('POST', '/api/v1/inboxes', { body: { emailAddress: 'clock@gmail.com', imapPassword: 'pw' } });
+			const pool = await server.call('POST', '/api/v1/inboxes', {
+				body: { emailAddress: 'clock@gmail.com', imapPassword: 'pw' },
+			});
 			const pools = await server.call('GET', '/api/v1/pools');
-			const createdAt = pools.body.pools.find((p: { id: string }) => p.id === pool.body.pool.id).createdAt;
+			const createdAt = pools.body.pools.find(
+				(p: { id: string }) => p.id === pool.body.pool.id,
+			).createdAt;
 			expect(Date.parse(createdAt) - Date.now()).toBeGreaterThan(7000 * 1000);
 
 			const { apiKey } = await server.newAccount();
@@ -145,10 +203,19 @@ describe('reference server foundation', () => {
 			expect(res.status).toBe(200);
 			expect(res.body.openapi).toBe('3.1.0');
 			const result = JSON.parse(
-				execFileSync(process.execPath, [join(__dirname, '../helpers/validate-openapi.mjs')], { input: JSON.stringify(res.body) }).toString(),
+				execFileSync(process.execPath, [join(__dirname, '../helpers/validate-openapi.mjs')], {
+					input: JSON.stringify(res.body),
+				}).toString(),
 			);
 			expect(result).toEqual({ valid: true, version: '3.1', errors: null });
-			expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/api/v1/niche-finder-leads', '/api/v1/pools', '/api/v1/inboxes', '/__admin/accounts']));
+			expect(Object.keys(res.body.paths)).toEqual(
+				expect.arrayContaining([
+					'/api/v1/niche-finder-leads',
+					'/api/v1/pools',
+					'/api/v1/inboxes',
+					'/__admin/accounts',
+				]),
+			);
 		});
 
 		it('renders the docs page with the locally served renderer', async () => {
@@ -167,11 +234,24 @@ describe('reference server foundation', () => {
 		const { apiKey } = await server.newAccount();
 		await server.call('GET', '/api/v1/pools', { key: apiKey });
 		await server.call('GET', '/api/v1/pools', { key: 'lik_wrong-secret-key' });
-		await server.call('POST', '/api/v1/inboxes', { key: apiKey, body: { emailAddress: 'log@gmail.com', imapPassword: 'Sup3rSecretPw!' } });
-		await server.call('POST', '/api/v1/inboxes', { key: apiKey, body: { emailAddress: 'log2@gmail.com', imapPassword: 'invalidSecretPw!' } });
+		await server.call('POST', '/api/v1/inboxes', {
+			key: apiKey,
+			body: { emailAddress: 'log@gmail.com', imapPassword: 'Sup3rSecretPw!' },
+		});
+		await server.call('POST', '/api/v1/inboxes', {
+			key: apiKey,
+			body: { emailAddress: 'log2@gmail.com', imapPassword: 'invalidSecretPw!' },
+		});
 		const all = server.logs.join('\n');
 		expect(server.logs.length).toBeGreaterThan(4);
-		for (const secret of [apiKey, server.devKey, server.adminToken, 'lik_wrong-secret-key', 'Sup3rSecretPw!', 'invalidSecretPw!']) {
+		for (const secret of [
+			apiKey,
+			server.devKey,
+			server.adminToken,
+			'lik_wrong-secret-key',
+			'Sup3rSecretPw!',
+			'invalidSecretPw!',
+		]) {
 			expect(all).not.toContain(secret);
 		}
 	});
@@ -182,7 +262,10 @@ describe('persistence', () => {
 		const db = join(mkdtempSync(join(tmpdir(), 'lead-inbox-')), 'data.sqlite');
 		const first = await startServer({ db });
 		const { accountId, apiKey } = await first.newAccount({ credits: 42 });
-		await first.call('POST', '/api/v1/inboxes', { key: apiKey, body: { emailAddress: 'keep@gmail.com', imapPassword: 'pw' } });
+		await first.call('POST', '/api/v1/inboxes', {
+			key: apiKey,
+			body: { emailAddress: 'keep@gmail.com', imapPassword: 'pw' },
+		});
 		const devKey = first.devKey;
 		const adminToken = first.adminToken;
 		await first.close();
@@ -193,7 +276,9 @@ describe('persistence', () => {
 			expect(second.adminToken).toBe(adminToken);
 			expect((await second.admin('GET', `/accounts/${accountId}`)).body.credits).toBe(42);
 			const inboxes = await second.call('GET', '/api/v1/inboxes', { key: apiKey });
-			expect(inboxes.body.inboxes.map((i: { emailAddress: string }) => i.emailAddress)).toEqual(['keep@gmail.com']);
+			expect(inboxes.body.inboxes.map((i: { emailAddress: string }) => i.emailAddress)).toEqual([
+				'keep@gmail.com',
+			]);
 			expect((await second.call('GET', '/api/v1/pools')).status).toBe(200);
 		} finally {
 			await second.close();
@@ -203,11 +288,23 @@ describe('persistence', () => {
 
 describe('options', () => {
 	it('reads flags before environment variables and rejects bad values with a clear message', () => {
-		const config = parseConfig(['--port', '5000'], { MOCK_PORT: '6000', MOCK_LATENCY: 'realistic' });
-		expect(config).toMatchObject({ port: 5000, latency: 'realistic', host: '127.0.0.1', connectionTest: 'simulated' });
-		expect(() => parseConfig(['--latency', 'slow'], {})).toThrow(/--latency must be one of none, realistic/);
+		const config = parseConfig(['--port', '5000'], {
+			MOCK_PORT: '6000',
+			MOCK_LATENCY: 'realistic',
+		});
+		expect(config).toMatchObject({
+			port: 5000,
+			latency: 'realistic',
+			host: '127.0.0.1',
+			connectionTest: 'simulated',
+		});
+		expect(() => parseConfig(['--latency', 'slow'], {})).toThrow(
+			/--latency must be one of none, realistic/,
+		);
 		expect(() => parseConfig(['--prot', '1'], {})).toThrow(/--help/);
 		expect(() => parseConfig([], { MOCK_PORT: 'x' })).toThrow(/--port must be an integer/);
-		expect(() => parseConfig(['--mail-ca', '/nonexistent/ca.pem'], {})).toThrow(/--mail-ca: no file at \/nonexistent\/ca.pem/);
+		expect(() => parseConfig(['--mail-ca', '/nonexistent/ca.pem'], {})).toThrow(
+			/--mail-ca: no file at \/nonexistent\/ca.pem/,
+		);
 	});
 });

@@ -44,31 +44,54 @@ export class Accounts {
 		private readonly clock: Clock,
 	) {}
 
-	create(input: { credits: number; active: boolean; permissions: Permission[]; isDev?: boolean }): { accountId: string; apiKey: string } {
+	create(input: { credits: number; active: boolean; permissions: Permission[]; isDev?: boolean }): {
+		accountId: string;
+		apiKey: string;
+	} {
 		const accountId = newId('acc');
 		const apiKey = newApiKey();
 		this.db.transaction(() => {
 			sql(
 				this.db,
-				'INSERT INTO accounts (id, credits, active, permissions, is_dev, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-				.run(accountId, input.credits, input.active ? 1 : 0, JSON.stringify(input.permissions), input.isDev ? 1 : 0, this.clock.nowIso());
+				'INSERT INTO accounts (id, credits, active, permissions, is_dev, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+			).run(
+				accountId,
+				input.credits,
+				input.active ? 1 : 0,
+				JSON.stringify(input.permissions),
+				input.isDev ? 1 : 0,
+				this.clock.nowIso(),
+			);
 			this.insertKey(accountId, apiKey, input.permissions);
 		})();
 		return { accountId, apiKey };
 	}
 
 	get(id: string): Account {
-		const row = sql(this.db, 'SELECT id, credits, active, permissions FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
+		const row = sql(
+			this.db,
+			'SELECT id, credits, active, permissions FROM accounts WHERE id = ?',
+		).get(id) as AccountRow | undefined;
 		if (!row) throw notFound(`Account '${id}' does not exist.`);
-		const { n } = sql(this.db, 'SELECT COUNT(*) AS n FROM contacts WHERE account_id = ?').get(id) as { n: number };
-		return { id: row.id, credits: row.credits, active: row.active === 1, permissions: JSON.parse(row.permissions), contactCount: n };
+		const { n } = sql(this.db, 'SELECT COUNT(*) AS n FROM contacts WHERE account_id = ?').get(
+			id,
+		) as { n: number };
+		return {
+			id: row.id,
+			credits: row.credits,
+			active: row.active === 1,
+			permissions: JSON.parse(row.permissions),
+			contactCount: n,
+		};
 	}
 
 	update(id: string, patch: { credits?: number; active?: boolean }): Account {
 		this.get(id);
 		this.invalidate();
-		if (patch.credits !== undefined) sql(this.db, 'UPDATE accounts SET credits = ? WHERE id = ?').run(patch.credits, id);
-		if (patch.active !== undefined) sql(this.db, 'UPDATE accounts SET active = ? WHERE id = ?').run(patch.active ? 1 : 0, id);
+		if (patch.credits !== undefined)
+			sql(this.db, 'UPDATE accounts SET credits = ? WHERE id = ?').run(patch.credits, id);
+		if (patch.active !== undefined)
+			sql(this.db, 'UPDATE accounts SET active = ? WHERE id = ?').run(patch.active ? 1 : 0, id);
 		return this.get(id);
 	}
 
@@ -81,13 +104,18 @@ export class Accounts {
 
 	/** Makes sure a given key (the dev key) exists for the account. */
 	ensureKey(accountId: string, apiKey: string, permissions: Permission[]): void {
-		const existing = sql(this.db, 'SELECT account_id FROM api_keys WHERE key_hash = ?').get(hashApiKey(apiKey)) as { account_id: string } | undefined;
+		const existing = sql(this.db, 'SELECT account_id FROM api_keys WHERE key_hash = ?').get(
+			hashApiKey(apiKey),
+		) as { account_id: string } | undefined;
 		if (existing) return;
 		this.insertKey(accountId, apiKey, permissions);
 	}
 
 	devAccountId(): string | undefined {
-		const row = sql(this.db, 'SELECT id FROM accounts WHERE is_dev = 1 ORDER BY created_at LIMIT 1').get() as { id: string } | undefined;
+		const row = sql(
+			this.db,
+			'SELECT id FROM accounts WHERE is_dev = 1 ORDER BY created_at LIMIT 1',
+		).get() as { id: string } | undefined;
 		return row?.id;
 	}
 
@@ -101,10 +129,21 @@ export class Accounts {
 				this.db,
 				`SELECT k.id AS keyId, k.key_hash AS keyHash, k.permissions, a.id AS accountId, a.active
 				 FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_lookup = ?`,
-			).all(lookup) as { keyId: string; keyHash: string; permissions: string; accountId: string; active: number }[];
+			).all(lookup) as {
+				keyId: string;
+				keyHash: string;
+				permissions: string;
+				accountId: string;
+				active: number;
+			}[];
 			candidates = rows.map((row) => ({
 				keyHash: row.keyHash,
-				principal: { accountId: row.accountId, keyId: row.keyId, active: row.active === 1, permissions: JSON.parse(row.permissions) },
+				principal: {
+					accountId: row.accountId,
+					keyId: row.keyId,
+					active: row.active === 1,
+					permissions: JSON.parse(row.permissions),
+				},
 			}));
 			if (candidates.length > 0) {
 				if (this.known.size >= 10000) this.known.clear();
@@ -121,13 +160,18 @@ export class Accounts {
 
 	contacts(accountId: string): unknown[] {
 		this.get(accountId);
-		const rows = sql(this.db, 'SELECT data FROM contacts WHERE account_id = ? ORDER BY seq').all(accountId) as { data: string }[];
+		const rows = sql(this.db, 'SELECT data FROM contacts WHERE account_id = ? ORDER BY seq').all(
+			accountId,
+		) as { data: string }[];
 		return rows.map((r) => JSON.parse(r.data));
 	}
 
 	private insertKey(accountId: string, apiKey: string, permissions: Permission[]): void {
 		const keyHash = hashApiKey(apiKey);
-		sql(this.db, 'INSERT INTO api_keys (id, account_id, key_hash, key_lookup, permissions, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+		sql(
+			this.db,
+			'INSERT INTO api_keys (id, account_id, key_hash, key_lookup, permissions, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+		).run(
 			newId('key'),
 			accountId,
 			keyHash,

@@ -4,18 +4,35 @@ import type { Context } from '../core/context.cjs';
 import { ApiError } from '../core/errors.cjs';
 import { body, resource } from '../core/http.cjs';
 import { constantTimeEqual } from '../core/secrets.cjs';
-import { clockRequest, createAccountRequest, createKeyRequest, faultRequest, patchAccountRequest } from '../schemas/admin.cjs';
+import {
+	clockRequest,
+	createAccountRequest,
+	createKeyRequest,
+	faultRequest,
+	patchAccountRequest,
+} from '../schemas/admin.cjs';
 
 /**
  * The admin API that tests, CI pipelines and demos drive (decisions.md). Every call needs
  * `Authorization: Bearer <admin token>`.
  */
-export function registerAdminRoutes(app: FastifyInstance, ctx: Context, adminToken: string, onReset: () => void): void {
+export function registerAdminRoutes(
+	app: FastifyInstance,
+	ctx: Context,
+	adminToken: string,
+	onReset: () => void,
+): void {
 	const guard = (request: FastifyRequest) => {
 		if (!constantTimeEqual(bearerToken(request), adminToken)) {
-			throw new ApiError(401, 'Invalid admin token: use the token the server printed at start (or --admin-token).', undefined, undefined, {
-				'WWW-Authenticate': 'Bearer',
-			});
+			throw new ApiError(
+				401,
+				'Invalid admin token: use the token the server printed at start (or --admin-token).',
+				undefined,
+				undefined,
+				{
+					'WWW-Authenticate': 'Bearer',
+				},
+			);
 		}
 	};
 	const id = (request: FastifyRequest) => (request.params as { id: string }).id;

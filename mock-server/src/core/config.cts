@@ -30,25 +30,78 @@ interface OptionSpec {
 export const OPTIONS: Record<keyof ServerConfig, OptionSpec> = {
 	port: { flag: 'port', env: 'MOCK_PORT', default: '4010', help: 'TCP port to listen on' },
 	host: { flag: 'host', env: 'MOCK_HOST', default: '127.0.0.1', help: 'interface to bind' },
-	db: { flag: 'db', env: 'MOCK_DB', default: '.data/mock-server.sqlite', help: 'SQLite database file, or :memory:' },
-	adminToken: { flag: 'admin-token', env: 'MOCK_ADMIN_TOKEN', help: 'token for /__admin (derived from the secret kept beside the database when absent)' },
-	devKey: { flag: 'dev-key', env: 'MOCK_DEV_KEY', help: "the dev account's API key (derived from the secret kept beside the database when absent)" },
-	secretKey: { flag: 'secret-key', env: 'MOCK_SECRET_KEY', help: 'secret (>= 32 chars) that encrypts stored mail passwords (generated into <db>.secret when absent)' },
-	connectionTest: { flag: 'connection-test', env: 'MOCK_CONNECTION_TEST', default: 'simulated', help: 'simulated | real' },
-	mailCa: { flag: 'mail-ca', env: 'MOCK_MAIL_CA', help: 'PEM file of a CA to trust for real connection tests' },
-	latency: { flag: 'latency', env: 'MOCK_LATENCY', default: 'none', help: 'none | realistic (lead searches take as long as the real service)' },
-	scanTimeoutMs: { flag: 'scan-timeout', env: 'MOCK_SCAN_TIMEOUT', default: '1000', help: 'per-website scan time-out in milliseconds' },
-	mxLookup: { flag: 'mx-lookup', env: 'MOCK_MX_LOOKUP', default: 'off', help: 'on | off: detect GoDaddy/Namecheap custom domains by their MX records' },
-	log: { flag: 'log', env: 'MOCK_LOG', default: 'on', help: 'on | off: JSON request logs on stdout' },
+	db: {
+		flag: 'db',
+		env: 'MOCK_DB',
+		default: '.data/mock-server.sqlite',
+		help: 'SQLite database file, or :memory:',
+	},
+	adminToken: {
+		flag: 'admin-token',
+		env: 'MOCK_ADMIN_TOKEN',
+		help: 'token for /__admin (derived from the secret kept beside the database when absent)',
+	},
+	devKey: {
+		flag: 'dev-key',
+		env: 'MOCK_DEV_KEY',
+		help: "the dev account's API key (derived from the secret kept beside the database when absent)",
+	},
+	secretKey: {
+		flag: 'secret-key',
+		env: 'MOCK_SECRET_KEY',
+		help: 'secret (>= 32 chars) that encrypts stored mail passwords (generated into <db>.secret when absent)',
+	},
+	connectionTest: {
+		flag: 'connection-test',
+		env: 'MOCK_CONNECTION_TEST',
+		default: 'simulated',
+		help: 'simulated | real',
+	},
+	mailCa: {
+		flag: 'mail-ca',
+		env: 'MOCK_MAIL_CA',
+		help: 'PEM file of a CA to trust for real connection tests',
+	},
+	latency: {
+		flag: 'latency',
+		env: 'MOCK_LATENCY',
+		default: 'none',
+		help: 'none | realistic (lead searches take as long as the real service)',
+	},
+	scanTimeoutMs: {
+		flag: 'scan-timeout',
+		env: 'MOCK_SCAN_TIMEOUT',
+		default: '1000',
+		help: 'per-website scan time-out in milliseconds',
+	},
+	mxLookup: {
+		flag: 'mx-lookup',
+		env: 'MOCK_MX_LOOKUP',
+		default: 'off',
+		help: 'on | off: detect GoDaddy/Namecheap custom domains by their MX records',
+	},
+	log: {
+		flag: 'log',
+		env: 'MOCK_LOG',
+		default: 'on',
+		help: 'on | off: JSON request logs on stdout',
+	},
 };
 
 export class ConfigError extends Error {}
 
 export function usage(): string {
 	const lines = Object.values(OPTIONS).map(
-		(o) => `  --${o.flag.padEnd(16)} ${o.env.padEnd(22)} ${o.help}${o.default ? ` (default ${o.default})` : ''}`,
+		(o) =>
+			`  --${o.flag.padEnd(16)} ${o.env.padEnd(22)} ${o.help}${o.default ? ` (default ${o.default})` : ''}`,
 	);
-	return ['Usage: npm start -- [options]', '', '  flag               environment            meaning', ...lines, '  --help'].join('\n');
+	return [
+		'Usage: npm start -- [options]',
+		'',
+		'  flag               environment            meaning',
+		...lines,
+		'  --help',
+	].join('\n');
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
@@ -71,7 +124,12 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfi
 	);
 	let values: Record<string, string | boolean | undefined>;
 	try {
-		values = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean' } }, strict: true, allowPositionals: false }).values;
+		values = parseArgs({
+			args: argv,
+			options: { ...options, help: { type: 'boolean' } },
+			strict: true,
+			allowPositionals: false,
+		}).values;
 	} catch (error) {
 		throw new ConfigError(`${(error as Error).message}. Run with --help to list the options.`);
 	}
@@ -84,7 +142,9 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfi
 	};
 	const mailCa = read('mailCa');
 	if (mailCa !== undefined && !existsSync(mailCa)) {
-		throw new ConfigError(`--mail-ca: no file at ${mailCa} (give the path of a PEM CA certificate)`);
+		throw new ConfigError(
+			`--mail-ca: no file at ${mailCa} (give the path of a PEM CA certificate)`,
+		);
 	}
 	const secretKey = read('secretKey');
 	if (secretKey !== undefined && secretKey.length < 32) {
@@ -97,7 +157,10 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfi
 		adminToken: read('adminToken'),
 		devKey: read('devKey'),
 		secretKey,
-		connectionTest: oneOf('connection-test', read('connectionTest')!, ['simulated', 'real'] as const),
+		connectionTest: oneOf('connection-test', read('connectionTest')!, [
+			'simulated',
+			'real',
+		] as const),
 		mailCa,
 		latency: oneOf('latency', read('latency')!, ['none', 'realistic'] as const),
 		scanTimeoutMs: integer('scan-timeout', read('scanTimeoutMs')!, 50, 120000),

@@ -12,7 +12,11 @@ const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
  * Registers one path with its handlers per method; any other method on a known path is a 405 with
  * an Allow header (an unknown path is the not-found handler's 404).
  */
-export function resource(app: FastifyInstance, url: string, handlers: Partial<Record<Method, Handler>>): void {
+export function resource(
+	app: FastifyInstance,
+	url: string,
+	handlers: Partial<Record<Method, Handler>>,
+): void {
 	const allowed = Object.keys(handlers);
 	app.route({
 		method: ALL_METHODS,
@@ -21,9 +25,15 @@ export function resource(app: FastifyInstance, url: string, handlers: Partial<Re
 			const method = (request.method === 'HEAD' ? 'GET' : request.method) as Method;
 			const handler = handlers[method];
 			if (!handler) {
-				throw new ApiError(405, `Method ${request.method} is not allowed on ${url}; use ${allowed.join(' or ')}.`, undefined, undefined, {
-					Allow: allowed.join(', '),
-				});
+				throw new ApiError(
+					405,
+					`Method ${request.method} is not allowed on ${url}; use ${allowed.join(' or ')}.`,
+					undefined,
+					undefined,
+					{
+						Allow: allowed.join(', '),
+					},
+				);
 			}
 			return handler(request, reply);
 		},
@@ -31,7 +41,11 @@ export function resource(app: FastifyInstance, url: string, handlers: Partial<Re
 }
 
 /** The validated JSON body; `optional` bodies (every field has a default) may be left out. */
-export function body<S extends z.ZodType>(request: FastifyRequest, schema: S, options: { optional?: boolean } = {}): z.output<S> {
+export function body<S extends z.ZodType>(
+	request: FastifyRequest,
+	schema: S,
+	options: { optional?: boolean } = {},
+): z.output<S> {
 	if (request.body === undefined && !options.optional) {
 		throw new ApiError(400, 'The request needs a JSON body (Content-Type: application/json).');
 	}
@@ -48,13 +62,20 @@ export function toApiError(error: unknown): ApiError | undefined {
 	const e = error as { statusCode?: number; code?: string; message?: string };
 	switch (e.code) {
 		case 'FST_ERR_CTP_BODY_TOO_LARGE':
-			return new ApiError(413, 'Request body is larger than 1 MiB; send a smaller body (split large batches).');
+			return new ApiError(
+				413,
+				'Request body is larger than 1 MiB; send a smaller body (split large batches).',
+			);
 		case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-			return new ApiError(415, 'Unsupported Content-Type; send the body as JSON with Content-Type: application/json.');
+			return new ApiError(
+				415,
+				'Unsupported Content-Type; send the body as JSON with Content-Type: application/json.',
+			);
 		case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
 			return new ApiError(400, 'Content-Length does not match the body that was sent.');
 	}
-	if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return new ApiError(e.statusCode, e.message ?? 'Bad request.');
+	if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500)
+		return new ApiError(e.statusCode, e.message ?? 'Bad request.');
 	return undefined;
 }
 

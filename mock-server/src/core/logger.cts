@@ -9,7 +9,8 @@ const BEARER = /Bearer\s+[^\s"]+/gi;
 const API_KEY = /lik_[A-Za-z0-9_-]+/g;
 
 function redact(value: unknown, depth = 0): unknown {
-	if (typeof value === 'string') return value.replace(BEARER, 'Bearer [redacted]').replace(API_KEY, '[redacted]');
+	if (typeof value === 'string')
+		return value.replace(BEARER, 'Bearer [redacted]').replace(API_KEY, '[redacted]');
 	if (depth > 4 || value === null || typeof value !== 'object') return value;
 	if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
 	const out: Record<string, unknown> = {};
@@ -39,6 +40,8 @@ export class Logger {
 
 	private write(level: string, msg: string, fields: Record<string, unknown>): void {
 		if (!this.enabled) return;
-		this.sink(JSON.stringify({ time: new Date().toISOString(), level, msg, ...(redact(fields) as object) }));
+		this.sink(
+			JSON.stringify({ time: new Date().toISOString(), level, msg, ...(redact(fields) as object) }),
+		);
 	}
 }

@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+	createCipheriv,
+	createDecipheriv,
+	createHash,
+	createHmac,
+	randomBytes,
+	timingSafeEqual,
+} from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 /**
@@ -68,7 +75,10 @@ export function constantTimeEqual(a: string, b: string): boolean {
 	const left = Buffer.from(a);
 	const right = Buffer.from(b);
 	if (left.length !== right.length) {
-		timingSafeEqual(createHash('sha256').update(left).digest(), createHash('sha256').update(right).digest());
+		timingSafeEqual(
+			createHash('sha256').update(left).digest(),
+			createHash('sha256').update(right).digest(),
+		);
 		return false;
 	}
 	return timingSafeEqual(left, right);

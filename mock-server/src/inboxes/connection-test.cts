@@ -23,7 +23,12 @@ export interface ConnectionTester {
 	test(imap: MailEndpoint, smtp: MailEndpoint): Promise<TestOutcome>;
 }
 
-function failure(side: 'IMAP' | 'SMTP', endpoint: MailEndpoint, reason: FailureReason, why?: string): TestOutcome {
+function failure(
+	side: 'IMAP' | 'SMTP',
+	endpoint: MailEndpoint,
+	reason: FailureReason,
+	why?: string,
+): TestOutcome {
 	const where = `${endpoint.host}:${endpoint.port}`;
 	const text: Record<FailureReason, string> = {
 		'authentication refused': `${side} authentication refused by ${where}: check the user name and (app) password`,
@@ -37,11 +42,19 @@ function failure(side: 'IMAP' | 'SMTP', endpoint: MailEndpoint, reason: FailureR
 /** Deterministic, network-free outcome for demos (documented in the README and OpenAPI). */
 export class SimulatedConnectionTester implements ConnectionTester {
 	async test(imap: MailEndpoint, smtp: MailEndpoint): Promise<TestOutcome> {
-		for (const [side, endpoint] of [['IMAP', imap], ['SMTP', smtp]] as const) {
-			if (endpoint.host.toLowerCase().endsWith('.invalid')) return failure(side, endpoint, 'cannot connect');
+		for (const [side, endpoint] of [
+			['IMAP', imap],
+			['SMTP', smtp],
+		] as const) {
+			if (endpoint.host.toLowerCase().endsWith('.invalid'))
+				return failure(side, endpoint, 'cannot connect');
 		}
-		for (const [side, endpoint] of [['IMAP', imap], ['SMTP', smtp]] as const) {
-			if (endpoint.password.startsWith('invalid')) return failure(side, endpoint, 'authentication refused');
+		for (const [side, endpoint] of [
+			['IMAP', imap],
+			['SMTP', smtp],
+		] as const) {
+			if (endpoint.password.startsWith('invalid'))
+				return failure(side, endpoint, 'authentication refused');
 		}
 		return { ok: true };
 	}
@@ -50,14 +63,35 @@ export class SimulatedConnectionTester implements ConnectionTester {
 const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|EPROTO|ERR_SSL|HOSTNAME|ALTNAME/i;
 
 function classify(error: unknown): { reason: FailureReason; why?: string } {
-	const e = error as { code?: string; authenticationFailed?: boolean; tlsFailed?: boolean; message?: string; responseCode?: number; cause?: { code?: string } };
+	const e = error as {
+		code?: string;
+		authenticationFailed?: boolean;
+		tlsFailed?: boolean;
+		message?: string;
+		responseCode?: number;
+		cause?: { code?: string };
+	};
 	const code = `${e.code ?? ''} ${e.cause?.code ?? ''}`;
 	const message = e.message ?? '';
-	if (e.authenticationFailed || /EAUTH/.test(code) || e.responseCode === 535) return { reason: 'authentication refused' };
-	if (e.tlsFailed || /ETLS/.test(code) || TLS_CODES.test(code) || /STARTTLS|certificate|TLS|SSL/i.test(message)) {
-		return { reason: 'TLS', why: /STARTTLS/i.test(message) ? 'no STARTTLS offered' : /certificate|CERT|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(message + code) ? 'certificate not trusted' : undefined };
+	if (e.authenticationFailed || /EAUTH/.test(code) || e.responseCode === 535)
+		return { reason: 'authentication refused' };
+	if (
+		e.tlsFailed ||
+		/ETLS/.test(code) ||
+		TLS_CODES.test(code) ||
+		/STARTTLS|certificate|TLS|SSL/i.test(message)
+	) {
+		return {
+			reason: 'TLS',
+			why: /STARTTLS/i.test(message)
+				? 'no STARTTLS offered'
+				: /certificate|CERT|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(message + code)
+					? 'certificate not trusted'
+					: undefined,
+		};
 	}
-	if (/ETIMEDOUT|TIMEOUT/i.test(code) || /time(d)? ?out/i.test(message)) return { reason: 'time-out' };
+	if (/ETIMEDOUT|TIMEOUT/i.test(code) || /time(d)? ?out/i.test(message))
+		return { reason: 'time-out' };
 	return { reason: 'cannot connect' };
 }
 
@@ -72,12 +106,20 @@ export class RealConnectionTester implements ConnectionTester {
 	private readonly timeoutMs: number;
 
 	async test(imap: MailEndpoint, smtp: MailEndpoint): Promise<TestOutcome> {
-		const [imapOutcome, smtpOutcome] = await Promise.all([this.testImap(imap), this.testSmtp(smtp)]);
+		const [imapOutcome, smtpOutcome] = await Promise.all([
+			this.testImap(imap),
+			this.testSmtp(smtp),
+		]);
 		return imapOutcome.ok ? smtpOutcome : imapOutcome;
 	}
 
 	private tls(host: string) {
-		return { rejectUnauthorized: true, minVersion: 'TLSv1.2' as const, ...(this.ca ? { ca: this.ca } : {}), servername: /^[\d.:]+$/.test(host) ? undefined : host };
+		return {
+			rejectUnauthorized: true,
+			minVersion: 'TLSv1.2' as const,
+			...(this.ca ? { ca: this.ca } : {}),
+			servername: /^[\d.:]+$/.test(host) ? undefined : host,
+		};
 	}
 
 	private async testImap(endpoint: MailEndpoint): Promise<TestOutcome> {

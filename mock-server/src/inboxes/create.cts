@@ -1,9 +1,19 @@
 import type { Principal } from '../accounts/accounts.cjs';
 import { ApiError, type ErrorDetail } from '../core/errors.cjs';
 import { zodDetails, dropNulls } from '../schemas/validation.cjs';
-import { inboxEntry, MAX_BATCH, type EntryErrorCode, type InboxEntry } from '../schemas/inboxes.cjs';
+import {
+	inboxEntry,
+	MAX_BATCH,
+	type EntryErrorCode,
+	type InboxEntry,
+} from '../schemas/inboxes.cjs';
 import type { ConnectionTester } from './connection-test.cjs';
-import { DetectionError, type MxResolver, type ResolvedSettings, resolveSettings } from './detect.cjs';
+import {
+	DetectionError,
+	type MxResolver,
+	type ResolvedSettings,
+	resolveSettings,
+} from './detect.cjs';
 import type { InboxRateLimiter } from './rate-limit.cjs';
 import type { InboxStore } from './store.cjs';
 import type { Db } from '../store/database.cjs';
@@ -30,7 +40,12 @@ export interface EntryResult {
 
 export interface CreationOutcome {
 	single: boolean;
-	response: { success: boolean; summary: { total: number; created: number; failed: number }; pool?: { id: string; name: string }; results: EntryResult[] };
+	response: {
+		success: boolean;
+		summary: { total: number; created: number; failed: number };
+		pool?: { id: string; name: string };
+		results: EntryResult[];
+	};
 	rateHeaders: Record<string, string>;
 }
 
@@ -48,22 +63,39 @@ export interface CreationDeps {
 	mx?: MxResolver;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+	typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The body must be one entry object or an array of 1..100 objects; otherwise nothing is created. */
 function entriesOf(body: unknown): { single: boolean; raw: Record<string, unknown>[] } {
 	if (isPlainObject(body)) return { single: true, raw: [body] };
 	if (!Array.isArray(body)) {
-		throw new ApiError(400, 'The body must be one inbox entry (a JSON object) or an array of 1 to 100 entries.');
+		throw new ApiError(
+			400,
+			'The body must be one inbox entry (a JSON object) or an array of 1 to 100 entries.',
+		);
 	}
 	if (body.length === 0) throw new ApiError(400, 'The batch is empty: send 1 to 100 entries.');
-	if (body.length > MAX_BATCH) throw new ApiError(400, `The batch has ${body.length} entries; send at most ${MAX_BATCH} per request (split it).`);
+	if (body.length > MAX_BATCH)
+		throw new ApiError(
+			400,
+			`The batch has ${body.length} entries; send at most ${MAX_BATCH} per request (split it).`,
+		);
 	const bad = body.findIndex((e) => !isPlainObject(e));
-	if (bad >= 0) throw new ApiError(400, `Entry ${bad} is not a JSON object; every element of the batch must be an inbox entry object.`, [{ path: String(bad), message: 'must be an object' }]);
+	if (bad >= 0)
+		throw new ApiError(
+			400,
+			`Entry ${bad} is not a JSON object; every element of the batch must be an inbox entry object.`,
+			[{ path: String(bad), message: 'must be an object' }],
+		);
 	return { single: false, raw: body as Record<string, unknown>[] };
 }
 
-async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+async function mapBounded<T, R>(
+	items: T[],
+	limit: number,
+	fn: (item: T) => Promise<R>,
+): Promise<R[]> {
 	const out: R[] = new Array(items.length);
 	let next = 0;
 	const worker = async () => {
@@ -81,11 +113,25 @@ async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Prom
  * quota is reserved for the candidates before the (slow) connection tests, and the pool (when
  * none was given) is created only if an entry lands in it, in the same transaction.
  */
-export async function createInboxes(deps: CreationDeps, principal: Principal, body: unknown): Promise<CreationOutcome> {
+export async function createInboxes(
+	deps: CreationDeps,
+	principal: Principal,
+	body: unknown,
+): Promise<CreationOutcome> {
 	const { single, raw } = entriesOf(body);
-	const results: EntryResult[] = raw.map((r) => ({ emailAddress: typeof r.emailAddress === 'string' ? r.emailAddress.trim() : String(r.emailAddress ?? ''), success: false }));
+	const results: EntryResult[] = raw.map((r) => ({
+		emailAddress:
+			typeof r.emailAddress === 'string' ? r.emailAddress.trim() : String(r.emailAddress ?? ''),
+		success: false,
+	}));
 	const fail = (i: number, code: EntryErrorCode, error: string, details?: ErrorDetail[]) => {
-		results[i] = { emailAddress: results[i].emailAddress, success: false, error, code, ...(details?.length ? { details } : {}) };
+		results[i] = {
+			emailAddress: results[i].emailAddress,
+			success: false,
+			error,
+			code,
+			...(details?.length ? { details } : {}),
+		};
 	};
 
 	// 1. Validation, pool ownership, duplicates (in the account, then earlier in this batch).
@@ -99,17 +145,32 @@ export async function createInboxes(deps: CreationDeps, principal: Principal, bo
 		}
 		valid.push({ index, entry: parsed.data });
 	});
-	const existing = deps.store.existingEmails(principal.accountId, valid.map((v) => v.entry.emailAddress.toLowerCase()));
+	const existing = deps.store.existingEmails(
+		principal.accountId,
+		valid.map((v) => v.entry.emailAddress.toLowerCase()),
+	);
 	const seen = new Set<string>();
 	const candidates: Candidate[] = [];
 	for (const { index, entry } of valid) {
 		const lower = entry.emailAddress.toLowerCase();
 		if (entry.poolId && !deps.store.poolExists(principal.accountId, entry.poolId)) {
-			fail(index, 'pool_not_found', `Pool '${entry.poolId}' not found in this account; list pools with GET /pools or omit poolId to create one.`);
+			fail(
+				index,
+				'pool_not_found',
+				`Pool '${entry.poolId}' not found in this account; list pools with GET /pools or omit poolId to create one.`,
+			);
 		} else if (existing.has(lower)) {
-			fail(index, 'email_exists', `An inbox for ${entry.emailAddress} already exists in this account.`);
+			fail(
+				index,
+				'email_exists',
+				`An inbox for ${entry.emailAddress} already exists in this account.`,
+			);
 		} else if (seen.has(lower)) {
-			fail(index, 'email_exists', `${entry.emailAddress} appears earlier in this batch; send each address once.`);
+			fail(
+				index,
+				'email_exists',
+				`${entry.emailAddress} appears earlier in this batch; send each address once.`,
+			);
 		} else {
 			seen.add(lower);
 			try {
@@ -148,9 +209,19 @@ export async function createInboxes(deps: CreationDeps, principal: Principal, bo
 					pool ??= deps.store.createPool(principal.accountId);
 					poolId = pool.id;
 				}
-				const inboxId = deps.store.insertInbox(principal.accountId, poolId, c.entry.emailAddress, c.entry.dailySendingLimit, c.settings);
+				const inboxId = deps.store.insertInbox(
+					principal.accountId,
+					poolId,
+					c.entry.emailAddress,
+					c.entry.dailySendingLimit,
+					c.settings,
+				);
 				if (!inboxId) {
-					fail(c.index, 'email_exists', `An inbox for ${c.entry.emailAddress} already exists in this account.`);
+					fail(
+						c.index,
+						'email_exists',
+						`An inbox for ${c.entry.emailAddress} already exists in this account.`,
+					);
 					continue;
 				}
 				created++;
@@ -159,7 +230,9 @@ export async function createInboxes(deps: CreationDeps, principal: Principal, bo
 					success: true,
 					inboxId,
 					poolId,
-					...(c.settings.autoFilledFields.length ? { autoFilledFields: c.settings.autoFilledFields } : {}),
+					...(c.settings.autoFilledFields.length
+						? { autoFilledFields: c.settings.autoFilledFields }
+						: {}),
 				};
 			}
 			reservation.commit(created);

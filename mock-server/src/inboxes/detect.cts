@@ -4,7 +4,8 @@ import { MX_SUFFIXES, type MailSettings, providerOfDomain, settingsFor } from '.
 
 export type MxResolver = (domain: string) => Promise<string[]>;
 
-export const systemMxResolver: MxResolver = async (domain) => (await dns.resolveMx(domain)).map((r) => r.exchange);
+export const systemMxResolver: MxResolver = async (domain) =>
+	(await dns.resolveMx(domain)).map((r) => r.exchange);
 
 export interface ResolvedSettings extends MailSettings {
 	provider?: Provider;
@@ -38,9 +39,13 @@ async function providerByMx(domain: string, resolver: MxResolver): Promise<Provi
  * Connection settings of an entry: an explicit provider wins, then the email domain, then (when
  * enabled) the domain's MX records. Only fields the entry did not send are filled.
  */
-export async function resolveSettings(entry: InboxEntry, mx?: MxResolver): Promise<ResolvedSettings> {
+export async function resolveSettings(
+	entry: InboxEntry,
+	mx?: MxResolver,
+): Promise<ResolvedSettings> {
 	const [localPart, domain] = splitAddress(entry.emailAddress);
-	const provider = entry.provider ?? providerOfDomain(domain) ?? (mx ? await providerByMx(domain, mx) : undefined);
+	const provider =
+		entry.provider ?? providerOfDomain(domain) ?? (mx ? await providerByMx(domain, mx) : undefined);
 	const detected = provider ? settingsFor(provider, domain) : undefined;
 	const missing = FIELDS.filter((f) => entry[f] === undefined);
 	if (!detected && missing.length > 0) {
@@ -48,7 +53,8 @@ export async function resolveSettings(entry: InboxEntry, mx?: MxResolver): Promi
 			`Cannot detect the mail provider of '${domain}': set provider (google, microsoft, yahoo, zoho, icloud, godaddy or namecheap) or send ${missing.join(', ')}.`,
 		);
 	}
-	const pick = <K extends keyof MailSettings>(field: K): MailSettings[K] => (entry[field] ?? detected![field]) as MailSettings[K];
+	const pick = <K extends keyof MailSettings>(field: K): MailSettings[K] =>
+		(entry[field] ?? detected![field]) as MailSettings[K];
 	return {
 		provider,
 		imapHost: pick('imapHost'),

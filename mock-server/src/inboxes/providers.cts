@@ -13,16 +13,61 @@ export interface MailSettings {
 
 export const PROVIDER_SETTINGS: Record<Provider, MailSettings> = {
 	google: { imapHost: 'imap.gmail.com', imapPort: 993, smtpHost: 'smtp.gmail.com', smtpPort: 465 },
-	microsoft: { imapHost: 'outlook.office365.com', imapPort: 993, smtpHost: 'smtp-mail.outlook.com', smtpPort: 587 },
-	yahoo: { imapHost: 'imap.mail.yahoo.com', imapPort: 993, smtpHost: 'smtp.mail.yahoo.com', smtpPort: 465 },
+	microsoft: {
+		imapHost: 'outlook.office365.com',
+		imapPort: 993,
+		smtpHost: 'smtp-mail.outlook.com',
+		smtpPort: 587,
+	},
+	yahoo: {
+		imapHost: 'imap.mail.yahoo.com',
+		imapPort: 993,
+		smtpHost: 'smtp.mail.yahoo.com',
+		smtpPort: 465,
+	},
 	zoho: { imapHost: 'imap.zoho.com', imapPort: 993, smtpHost: 'smtp.zoho.com', smtpPort: 465 },
-	icloud: { imapHost: 'imap.mail.me.com', imapPort: 993, smtpHost: 'smtp.mail.me.com', smtpPort: 587 },
-	godaddy: { imapHost: 'imap.secureserver.net', imapPort: 993, smtpHost: 'smtpout.secureserver.net', smtpPort: 465 },
-	namecheap: { imapHost: 'mail.privateemail.com', imapPort: 993, smtpHost: 'mail.privateemail.com', smtpPort: 465 },
+	icloud: {
+		imapHost: 'imap.mail.me.com',
+		imapPort: 993,
+		smtpHost: 'smtp.mail.me.com',
+		smtpPort: 587,
+	},
+	godaddy: {
+		imapHost: 'imap.secureserver.net',
+		imapPort: 993,
+		smtpHost: 'smtpout.secureserver.net',
+		smtpPort: 465,
+	},
+	namecheap: {
+		imapHost: 'mail.privateemail.com',
+		imapPort: 993,
+		smtpHost: 'mail.privateemail.com',
+		smtpPort: 465,
+	},
 };
 
-const YAHOO_COUNTRIES = ['ca', 'de', 'it', 'fr', 'es', 'se', 'co.uk', 'co.in', 'co.nz', 'com.au', 'com.ar', 'com.br', 'com.mx'];
-const ZOHO_REGIONS: Record<string, string> = { com: 'com', eu: 'eu', in: 'in', 'com.au': 'com.au', jp: 'jp' };
+const YAHOO_COUNTRIES = [
+	'ca',
+	'de',
+	'it',
+	'fr',
+	'es',
+	'se',
+	'co.uk',
+	'co.in',
+	'co.nz',
+	'com.au',
+	'com.ar',
+	'com.br',
+	'com.mx',
+];
+const ZOHO_REGIONS: Record<string, string> = {
+	com: 'com',
+	eu: 'eu',
+	in: 'in',
+	'com.au': 'com.au',
+	jp: 'jp',
+};
 
 /** Each provider's own mail domains (exact names). */
 export const PROVIDER_DOMAINS: Record<string, Provider> = {
@@ -38,7 +83,12 @@ export const PROVIDER_DOMAINS: Record<string, Provider> = {
 	'myyahoo.com': 'yahoo',
 	'rocketmail.com': 'yahoo',
 	...Object.fromEntries(YAHOO_COUNTRIES.map((c) => [`yahoo.${c}`, 'yahoo' as Provider])),
-	...Object.fromEntries(Object.keys(ZOHO_REGIONS).flatMap((r) => [[`zoho.${r}`, 'zoho' as Provider], [`zohomail.${r}`, 'zoho' as Provider]])),
+	...Object.fromEntries(
+		Object.keys(ZOHO_REGIONS).flatMap((r) => [
+			[`zoho.${r}`, 'zoho' as Provider],
+			[`zohomail.${r}`, 'zoho' as Provider],
+		]),
+	),
 	'icloud.com': 'icloud',
 	'me.com': 'icloud',
 	'mac.com': 'icloud',

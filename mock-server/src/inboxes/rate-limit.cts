@@ -28,8 +28,8 @@ export class InboxRateLimiter {
 	private usage(keyId: string, now: number): { at: number; count: number }[] {
 		return sql(
 			this.db,
-			'SELECT at_ms AS at, count FROM inbox_quota WHERE key_id = ? AND at_ms > ? ORDER BY at_ms')
-			.all(keyId, now - WINDOW_MS) as { at: number; count: number }[];
+			'SELECT at_ms AS at, count FROM inbox_quota WHERE key_id = ? AND at_ms > ? ORDER BY at_ms',
+		).all(keyId, now - WINDOW_MS) as { at: number; count: number }[];
 	}
 
 	private state(keyId: string) {
@@ -37,12 +37,22 @@ export class InboxRateLimiter {
 		const records = this.usage(keyId, now);
 		const used = records.reduce((sum, r) => sum + r.count, 0) + (this.pending.get(keyId) ?? 0);
 		const reset = records.length ? records[records.length - 1].at + WINDOW_MS : now;
-		return { now, records, used, remaining: Math.max(0, HOURLY_LIMIT - used), resetSeconds: Math.ceil(reset / 1000) };
+		return {
+			now,
+			records,
+			used,
+			remaining: Math.max(0, HOURLY_LIMIT - used),
+			resetSeconds: Math.ceil(reset / 1000),
+		};
 	}
 
 	headersFor(keyId: string): Record<string, string> {
 		const s = this.state(keyId);
-		return { 'X-RateLimit-Limit': String(HOURLY_LIMIT), 'X-RateLimit-Remaining': String(s.remaining), 'X-RateLimit-Reset': String(s.resetSeconds) };
+		return {
+			'X-RateLimit-Limit': String(HOURLY_LIMIT),
+			'X-RateLimit-Remaining': String(s.remaining),
+			'X-RateLimit-Reset': String(s.resetSeconds),
+		};
 	}
 
 	reserve(keyId: string, wanted: number): Reservation {
@@ -78,7 +88,12 @@ export class InboxRateLimiter {
 		};
 		return {
 			commit: (created: number) => {
-				if (created > 0) sql(this.db, 'INSERT INTO inbox_quota (key_id, at_ms, count) VALUES (?, ?, ?)').run(keyId, this.clock.now(), created);
+				if (created > 0)
+					sql(this.db, 'INSERT INTO inbox_quota (key_id, at_ms, count) VALUES (?, ?, ?)').run(
+						keyId,
+						this.clock.now(),
+						created,
+					);
 				release();
 			},
 			release,

@@ -27,12 +27,19 @@ export function registerInboxRoutes(app: FastifyInstance, ctx: Context, deps: Cr
 		},
 		POST: async (request, reply) => {
 			const principal = authenticate(ctx.accounts, request, 'inboxes:write');
-			if (request.body === undefined) throw new ApiError(400, 'The request needs a JSON body: one inbox entry or an array of up to 100.');
+			if (request.body === undefined)
+				throw new ApiError(
+					400,
+					'The request needs a JSON body: one inbox entry or an array of up to 100.',
+				);
 			const outcome = await createInboxes(deps, principal, request.body);
 			reply.headers(outcome.rateHeaders);
 			const only = outcome.response.results[0];
 			if (outcome.single && !only.success) {
-				return sendError(reply, new ApiError(STATUS_OF_CODE[only.code!], only.error!, only.details, only.code));
+				return sendError(
+					reply,
+					new ApiError(STATUS_OF_CODE[only.code!], only.error!, only.details, only.code),
+				);
 			}
 			return outcome.response;
 		},

@@ -20,42 +20,59 @@ export class InboxStore {
 	) {}
 
 	poolExists(accountId: string, poolId: string): boolean {
-		return !!sql(this.db, 'SELECT 1 FROM pools WHERE id = ? AND account_id = ?').get(poolId, accountId);
+		return !!sql(this.db, 'SELECT 1 FROM pools WHERE id = ? AND account_id = ?').get(
+			poolId,
+			accountId,
+		);
 	}
 
 	listPools(accountId: string) {
 		return sql(
 			this.db,
-			
-				`SELECT p.id, p.name, (SELECT COUNT(*) FROM inboxes i WHERE i.pool_id = p.id) AS inboxCount, p.created_at AS createdAt
+
+			`SELECT p.id, p.name, (SELECT COUNT(*) FROM inboxes i WHERE i.pool_id = p.id) AS inboxCount, p.created_at AS createdAt
 				 FROM pools p WHERE p.account_id = ? ORDER BY p.created_at, p.id`,
-			)
-			.all(accountId) as { id: string; name: string; inboxCount: number; createdAt: string }[];
+		).all(accountId) as { id: string; name: string; inboxCount: number; createdAt: string }[];
 	}
 
-	private listInboxes(accountId: string, filter: { poolId?: string; status?: string }, limit: number, skip: number) {
+	private listInboxes(
+		accountId: string,
+		filter: { poolId?: string; status?: string },
+		limit: number,
+		skip: number,
+	) {
 		const where = ['account_id = @accountId'];
 		if (filter.poolId) where.push('pool_id = @poolId');
 		if (filter.status) where.push('status = @status');
 		const params = { accountId, poolId: filter.poolId, status: filter.status, limit, skip };
-		const { total } = sql(this.db, `SELECT COUNT(*) AS total FROM inboxes WHERE ${where.join(' AND ')}`).get(params) as { total: number };
+		const { total } = sql(
+			this.db,
+			`SELECT COUNT(*) AS total FROM inboxes WHERE ${where.join(' AND ')}`,
+		).get(params) as { total: number };
 		const inboxes = sql(
 			this.db,
-			
-				`SELECT id, email_address AS emailAddress, pool_id AS poolId, status, daily_sending_limit AS dailySendingLimit, created_at AS createdAt
+
+			`SELECT id, email_address AS emailAddress, pool_id AS poolId, status, daily_sending_limit AS dailySendingLimit, created_at AS createdAt
 				 FROM inboxes WHERE ${where.join(' AND ')} ORDER BY created_at, id LIMIT @limit OFFSET @skip`,
-			)
-			.all(params);
+		).all(params);
 		return { inboxes, total };
 	}
 
 	/** The JSON body of GET /inboxes for these arguments, served from the page cache when current. */
-	inboxPage(accountId: string, filter: { poolId?: string; status?: string }, limit: number, skip: number): string {
+	inboxPage(
+		accountId: string,
+		filter: { poolId?: string; status?: string },
+		limit: number,
+		skip: number,
+	): string {
 		const key = `${accountId}|${this.versions.get(accountId) ?? 0}|${filter.poolId ?? ''}|${filter.status ?? ''}|${limit}|${skip}`;
 		let body = this.pages.get(key);
 		if (body === undefined) {
 			const { inboxes, total } = this.listInboxes(accountId, filter, limit, skip);
-			body = JSON.stringify({ inboxes, pagination: { total, limit, skip, hasMore: skip + inboxes.length < total } });
+			body = JSON.stringify({
+				inboxes,
+				pagination: { total, limit, skip, hasMore: skip + inboxes.length < total },
+			});
 			if (this.pages.size >= 2000) this.pages.delete(this.pages.keys().next().value!);
 			this.pages.set(key, body);
 		}
@@ -76,8 +93,8 @@ export class InboxStore {
 		if (emailsLower.length === 0) return new Set();
 		const rows = sql(
 			this.db,
-			`SELECT email_lower AS e FROM inboxes WHERE account_id = ? AND email_lower IN (${emailsLower.map(() => '?').join(',')})`)
-			.all(accountId, ...emailsLower) as { e: string }[];
+			`SELECT email_lower AS e FROM inboxes WHERE account_id = ? AND email_lower IN (${emailsLower.map(() => '?').join(',')})`,
+		).all(accountId, ...emailsLower) as { e: string }[];
 		return new Set(rows.map((r) => r.e));
 	}
 
@@ -87,26 +104,49 @@ export class InboxStore {
 		const name = `Pool ${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 		const id = sortableId('pool', now);
 		this.touch(accountId);
-		sql(this.db, 'INSERT INTO pools (id, account_id, name, created_at) VALUES (?, ?, ?, ?)').run(id, accountId, name, iso);
+		sql(this.db, 'INSERT INTO pools (id, account_id, name, created_at) VALUES (?, ?, ?, ?)').run(
+			id,
+			accountId,
+			name,
+			iso,
+		);
 		return { id, name };
 	}
 
 	/** Inserts one inbox; its id, or undefined when the address already exists in the account. */
-	insertInbox(accountId: string, poolId: string, emailAddress: string, dailySendingLimit: number, s: ResolvedSettings): string | undefined {
+	insertInbox(
+		accountId: string,
+		poolId: string,
+		emailAddress: string,
+		dailySendingLimit: number,
+		s: ResolvedSettings,
+	): string | undefined {
 		const now = this.clock.now();
 		const id = sortableId('inb', now);
 		const result = sql(
 			this.db,
-			
-				`INSERT OR IGNORE INTO inboxes (id, account_id, pool_id, email_address, email_lower, status, daily_sending_limit, provider,
+
+			`INSERT OR IGNORE INTO inboxes (id, account_id, pool_id, email_address, email_lower, status, daily_sending_limit, provider,
 				   imap_host, imap_port, imap_username, imap_password_enc, smtp_host, smtp_port, smtp_username, smtp_password_enc, created_at)
 				 VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			)
-			.run(
-				id, accountId, poolId, emailAddress, emailAddress.toLowerCase(), dailySendingLimit, s.provider ?? null,
-				s.imapHost, s.imapPort, s.imapUsername, this.secrets.encrypt(s.imapPassword),
-				s.smtpHost, s.smtpPort, s.smtpUsername, this.secrets.encrypt(s.smtpPassword), new Date(now).toISOString(),
-			);
+		).run(
+			id,
+			accountId,
+			poolId,
+			emailAddress,
+			emailAddress.toLowerCase(),
+			dailySendingLimit,
+			s.provider ?? null,
+			s.imapHost,
+			s.imapPort,
+			s.imapUsername,
+			this.secrets.encrypt(s.imapPassword),
+			s.smtpHost,
+			s.smtpPort,
+			s.smtpUsername,
+			this.secrets.encrypt(s.smtpPassword),
+			new Date(now).toISOString(),
+		);
 		this.touch(accountId);
 		return result.changes === 1 ? id : undefined;
 	}

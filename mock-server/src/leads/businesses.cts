@@ -1,4 +1,8 @@
-import { getExampleNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import {
+	getExampleNumber,
+	parsePhoneNumberFromString,
+	type CountryCode,
+} from 'libphonenumber-js/max';
 import type { Examples } from 'libphonenumber-js';
 import examplesJson from 'libphonenumber-js/mobile/examples';
 import { hash32, Rng } from '../core/random.cjs';
@@ -35,14 +39,117 @@ export function businessCount(niche: Niche, city: City): number {
 }
 
 const PREFIXES = [
-	'Bright', 'Summit', 'Oak', 'Maple', 'Riverside', 'Lakeside', 'Golden', 'Blue Sky', 'Evergreen', 'Pioneer', 'Harbor', 'Northside',
-	'Southside', 'Central', 'Prime', 'Elite', 'Urban', 'Village', 'Heritage', 'Liberty', 'Crown', 'Silver', 'Cedar', 'Sunrise', 'Granite',
-	'Redwood', 'Parkview', 'Hillside', 'Metro', 'Family', 'First Choice', 'Trusted', 'Precision', 'Modern', 'Classic', 'Greenleaf', 'Keystone',
-	'Anchor', 'Beacon', 'Compass', 'Horizon', 'Juniper', 'Willow', 'Aspen', 'Birch', 'Sterling', 'Apex', 'Northern', 'Coastal', 'Union',
+	'Bright',
+	'Summit',
+	'Oak',
+	'Maple',
+	'Riverside',
+	'Lakeside',
+	'Golden',
+	'Blue Sky',
+	'Evergreen',
+	'Pioneer',
+	'Harbor',
+	'Northside',
+	'Southside',
+	'Central',
+	'Prime',
+	'Elite',
+	'Urban',
+	'Village',
+	'Heritage',
+	'Liberty',
+	'Crown',
+	'Silver',
+	'Cedar',
+	'Sunrise',
+	'Granite',
+	'Redwood',
+	'Parkview',
+	'Hillside',
+	'Metro',
+	'Family',
+	'First Choice',
+	'Trusted',
+	'Precision',
+	'Modern',
+	'Classic',
+	'Greenleaf',
+	'Keystone',
+	'Anchor',
+	'Beacon',
+	'Compass',
+	'Horizon',
+	'Juniper',
+	'Willow',
+	'Aspen',
+	'Birch',
+	'Sterling',
+	'Apex',
+	'Northern',
+	'Coastal',
+	'Union',
 ];
-const SURNAMES = ['Smith', 'Johnson', 'Miller', 'Garcia', 'Brown', 'Davis', 'Martin', 'Rossi', 'Müller', 'Schmidt', 'Dubois', 'Novak', 'Kowalski', 'Jensen', 'Silva', 'Tanaka', 'Kim', 'Patel', 'Nguyen', 'Okafor', 'Murphy', "O'Brien", 'Larsen', 'Fischer'];
-const SUFFIXES = ['', '', '', ' Co.', ' Group', ' Studio', ' & Sons', ' Center', ' Pros', ' Experts'];
-const STREETS = ['Oak', 'Main', 'Maple', 'Cedar', 'Park', 'Elm', 'Washington', 'Lake', 'Hill', 'Pine', 'River', 'Church', 'Market', 'Mill', 'Station', 'King', 'Queen', 'High', 'Bridge', 'Garden'];
+const SURNAMES = [
+	'Smith',
+	'Johnson',
+	'Miller',
+	'Garcia',
+	'Brown',
+	'Davis',
+	'Martin',
+	'Rossi',
+	'Müller',
+	'Schmidt',
+	'Dubois',
+	'Novak',
+	'Kowalski',
+	'Jensen',
+	'Silva',
+	'Tanaka',
+	'Kim',
+	'Patel',
+	'Nguyen',
+	'Okafor',
+	'Murphy',
+	"O'Brien",
+	'Larsen',
+	'Fischer',
+];
+const SUFFIXES = [
+	'',
+	'',
+	'',
+	' Co.',
+	' Group',
+	' Studio',
+	' & Sons',
+	' Center',
+	' Pros',
+	' Experts',
+];
+const STREETS = [
+	'Oak',
+	'Main',
+	'Maple',
+	'Cedar',
+	'Park',
+	'Elm',
+	'Washington',
+	'Lake',
+	'Hill',
+	'Pine',
+	'River',
+	'Church',
+	'Market',
+	'Mill',
+	'Station',
+	'King',
+	'Queen',
+	'High',
+	'Bridge',
+	'Garden',
+];
 const EN_KINDS = ['Street', 'Avenue', 'Road', 'Boulevard', 'Lane', 'Drive'];
 const FREE_MAIL = ['freemail.test', 'webmail.test', 'inbox-mail.test', 'post.test'];
 
@@ -143,8 +250,11 @@ export function generateBusiness(niche: Niche, city: City, rank: number): Busine
 	const key = `${niche.id}|${city.id}|${rank}`;
 	const rng = new Rng(`business:${key}`);
 	const noun = niche.categories[0];
-	const name =
-		rng.chance(0.35) ? `${rng.pick(SURNAMES)} ${noun}${rng.pick(SUFFIXES)}` : rng.chance(0.2) ? `${city.name} ${noun}${rng.pick(SUFFIXES)}` : `${rng.pick(PREFIXES)} ${noun}${rng.pick(SUFFIXES)}`;
+	const name = rng.chance(0.35)
+		? `${rng.pick(SURNAMES)} ${noun}${rng.pick(SUFFIXES)}`
+		: rng.chance(0.2)
+			? `${city.name} ${noun}${rng.pick(SUFFIXES)}`
+			: `${rng.pick(PREFIXES)} ${noun}${rng.pick(SUFFIXES)}`;
 	const base = slug(name);
 	const domain = `${base}-${hash32(key).toString(36).slice(0, 4)}.test`;
 	const website = rng.chance(0.88) ? `http://${domain}/` : null;
@@ -153,11 +263,13 @@ export function generateBusiness(niche: Niche, city: City, rank: number): Busine
 	if (rng.chance(0.9)) {
 		if (website && rng.chance(0.7)) {
 			emails.push(`${rng.pick(['info', 'contact', 'hello', 'office', 'booking'])}@${domain}`);
-			if (rng.chance(0.25)) emails.push(`${rng.pick(['sales', 'support', 'admin', 'manager'])}@${domain}`);
+			if (rng.chance(0.25))
+				emails.push(`${rng.pick(['sales', 'support', 'admin', 'manager'])}@${domain}`);
 		} else {
 			emails.push(`${base.replace(/-/g, '.')}.${rng.int(1, 99)}@${rng.pick(FREE_MAIL)}`);
 		}
-		if (rng.chance(0.1)) emails.push(`${base.split('-')[0]}${rng.int(10, 99)}@${rng.pick(FREE_MAIL)}`);
+		if (rng.chance(0.1))
+			emails.push(`${base.split('-')[0]}${rng.int(10, 99)}@${rng.pick(FREE_MAIL)}`);
 	}
 	const phones: string[] = [];
 	const count = rng.chance(0.93) ? (rng.chance(0.2) ? 2 : 1) : 0;
@@ -165,8 +277,13 @@ export function generateBusiness(niche: Niche, city: City, rank: number): Busine
 		const p = phone(city.iso2, rng);
 		if (p && !phones.includes(p)) phones.push(p);
 	}
-	const handle = base.replace(/-/g, '') + (rng.chance(0.5) ? '' : city.name.toLowerCase().replace(/[^a-z]/g, ''));
-	const categories = [niche.categories[0], ...niche.categories.slice(1).filter(() => rng.chance(0.6))];
+	const handle =
+		base.replace(/-/g, '') +
+		(rng.chance(0.5) ? '' : city.name.toLowerCase().replace(/[^a-z]/g, ''));
+	const categories = [
+		niche.categories[0],
+		...niche.categories.slice(1).filter(() => rng.chance(0.6)),
+	];
 	return {
 		key,
 		businessName: name,
@@ -190,7 +307,12 @@ export function businessAt(niche: Niche, city: City, rank: number): Business {
 	const business = generateBusiness(niche, city, rank);
 	if (rank > 0 && new Rng(`branch:${business.key}`).chance(0.02)) {
 		const main = generateBusiness(niche, city, rank - 1);
-		if (main.emails.length) return { ...business, businessName: `${main.businessName} (${business.address.split(',')[0]})`, emails: main.emails };
+		if (main.emails.length)
+			return {
+				...business,
+				businessName: `${main.businessName} (${business.address.split(',')[0]})`,
+				emails: main.emails,
+			};
 	}
 	return business;
 }

@@ -38,27 +38,113 @@ export function normalize(text: string): string {
 
 /** Local names and common alternates the gazetteer lists under their English name. */
 const CITY_ALIASES: Record<string, string> = {
-	munchen: 'munich', muenchen: 'munich', koln: 'cologne', koeln: 'cologne', wien: 'vienna', roma: 'rome', milano: 'milan',
-	napoli: 'naples', torino: 'turin', firenze: 'florence', venezia: 'venice', genova: 'genoa', praha: 'prague', warszawa: 'warsaw',
-	krakow: 'krakow', lisboa: 'lisbon', sevilla: 'seville', bruxelles: 'brussels', brussel: 'brussels', antwerpen: 'antwerp',
-	'den haag': 'the hague', 's gravenhage': 'the hague', kobenhavn: 'copenhagen', goteborg: 'gothenburg', geneve: 'geneva',
-	genf: 'geneva', zuerich: 'zurich', athina: 'athens', moskva: 'moscow', 'sankt peterburg': 'st petersburg', 'saint petersburg': 'st petersburg',
-	kyiv: 'kiev', beograd: 'belgrade', bucuresti: 'bucharest', nurnberg: 'nuremberg', nuernberg: 'nuremberg', hannover: 'hanover',
-	'frankfurt am main': 'frankfurt', 'mexico city': 'mexico city', 'ciudad de mexico': 'mexico city', cdmx: 'mexico city', 'sao paulo': 'sao paulo',
-	nyc: 'new york', 'new york city': 'new york', la: 'los angeles', sf: 'san francisco', 'washington dc': 'washington', 'd c': 'washington',
-	bombay: 'mumbai', calcutta: 'kolkata', madras: 'chennai', peking: 'beijing', montreal: 'montreal', quebec: 'quebec',
+	munchen: 'munich',
+	muenchen: 'munich',
+	koln: 'cologne',
+	koeln: 'cologne',
+	wien: 'vienna',
+	roma: 'rome',
+	milano: 'milan',
+	napoli: 'naples',
+	torino: 'turin',
+	firenze: 'florence',
+	venezia: 'venice',
+	genova: 'genoa',
+	praha: 'prague',
+	warszawa: 'warsaw',
+	krakow: 'krakow',
+	lisboa: 'lisbon',
+	sevilla: 'seville',
+	bruxelles: 'brussels',
+	brussel: 'brussels',
+	antwerpen: 'antwerp',
+	'den haag': 'the hague',
+	's gravenhage': 'the hague',
+	kobenhavn: 'copenhagen',
+	goteborg: 'gothenburg',
+	geneve: 'geneva',
+	genf: 'geneva',
+	zuerich: 'zurich',
+	athina: 'athens',
+	moskva: 'moscow',
+	'sankt peterburg': 'st petersburg',
+	'saint petersburg': 'st petersburg',
+	kyiv: 'kiev',
+	beograd: 'belgrade',
+	bucuresti: 'bucharest',
+	nurnberg: 'nuremberg',
+	nuernberg: 'nuremberg',
+	hannover: 'hanover',
+	'frankfurt am main': 'frankfurt',
+	'mexico city': 'mexico city',
+	'ciudad de mexico': 'mexico city',
+	cdmx: 'mexico city',
+	'sao paulo': 'sao paulo',
+	nyc: 'new york',
+	'new york city': 'new york',
+	la: 'los angeles',
+	sf: 'san francisco',
+	'washington dc': 'washington',
+	'd c': 'washington',
+	bombay: 'mumbai',
+	calcutta: 'kolkata',
+	madras: 'chennai',
+	peking: 'beijing',
+	montreal: 'montreal',
+	quebec: 'quebec',
 };
 
 const COUNTRY_ALIASES: Record<string, string> = {
-	usa: 'US', 'united states': 'US', america: 'US', uk: 'GB', 'united kingdom': 'GB', england: 'GB', scotland: 'GB', wales: 'GB',
-	'great britain': 'GB', britain: 'GB', deutschland: 'DE', espana: 'ES', italia: 'IT', nederland: 'NL', holland: 'NL', schweiz: 'CH',
-	suisse: 'CH', osterreich: 'AT', brasil: 'BR', mexico: 'MX', 'south korea': 'KR', korea: 'KR', russia: 'RU', uae: 'AE',
+	usa: 'US',
+	'united states': 'US',
+	america: 'US',
+	uk: 'GB',
+	'united kingdom': 'GB',
+	england: 'GB',
+	scotland: 'GB',
+	wales: 'GB',
+	'great britain': 'GB',
+	britain: 'GB',
+	deutschland: 'DE',
+	espana: 'ES',
+	italia: 'IT',
+	nederland: 'NL',
+	holland: 'NL',
+	schweiz: 'CH',
+	suisse: 'CH',
+	osterreich: 'AT',
+	brasil: 'BR',
+	mexico: 'MX',
+	'south korea': 'KR',
+	korea: 'KR',
+	russia: 'RU',
+	uae: 'AE',
 };
 
 /** Region abbreviations the gazetteer does not carry (Canada, Australia). */
 const REGION_CODES: Record<string, Record<string, string>> = {
-	CA: { on: 'ontario', qc: 'quebec', bc: 'british columbia', ab: 'alberta', mb: 'manitoba', sk: 'saskatchewan', ns: 'nova scotia', nb: 'new brunswick', nl: 'newfoundland and labrador', pe: 'prince edward island' },
-	AU: { nsw: 'new south wales', vic: 'victoria', qld: 'queensland', wa: 'western australia', sa: 'south australia', tas: 'tasmania', act: 'australian capital territory', nt: 'northern territory' },
+	CA: {
+		on: 'ontario',
+		qc: 'quebec',
+		bc: 'british columbia',
+		ab: 'alberta',
+		mb: 'manitoba',
+		sk: 'saskatchewan',
+		ns: 'nova scotia',
+		nb: 'new brunswick',
+		nl: 'newfoundland and labrador',
+		pe: 'prince edward island',
+	},
+	AU: {
+		nsw: 'new south wales',
+		vic: 'victoria',
+		qld: 'queensland',
+		wa: 'western australia',
+		sa: 'south australia',
+		tas: 'tasmania',
+		act: 'australian capital territory',
+		nt: 'northern territory',
+	},
 };
 
 let index: Map<string, Row[]> | undefined;
@@ -89,7 +175,10 @@ function matchesQualifier(row: Row, qualifier: string): boolean {
 
 export function resolveCity(input: string): City | undefined {
 	index ??= buildIndex();
-	const [rawName, ...qualifiers] = input.split(',').map((p) => p.trim()).filter(Boolean);
+	const [rawName, ...qualifiers] = input
+		.split(',')
+		.map((p) => p.trim())
+		.filter(Boolean);
 	if (!rawName) return undefined;
 	const name = normalize(rawName);
 	const rows = index.get(CITY_ALIASES[name] ?? name) ?? index.get(name) ?? [];

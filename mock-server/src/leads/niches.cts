@@ -13,13 +13,24 @@ const BY_TERM = new Map<string, Niche>();
 function singular(term: string): string {
 	return term
 		.split(' ')
-		.map((w) => (w.length > 4 && w.endsWith('ies') ? `${w.slice(0, -3)}y` : w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w))
+		.map((w) =>
+			w.length > 4 && w.endsWith('ies')
+				? `${w.slice(0, -3)}y`
+				: w.length > 3 && w.endsWith('s') && !w.endsWith('ss')
+					? w.slice(0, -1)
+					: w,
+		)
 		.join(' ');
 }
 
 for (const line of NICHE_TABLE.trim().split('\n')) {
 	const [name, synonyms, categories, rate] = line.split('|');
-	const niche: Niche = { id: normalize(name).replace(/ /g, '-'), name, categories: categories.split(';'), perHundredThousand: Number(rate) };
+	const niche: Niche = {
+		id: normalize(name).replace(/ /g, '-'),
+		name,
+		categories: categories.split(';'),
+		perHundredThousand: Number(rate),
+	};
 	for (const term of [name, ...synonyms.split(','), ...niche.categories]) {
 		const key = normalize(term);
 		if (!key) continue;

@@ -20,7 +20,9 @@ export function registerLeadRoutes(app: FastifyInstance, ctx: Context, deps: Sea
 				return await searchLeads(deps, principal, input, controller.signal);
 			} catch (error) {
 				if (error instanceof Cancelled) {
-					ctx.logger.info('lead search cancelled by the client; nothing charged', { id: request.id });
+					ctx.logger.info('lead search cancelled by the client; nothing charged', {
+						id: request.id,
+					});
 					return reply;
 				}
 				throw error;

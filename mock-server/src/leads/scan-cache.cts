@@ -17,7 +17,8 @@ export class ScanCache {
 		const now = this.clock.now();
 		const hit = this.entries.get(url);
 		if (hit && now - hit.at < this.ttlMs) return hit.result;
-		if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+		if (this.entries.size >= this.maxEntries)
+			this.entries.delete(this.entries.keys().next().value!);
 		const result = this.scanner.scan(url);
 		this.entries.set(url, { at: now, result });
 		return result;

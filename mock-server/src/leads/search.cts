@@ -44,7 +44,10 @@ function toContact(business: Business, scan: ScanResult): Contact {
 	};
 }
 
-const dedupKey = (business: Business) => (business.emails[0] ? `email:${business.emails[0].trim().toLowerCase()}` : `business:${business.key}`);
+const dedupKey = (business: Business) =>
+	business.emails[0]
+		? `email:${business.emails[0].trim().toLowerCase()}`
+		: `business:${business.key}`;
 
 function matches(filter: boolean | undefined, flag: boolean | null): boolean {
 	return filter === undefined || flag === filter;
@@ -55,27 +58,49 @@ function matches(filter: boolean | undefined, flag: boolean | null): boolean {
  * in full (402), search (404), the ranked walk with the pixel filters as criteria, dedup, and one
  * transaction that saves the contacts and refunds what was not used (500: nothing saved or charged).
  */
-export async function searchLeads(deps: SearchDeps, principal: Principal, request: LeadSearchRequest, signal: AbortSignal) {
+export async function searchLeads(
+	deps: SearchDeps,
+	principal: Principal,
+	request: LeadSearchRequest,
+	signal: AbortSignal,
+) {
 	const city = resolveCity(request.city);
 	if (!city) {
-		throw new ApiError(400, `City '${request.city}' could not be resolved to a location. Try "City, Country" or "City, State", e.g. "Austin, TX" or "Munich, Germany".`, [
-			{ path: 'city', message: 'could not be resolved to a location' },
-		]);
+		throw new ApiError(
+			400,
+			`City '${request.city}' could not be resolved to a location. Try "City, Country" or "City, State", e.g. "Austin, TX" or "Munich, Germany".`,
+			[{ path: 'city', message: 'could not be resolved to a location' }],
+		);
 	}
 
-	const reserved = sql(deps.db, 'UPDATE accounts SET credits = credits - @count WHERE id = @id AND credits >= @count').run({ id: principal.accountId, count: request.count });
+	const reserved = sql(
+		deps.db,
+		'UPDATE accounts SET credits = credits - @count WHERE id = @id AND credits >= @count',
+	).run({ id: principal.accountId, count: request.count });
 	if (reserved.changes !== 1) {
-		const { credits } = sql(deps.db, 'SELECT credits FROM accounts WHERE id = ?').get(principal.accountId) as { credits: number };
-		throw new ApiError(402, `Not enough credits: this search needs ${request.count} (one per lead requested) but the balance is ${credits}. Lower count or add credits.`);
+		const { credits } = sql(deps.db, 'SELECT credits FROM accounts WHERE id = ?').get(
+			principal.accountId,
+		) as { credits: number };
+		throw new ApiError(
+			402,
+			`Not enough credits: this search needs ${request.count} (one per lead requested) but the balance is ${credits}. Lower count or add credits.`,
+		);
 	}
-	const refund = (credits: number) => sql(deps.db, 'UPDATE accounts SET credits = credits + ? WHERE id = ?').run(credits, principal.accountId);
+	const refund = (credits: number) =>
+		sql(deps.db, 'UPDATE accounts SET credits = credits + ? WHERE id = ?').run(
+			credits,
+			principal.accountId,
+		);
 
 	let saved = false;
 	try {
 		const niche = resolveNiche(request.niche);
 		const total = niche ? businessCount(niche, city) : 0;
 		if (!niche || total === 0) {
-			throw new ApiError(404, `No businesses found for '${request.niche}' in ${city.name}, ${city.regionCode ?? city.country}. Try a related niche or a larger city nearby.`);
+			throw new ApiError(
+				404,
+				`No businesses found for '${request.niche}' in ${city.name}, ${city.regionCode ?? city.country}. Try a related niche or a larger city nearby.`,
+			);
 		}
 
 		// Ranked walk: take the first `count` businesses matching every given filter. Scans run
@@ -84,7 +109,9 @@ export async function searchLeads(deps: SearchDeps, principal: Principal, reques
 		const ahead: { business: Business; scan: Promise<ScanResult> }[] = [];
 		let next = 0;
 		// With filters more candidates are rejected, so scan further ahead.
-		const filtered = [request.metaAds, request.tiktokPixel, request.gAnalytics].some((f) => f !== undefined);
+		const filtered = [request.metaAds, request.tiktokPixel, request.gAnalytics].some(
+			(f) => f !== undefined,
+		);
 		const lookahead = () => (filtered ? 4 : 1) * (request.count - picked.length) + LOOKAHEAD;
 		while (picked.length < request.count && (next < total || ahead.length > 0)) {
 			if (signal.aborted) throw new Cancelled();
@@ -94,7 +121,11 @@ export async function searchLeads(deps: SearchDeps, principal: Principal, reques
 			}
 			const { business, scan: pending } = ahead.shift()!;
 			const scan = await pending;
-			if (matches(request.metaAds, scan.fbPixel) && matches(request.tiktokPixel, scan.tikTokPixel) && matches(request.gAnalytics, scan.gAnalytics)) {
+			if (
+				matches(request.metaAds, scan.fbPixel) &&
+				matches(request.tiktokPixel, scan.tikTokPixel) &&
+				matches(request.gAnalytics, scan.gAnalytics)
+			) {
 				picked.push({ business, scan });
 			}
 		}
@@ -104,12 +135,19 @@ export async function searchLeads(deps: SearchDeps, principal: Principal, reques
 		// Dedup within the request, then against the account, in one transaction with the charge.
 		const contacts = deps.db.transaction(() => {
 			deps.faults.check('leads.save');
-			const insert = sql(deps.db, 'INSERT OR IGNORE INTO contacts (account_id, dedup_key, data, created_at) VALUES (?, ?, ?, ?)');
+			const insert = sql(
+				deps.db,
+				'INSERT OR IGNORE INTO contacts (account_id, dedup_key, data, created_at) VALUES (?, ?, ?, ?)',
+			);
 			const now = deps.clock.nowIso();
 			const added: Contact[] = [];
 			for (const { business, scan } of picked) {
 				const contact = toContact(business, scan);
-				if (insert.run(principal.accountId, dedupKey(business), JSON.stringify(contact), now).changes === 1) added.push(contact);
+				if (
+					insert.run(principal.accountId, dedupKey(business), JSON.stringify(contact), now)
+						.changes === 1
+				)
+					added.push(contact);
 			}
 			refund(request.count - added.length);
 			return added;
@@ -118,7 +156,10 @@ export async function searchLeads(deps: SearchDeps, principal: Principal, reques
 		return { contacts, chargedCredits: contacts.length };
 	} catch (error) {
 		if (error instanceof ApiError || error instanceof Cancelled) throw error;
-		throw new ApiError(500, 'The contacts could not be saved; nothing was added and no credits were charged. Retry the request.');
+		throw new ApiError(
+			500,
+			'The contacts could not be saved; nothing was added and no credits were charged. Retry the request.',
+		);
 	} finally {
 		if (!saved) refund(request.count);
 	}

@@ -1,7 +1,20 @@
 import { z } from 'zod';
 import { errorBody } from '../schemas/common.cjs';
-import { accountResponse, clockRequest, createAccountRequest, createKeyRequest, faultRequest, patchAccountRequest } from '../schemas/admin.cjs';
-import { createInboxesRequest, creationResponse, inboxesResponse, listInboxesQuery, poolsResponse } from '../schemas/inboxes.cjs';
+import {
+	accountResponse,
+	clockRequest,
+	createAccountRequest,
+	createKeyRequest,
+	faultRequest,
+	patchAccountRequest,
+} from '../schemas/admin.cjs';
+import {
+	createInboxesRequest,
+	creationResponse,
+	inboxesResponse,
+	listInboxesQuery,
+	poolsResponse,
+} from '../schemas/inboxes.cjs';
 import { leadSearchRequest, leadSearchResponse } from '../schemas/leads.cjs';
 
 /**
@@ -9,27 +22,54 @@ import { leadSearchRequest, leadSearchResponse } from '../schemas/leads.cjs';
  * docs cannot drift from the behaviour. Contract choices the specs leave open are written here.
  */
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
-const json = (id: string, example?: unknown) => ({ 'application/json': { schema: ref(id), ...(example ? { example } : {}) } });
+const json = (id: string, example?: unknown) => ({
+	'application/json': { schema: ref(id), ...(example ? { example } : {}) },
+});
 const error = (description: string) => ({ description, content: json('Error') });
 
 const AUTH_ERRORS = {
-	'401': error('Missing, malformed or invalid API key, or an account without an active subscription. Carries WWW-Authenticate: Bearer.'),
+	'401': error(
+		'Missing, malformed or invalid API key, or an account without an active subscription. Carries WWW-Authenticate: Bearer.',
+	),
 	'413': error('Body larger than 1 MiB.'),
 	'415': error('Body not sent as application/json.'),
 };
 
 const RATE_HEADERS = {
-	'X-RateLimit-Limit': { description: 'Inboxes that may be created per rolling hour per API key (1000).', schema: { type: 'integer' } },
-	'X-RateLimit-Remaining': { description: 'Inboxes that may still be created in the current window.', schema: { type: 'integer' } },
-	'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the full quota is available again.', schema: { type: 'integer' } },
+	'X-RateLimit-Limit': {
+		description: 'Inboxes that may be created per rolling hour per API key (1000).',
+		schema: { type: 'integer' },
+	},
+	'X-RateLimit-Remaining': {
+		description: 'Inboxes that may still be created in the current window.',
+		schema: { type: 'integer' },
+	},
+	'X-RateLimit-Reset': {
+		description: 'Unix time (seconds) at which the full quota is available again.',
+		schema: { type: 'integer' },
+	},
 };
 
 function queryParameters(schema: z.ZodObject) {
-	const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties: Record<string, { description?: string }> };
+	const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
+		properties: Record<string, { description?: string }>;
+	};
 	return Object.entries(js.properties).map(([name, prop]) => {
 		const { description, ...rest } = prop;
 		const isInt = name === 'limit' || name === 'skip';
-		return { name, in: 'query', required: false, description, schema: isInt ? { type: 'integer', minimum: name === 'limit' ? 1 : 0, ...(name === 'limit' ? { maximum: 1000, default: 100 } : { default: 0 }) } : rest };
+		return {
+			name,
+			in: 'query',
+			required: false,
+			description,
+			schema: isInt
+				? {
+						type: 'integer',
+						minimum: name === 'limit' ? 1 : 0,
+						...(name === 'limit' ? { maximum: 1000, default: 100 } : { default: 0 }),
+					}
+				: rest,
+		};
 	});
 }
 
@@ -74,25 +114,36 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
 				'',
 				'Errors: every status >= 400 answers `{"error", "details"?}`; unknown body fields are a 400 naming the field and the closest known one; `null` for an optional field means omitted; integers must be JSON integers.',
 				'Lead search: checks run in the order auth (401) -> body (400) -> city (400) -> credits (402) -> search (404) -> save (500). The full `count` is reserved up front and the unused part refunded; nothing is charged on failure.',
-				'Inbox creation: an array body always answers 200 with one result per entry (`success` is true only when all entries were created). A single-object body answers 200 when created, otherwise the entry\'s own status (400 invalid_entry, 404 pool_not_found, 409 email_exists, 422 connection_failed) with `code`.',
+				"Inbox creation: an array body always answers 200 with one result per entry (`success` is true only when all entries were created). A single-object body answers 200 when created, otherwise the entry's own status (400 invalid_entry, 404 pool_not_found, 409 email_exists, 422 connection_failed) with `code`.",
 				'Rate limit: 1000 created inboxes per rolling hour per API key; a request that would exceed the remaining quota is refused whole with 429 and Retry-After (seconds); failed entries use no quota.',
 				'Simulated connection tests (the default): an entry fails with "authentication refused" when its IMAP or SMTP password starts with `invalid`, with "cannot connect" when a host ends in `.invalid`, and passes otherwise.',
 			].join('\n'),
 			license: { name: 'MIT', identifier: 'MIT' },
 		},
 		servers: [{ url: serverUrl ?? 'http://127.0.0.1:4010' }],
-		tags: [{ name: 'Lead search' }, { name: 'Inbox management' }, { name: 'Admin', description: 'Test and demo control. Needs the admin token.' }],
+		tags: [
+			{ name: 'Lead search' },
+			{ name: 'Inbox management' },
+			{ name: 'Admin', description: 'Test and demo control. Needs the admin token.' },
+		],
 		security: [{ apiKey: [] }],
 		paths: {
 			'/api/v1/niche-finder-leads': {
 				post: {
 					tags: ['Lead search'],
 					operationId: 'fetchNicheFinderLeads',
-					summary: 'Find local businesses for a niche in a city, add them as contacts and charge one credit per added lead',
+					summary:
+						'Find local businesses for a niche in a city, add them as contacts and charge one credit per added lead',
 					requestBody: { required: true, content: json('LeadSearchRequest') },
 					responses: {
-						'200': { description: 'Contacts added (possibly none after filters and dedup) and the credits charged.', content: json('LeadSearchResponse') },
-						'400': error('Invalid body, or the city could not be resolved ("City \'X\' could not be resolved to a location").'),
+						'200': {
+							description:
+								'Contacts added (possibly none after filters and dedup) and the credits charged.',
+							content: json('LeadSearchResponse'),
+						},
+						'400': error(
+							'Invalid body, or the city could not be resolved ("City \'X\' could not be resolved to a location").',
+						),
 						...AUTH_ERRORS,
 						'402': error('Credit balance below count. Nothing charged.'),
 						'404': error('No business at all for the niche and city. Nothing charged.'),
@@ -105,21 +156,29 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
 					tags: ['Inbox management'],
 					operationId: 'listPools',
 					summary: 'List pools (ordered by createdAt, then id). Needs pools:read.',
-					responses: { '200': { description: 'Pools with live inbox counts.', content: json('PoolsResponse') }, ...AUTH_ERRORS, '403': error('Key lacks pools:read.') },
+					responses: {
+						'200': { description: 'Pools with live inbox counts.', content: json('PoolsResponse') },
+						...AUTH_ERRORS,
+						'403': error('Key lacks pools:read.'),
+					},
 				},
 			},
 			'/api/v1/inboxes': {
 				get: {
 					tags: ['Inbox management'],
 					operationId: 'listInboxes',
-					summary: 'List inboxes (ordered by createdAt, then id; hasMore = skip + returned < total). Needs inboxes:read.',
+					summary:
+						'List inboxes (ordered by createdAt, then id; hasMore = skip + returned < total). Needs inboxes:read.',
 					parameters: queryParameters(listInboxesQuery),
 					responses: {
-						'200': { description: 'A page of inboxes. Only the six listed fields are exposed.', content: json('InboxesResponse') },
+						'200': {
+							description: 'A page of inboxes. Only the six listed fields are exposed.',
+							content: json('InboxesResponse'),
+						},
 						'400': error('A query parameter is invalid (the message names it).'),
 						...AUTH_ERRORS,
 						'403': error('Key lacks inboxes:read.'),
-						'404': error('Unknown poolId (or another account\'s pool).'),
+						'404': error("Unknown poolId (or another account's pool)."),
 					},
 				},
 				post: {
@@ -128,48 +187,124 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
 					summary: 'Create one inbox or a batch of up to 100. Needs inboxes:write.',
 					requestBody: { required: true, content: json('CreateInboxesRequest') },
 					responses: {
-						'200': { description: 'Per-entry results.', headers: RATE_HEADERS, content: json('InboxCreationResponse') },
-						'400': error('Invalid body shape (empty array, over 100 entries, non-object element), or a single entry that is invalid (code invalid_entry).'),
+						'200': {
+							description: 'Per-entry results.',
+							headers: RATE_HEADERS,
+							content: json('InboxCreationResponse'),
+						},
+						'400': error(
+							'Invalid body shape (empty array, over 100 entries, non-object element), or a single entry that is invalid (code invalid_entry).',
+						),
 						...AUTH_ERRORS,
 						'403': error('Key lacks inboxes:write.'),
 						'404': error('Single entry: pool not found (code pool_not_found).'),
 						'409': error('Single entry: the email address already exists (code email_exists).'),
 						'422': error('Single entry: the connection test failed (code connection_failed).'),
-						'429': { description: 'Hourly creation limit would be exceeded; nothing created.', headers: { 'Retry-After': { description: 'Seconds until enough quota is free.', schema: { type: 'integer' } }, ...RATE_HEADERS }, content: json('Error') },
+						'429': {
+							description: 'Hourly creation limit would be exceeded; nothing created.',
+							headers: {
+								'Retry-After': {
+									description: 'Seconds until enough quota is free.',
+									schema: { type: 'integer' },
+								},
+								...RATE_HEADERS,
+							},
+							content: json('Error'),
+						},
 					},
 				},
 			},
 			'/__admin/accounts': {
-				post: { tags: ['Admin'], security: adminAuth, summary: 'Create an account and its first API key', requestBody: { content: json('AdminCreateAccount') }, responses: { '201': { description: '{accountId, apiKey}' }, '401': error('Bad admin token.') } },
+				post: {
+					tags: ['Admin'],
+					security: adminAuth,
+					summary: 'Create an account and its first API key',
+					requestBody: { content: json('AdminCreateAccount') },
+					responses: {
+						'201': { description: '{accountId, apiKey}' },
+						'401': error('Bad admin token.'),
+					},
+				},
 			},
 			'/__admin/accounts/{id}': {
 				parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-				get: { tags: ['Admin'], security: adminAuth, summary: 'Read an account', responses: { '200': { description: 'The account', content: json('AdminAccount') }, '404': error('Unknown account.') } },
-				patch: { tags: ['Admin'], security: adminAuth, summary: 'Set credits or active', requestBody: { content: json('AdminPatchAccount') }, responses: { '200': { description: 'The account', content: json('AdminAccount') } } },
+				get: {
+					tags: ['Admin'],
+					security: adminAuth,
+					summary: 'Read an account',
+					responses: {
+						'200': { description: 'The account', content: json('AdminAccount') },
+						'404': error('Unknown account.'),
+					},
+				},
+				patch: {
+					tags: ['Admin'],
+					security: adminAuth,
+					summary: 'Set credits or active',
+					requestBody: { content: json('AdminPatchAccount') },
+					responses: { '200': { description: 'The account', content: json('AdminAccount') } },
+				},
 			},
 			'/__admin/accounts/{id}/keys': {
 				parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-				post: { tags: ['Admin'], security: adminAuth, summary: 'Issue another key (permissions default to the account\'s)', requestBody: { required: false, content: json('AdminCreateKey') }, responses: { '201': { description: '{apiKey}' } } },
+				post: {
+					tags: ['Admin'],
+					security: adminAuth,
+					summary: "Issue another key (permissions default to the account's)",
+					requestBody: { required: false, content: json('AdminCreateKey') },
+					responses: { '201': { description: '{apiKey}' } },
+				},
 			},
 			'/__admin/accounts/{id}/contacts': {
 				parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-				get: { tags: ['Admin'], security: adminAuth, summary: "The account's contacts, in the order they were added", responses: { '200': { description: '{contacts}' } } },
+				get: {
+					tags: ['Admin'],
+					security: adminAuth,
+					summary: "The account's contacts, in the order they were added",
+					responses: { '200': { description: '{contacts}' } },
+				},
 			},
 			'/__admin/faults': {
-				post: { tags: ['Admin'], security: adminAuth, summary: 'Make the next n saves of contacts fail (the 500 path)', requestBody: { content: json('AdminFault') }, responses: { '200': { description: 'Armed' } } },
-				delete: { tags: ['Admin'], security: adminAuth, summary: 'Clear armed faults', responses: { '200': { description: 'Cleared' } } },
+				post: {
+					tags: ['Admin'],
+					security: adminAuth,
+					summary: 'Make the next n saves of contacts fail (the 500 path)',
+					requestBody: { content: json('AdminFault') },
+					responses: { '200': { description: 'Armed' } },
+				},
+				delete: {
+					tags: ['Admin'],
+					security: adminAuth,
+					summary: 'Clear armed faults',
+					responses: { '200': { description: 'Cleared' } },
+				},
 			},
 			'/__admin/clock': {
-				post: { tags: ['Admin'], security: adminAuth, summary: "Move the server's clock forward", requestBody: { content: json('AdminClock') }, responses: { '200': { description: '{now, offsetSeconds}' } } },
+				post: {
+					tags: ['Admin'],
+					security: adminAuth,
+					summary: "Move the server's clock forward",
+					requestBody: { content: json('AdminClock') },
+					responses: { '200': { description: '{now, offsetSeconds}' } },
+				},
 			},
 			'/__admin/reset': {
-				post: { tags: ['Admin'], security: adminAuth, summary: 'Empty state (the dev account is seeded again), clock and faults reset', responses: { '200': { description: 'Reset' } } },
+				post: {
+					tags: ['Admin'],
+					security: adminAuth,
+					summary: 'Empty state (the dev account is seeded again), clock and faults reset',
+					responses: { '200': { description: 'Reset' } },
+				},
 			},
 		},
 		components: {
 			securitySchemes: {
 				apiKey: { type: 'http', scheme: 'bearer', description: 'API key of an account.' },
-				adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token printed at start.' },
+				adminToken: {
+					type: 'http',
+					scheme: 'bearer',
+					description: 'The admin token printed at start.',
+				},
 			},
 			schemas: components,
 		},

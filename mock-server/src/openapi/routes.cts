@@ -40,14 +40,21 @@ export function registerDocsRoutes(app: FastifyInstance, serverUrl: () => string
 			return reply.type('application/json; charset=utf-8').send(cached);
 		},
 	});
-	resource(app, '/docs', { GET: async (_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE) });
-	resource(app, '/docs/init.js', { GET: async (_request, reply) => reply.type('application/javascript; charset=utf-8').send(INIT) });
+	resource(app, '/docs', {
+		GET: async (_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE),
+	});
+	resource(app, '/docs/init.js', {
+		GET: async (_request, reply) => reply.type('application/javascript; charset=utf-8').send(INIT),
+	});
 	resource(app, '/docs/:file', {
 		GET: async (request, reply) => {
 			const file = (request.params as { file: string }).file;
 			const type = UI_FILES[file];
 			if (!type) throw new ApiError(404, `No docs asset named '${file}'.`);
-			return reply.type(type).header('Cache-Control', 'public, max-age=3600').send(readFileSync(join(UI_DIR, file)));
+			return reply
+				.type(type)
+				.header('Cache-Control', 'public, max-age=3600')
+				.send(readFileSync(join(UI_DIR, file)));
 		},
 	});
 }

@@ -9,7 +9,12 @@ async function main(): Promise<void> {
 		parsed = parseArgs({
 			args: process.argv.slice(2),
 			allowPositionals: true,
-			options: { 'map-host': { type: 'string', multiple: true }, timeout: { type: 'string' }, 'tag-manager': { type: 'string' }, help: { type: 'boolean' } },
+			options: {
+				'map-host': { type: 'string', multiple: true },
+				timeout: { type: 'string' },
+				'tag-manager': { type: 'string' },
+				help: { type: 'boolean' },
+			},
 		});
 	} catch (error) {
 		process.stderr.write(`Error: ${(error as Error).message}\n`);

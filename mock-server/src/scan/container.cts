@@ -1,4 +1,14 @@
-import { type ContainerRef, type Finding, findContainerRefs, findTrackers, isGa4, isMetaId, isTiktokId, isUa, unescapeJs } from './signatures.cjs';
+import {
+	type ContainerRef,
+	type Finding,
+	findContainerRefs,
+	findTrackers,
+	isGa4,
+	isMetaId,
+	isTiktokId,
+	isUa,
+	unescapeJs,
+} from './signatures.cjs';
 
 /**
  * Reads a Google Tag Manager container (gtm.js) or Google tag (gtag/js) response: extracts the
@@ -56,14 +66,18 @@ class Resolver {
 			case 'macro':
 				return this.macro(Number(v[1]), depth + 1);
 			case 'template':
-				return v.slice(1).map((part) => String(this.value(part, depth + 1) ?? '')).join('');
+				return v
+					.slice(1)
+					.map((part) => String(this.value(part, depth + 1) ?? ''))
+					.join('');
 			case 'escape':
 				return this.value(v[1], depth + 1);
 			case 'list':
 				return v.slice(1).map((item) => this.value(item, depth + 1));
 			case 'map': {
 				const out: Record<string, unknown> = {};
-				for (let i = 1; i + 1 < v.length; i += 2) out[String(this.value(v[i], depth + 1))] = this.value(v[i + 1], depth + 1);
+				for (let i = 1; i + 1 < v.length; i += 2)
+					out[String(this.value(v[i], depth + 1))] = this.value(v[i + 1], depth + 1);
 				return out;
 			}
 			default:
@@ -82,19 +96,27 @@ class Resolver {
 	}
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
+const str = (v: unknown): string | undefined =>
+	typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 
 function permissionText(permissions: Record<string, unknown> | undefined): string {
 	return permissions ? JSON.stringify(permissions) : '';
 }
 
-export function analyzeContainer(script: string, label: string): { findings: Finding[]; refs: ContainerRef[]; parsed: boolean } {
+export function analyzeContainer(
+	script: string,
+	label: string,
+): { findings: Finding[]; refs: ContainerRef[]; parsed: boolean } {
 	const findings: Finding[] = [];
 	const refs: ContainerRef[] = [];
 	const data = extractContainerData(script);
 	if (!data?.resource) {
 		const text = unescapeJs(script);
-		return { findings: findTrackers(text, `${label} (unparsed)`), refs: findContainerRefs(text, `${label} (unparsed)`), parsed: false };
+		return {
+			findings: findTrackers(text, `${label} (unparsed)`),
+			refs: findContainerRefs(text, `${label} (unparsed)`),
+			parsed: false,
+		};
 	}
 	const resolve = new Resolver(data.resource.macros ?? []);
 	const add = (kind: Finding['kind'], id: string | undefined, where: string, evidence: string) =>
@@ -119,11 +141,19 @@ export function analyzeContainer(script: string, label: string): { findings: Fin
 				googleId(str(field('vtp_measurementId')), where, 'GA4 configuration tag');
 				break;
 			case fn === '__gaawe':
-				googleId(str(field('vtp_measurementIdOverride')) ?? str(field('vtp_measurementId')), where, 'GA4 event tag');
+				googleId(
+					str(field('vtp_measurementIdOverride')) ?? str(field('vtp_measurementId')),
+					where,
+					'GA4 event tag',
+				);
 				break;
 			case fn === '__ua': {
 				const settings = field('vtp_gaSettings') as Record<string, unknown> | undefined;
-				googleId(str(field('vtp_trackingId')) ?? str(settings?.vtp_trackingId), where, 'Universal Analytics tag');
+				googleId(
+					str(field('vtp_trackingId')) ?? str(settings?.vtp_trackingId),
+					where,
+					'Universal Analytics tag',
+				);
 				break;
 			}
 			case fn === '__html':
@@ -142,17 +172,24 @@ export function analyzeContainer(script: string, label: string): { findings: Fin
 			}
 			case fn.startsWith('__cvt_'): {
 				const perms = permissionText(data.permissions?.[fn]);
-				const ids = [field('vtp_pixelId'), field('vtp_pixelIds'), field('vtp_pixel_code'), field('vtp_pixelCode')]
+				const ids = [
+					field('vtp_pixelId'),
+					field('vtp_pixelIds'),
+					field('vtp_pixel_code'),
+					field('vtp_pixelCode'),
+				]
 					.flatMap((v) => (Array.isArray(v) ? v : [v]))
 					.flatMap((v) => (str(v) ?? '').split(/[\s,]+/))
 					.filter(Boolean);
 				if (/connect\.facebook\.net|"fbq"|"_fbq"/.test(perms)) {
 					const metaIds = ids.filter(isMetaId);
-					if (metaIds.length) metaIds.forEach((id) => add('metaPixel', id, where, 'community template (Meta)'));
+					if (metaIds.length)
+						metaIds.forEach((id) => add('metaPixel', id, where, 'community template (Meta)'));
 					else add('metaPixel', undefined, where, 'community template (Meta)');
 				} else if (/analytics\.tiktok\.com|"ttq"|TiktokAnalyticsObject/.test(perms)) {
 					const tiktokIds = ids.filter(isTiktokId);
-					if (tiktokIds.length) tiktokIds.forEach((id) => add('tiktokPixel', id, where, 'community template (TikTok)'));
+					if (tiktokIds.length)
+						tiktokIds.forEach((id) => add('tiktokPixel', id, where, 'community template (TikTok)'));
 					else add('tiktokPixel', undefined, where, 'community template (TikTok)');
 				}
 				break;

@@ -62,11 +62,17 @@ function reasonOf(error: NodeJS.ErrnoException): string {
 		case 'ECONNRESET':
 			return 'connection reset';
 		default:
-			return /certificate|SSL|TLS/i.test(error.message) ? 'TLS error' : `connection failed (${error.code ?? error.message})`;
+			return /certificate|SSL|TLS/i.test(error.message)
+				? 'TLS error'
+				: `connection failed (${error.code ?? error.message})`;
 	}
 }
 
-function getOnce(url: URL, options: FetchOptions, signal: AbortSignal): Promise<{ status: number; headers: http.IncomingHttpHeaders; body?: Buffer; reason?: string }> {
+function getOnce(
+	url: URL,
+	options: FetchOptions,
+	signal: AbortSignal,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body?: Buffer; reason?: string }> {
 	return new Promise((resolve) => {
 		const mapped = options.hostMap.resolve(url.hostname);
 		const target = mapped ?? url;
@@ -96,29 +102,59 @@ function getOnce(url: URL, options: FetchOptions, signal: AbortSignal): Promise<
 				const declared = Number(response.headers['content-length'] ?? 0);
 				if (declared > options.maxBytes) {
 					response.destroy();
-					resolve({ status, headers: response.headers, reason: `response too large (over ${options.maxBytes} bytes)` });
+					resolve({
+						status,
+						headers: response.headers,
+						reason: `response too large (over ${options.maxBytes} bytes)`,
+					});
 					return;
 				}
 				const encoding = String(response.headers['content-encoding'] ?? '').toLowerCase();
 				const stream =
-					encoding === 'gzip' ? response.pipe(zlib.createGunzip()) : encoding === 'deflate' ? response.pipe(zlib.createInflate()) : encoding === 'br' ? response.pipe(zlib.createBrotliDecompress()) : response;
+					encoding === 'gzip'
+						? response.pipe(zlib.createGunzip())
+						: encoding === 'deflate'
+							? response.pipe(zlib.createInflate())
+							: encoding === 'br'
+								? response.pipe(zlib.createBrotliDecompress())
+								: response;
 				const chunks: Buffer[] = [];
 				let size = 0;
 				stream.on('data', (chunk: Buffer) => {
 					size += chunk.length;
 					if (size > options.maxBytes) {
 						response.destroy();
-						resolve({ status, headers: response.headers, reason: `response too large (over ${options.maxBytes} bytes)` });
+						resolve({
+							status,
+							headers: response.headers,
+							reason: `response too large (over ${options.maxBytes} bytes)`,
+						});
 						return;
 					}
 					chunks.push(chunk);
 				});
-				stream.on('end', () => resolve({ status, headers: response.headers, body: Buffer.concat(chunks) }));
-				stream.on('error', (error: NodeJS.ErrnoException) => resolve({ status, headers: response.headers, reason: signal.aborted ? 'time-out' : reasonOf(error) }));
-				response.on('error', (error: NodeJS.ErrnoException) => resolve({ status, headers: response.headers, reason: signal.aborted ? 'time-out' : reasonOf(error) }));
+				stream.on('end', () =>
+					resolve({ status, headers: response.headers, body: Buffer.concat(chunks) }),
+				);
+				stream.on('error', (error: NodeJS.ErrnoException) =>
+					resolve({
+						status,
+						headers: response.headers,
+						reason: signal.aborted ? 'time-out' : reasonOf(error),
+					}),
+				);
+				response.on('error', (error: NodeJS.ErrnoException) =>
+					resolve({
+						status,
+						headers: response.headers,
+						reason: signal.aborted ? 'time-out' : reasonOf(error),
+					}),
+				);
 			},
 		);
-		request.on('error', (error: NodeJS.ErrnoException) => resolve({ status: 0, headers: {}, reason: signal.aborted ? 'time-out' : reasonOf(error) }));
+		request.on('error', (error: NodeJS.ErrnoException) =>
+			resolve({ status: 0, headers: {}, reason: signal.aborted ? 'time-out' : reasonOf(error) }),
+		);
 		request.end();
 	});
 }
@@ -135,21 +171,42 @@ export async function fetchText(input: string, options: FetchOptions): Promise<F
 	const visited = new Set<string>();
 	try {
 		for (let hop = 0; ; hop++) {
-			if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, url: url.href, reason: `unsupported scheme ${url.protocol}` };
+			if (url.protocol !== 'http:' && url.protocol !== 'https:')
+				return { ok: false, url: url.href, reason: `unsupported scheme ${url.protocol}` };
 			visited.add(url.href);
 			const result = await getOnce(url, options, controller.signal);
-			if (result.reason) return { ok: false, url: url.href, reason: result.reason, status: result.status || undefined };
+			if (result.reason)
+				return {
+					ok: false,
+					url: url.href,
+					reason: result.reason,
+					status: result.status || undefined,
+				};
 			if (result.status >= 300 && result.status < 400) {
 				const next = new URL(String(result.headers.location), url);
-				if (visited.has(next.href)) return { ok: false, url: url.href, reason: 'redirect loop', status: result.status };
-				if (hop >= options.maxRedirects) return { ok: false, url: url.href, reason: `too many redirects (over ${options.maxRedirects})`, status: result.status };
+				if (visited.has(next.href))
+					return { ok: false, url: url.href, reason: 'redirect loop', status: result.status };
+				if (hop >= options.maxRedirects)
+					return {
+						ok: false,
+						url: url.href,
+						reason: `too many redirects (over ${options.maxRedirects})`,
+						status: result.status,
+					};
 				url = next;
 				continue;
 			}
-			if (result.status >= 400) return { ok: false, url: url.href, reason: `HTTP ${result.status}`, status: result.status };
+			if (result.status >= 400)
+				return { ok: false, url: url.href, reason: `HTTP ${result.status}`, status: result.status };
 			// Latin-1 maps bytes 1:1 and is much faster than UTF-8 decoding; every signature and id
 			// the scanner looks for is ASCII, so non-ASCII text may come out garbled without harm.
-			return { ok: true, url: url.href, status: result.status, contentType: String(result.headers['content-type'] ?? ''), body: result.body!.toString('latin1') };
+			return {
+				ok: true,
+				url: url.href,
+				status: result.status,
+				contentType: String(result.headers['content-type'] ?? ''),
+				body: result.body!.toString('latin1'),
+			};
 		}
 	} finally {
 		clearTimeout(timer);

@@ -18,9 +18,14 @@ function tagAt(html: string, at: number): Tag | undefined {
 	const nameStart = no ? at - 2 : at;
 	const after = html.charCodeAt(at + 6);
 	// the name must end there: whitespace, '>' or '/'
-	if (!(after === 62 || after === 47 || after === 32 || after === 9 || after === 10 || after === 13)) return undefined;
-	if (html[nameStart - 1] === '<') return { kind: no ? 'noscript' : 'script', closing: false, start: nameStart - 1 };
-	if (html[nameStart - 1] === '/' && html[nameStart - 2] === '<') return { kind: no ? 'noscript' : 'script', closing: true, start: nameStart - 2 };
+	if (
+		!(after === 62 || after === 47 || after === 32 || after === 9 || after === 10 || after === 13)
+	)
+		return undefined;
+	if (html[nameStart - 1] === '<')
+		return { kind: no ? 'noscript' : 'script', closing: false, start: nameStart - 1 };
+	if (html[nameStart - 1] === '/' && html[nameStart - 2] === '<')
+		return { kind: no ? 'noscript' : 'script', closing: true, start: nameStart - 2 };
 	return undefined;
 }
 
@@ -36,7 +41,9 @@ function* tags(html: string): Generator<Tag> {
 function whereOf(kind: Tag['kind'], attrs: string): string {
 	if (kind === 'noscript') return 'noscript';
 	const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attrs)?.[1]?.toLowerCase();
-	return type && !/^((text|application)\/(x-)?(javascript|ecmascript)|module|.*json)$/.test(type) ? `script (disabled: type=${type})` : 'script';
+	return type && !/^((text|application)\/(x-)?(javascript|ecmascript)|module|.*json)$/.test(type)
+		? `script (disabled: type=${type})`
+		: 'script';
 }
 
 export function scanPage(html: string): { findings: Finding[]; refs: ContainerRef[] } {
@@ -59,7 +66,11 @@ export function scanPage(html: string): { findings: Finding[]; refs: ContainerRe
 			const openEnd = html.indexOf('>', tag.start);
 			if (openEnd < 0) break;
 			markup(pos, tag.start);
-			open = { ...tag, contentStart: openEnd + 1, attrs: html.slice(tag.start + tag.kind.length + 1, openEnd) };
+			open = {
+				...tag,
+				contentStart: openEnd + 1,
+				attrs: html.slice(tag.start + tag.kind.length + 1, openEnd),
+			};
 			pos = openEnd + 1;
 		} else if (open && tag.closing && tag.kind === open.kind) {
 			scan(open.attrs + html.slice(open.contentStart, tag.start), whereOf(open.kind, open.attrs));

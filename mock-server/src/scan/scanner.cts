@@ -11,7 +11,13 @@ export interface ScanResult {
 	fbPixel: boolean | null;
 	tikTokPixel: boolean | null;
 	gAnalytics: boolean | null;
-	ids: { metaPixel: string[]; tiktokPixel: string[]; googleAnalytics: string[]; googleTagManager: string[]; googleTag: string[] };
+	ids: {
+		metaPixel: string[];
+		tiktokPixel: string[];
+		googleAnalytics: string[];
+		googleTagManager: string[];
+		googleTag: string[];
+	};
 	findings: Finding[];
 	containers: { id: string; url: string; loaded: boolean; reason?: string }[];
 }
@@ -29,9 +35,12 @@ export interface ScannerOptions {
 	tagManagerOrigin?: string;
 }
 
-export const USER_AGENT = 'Mozilla/5.0 (compatible; LeadInboxScanner/1.0; +https://github.com/n8n-nodes-lead-inbox)';
+export const USER_AGENT =
+	'Mozilla/5.0 (compatible; LeadInboxScanner/1.0; +https://github.com/n8n-nodes-lead-inbox)';
 
-const unique = (values: (string | undefined)[]) => [...new Set(values.filter((v): v is string => !!v))];
+const unique = (values: (string | undefined)[]) => [
+	...new Set(values.filter((v): v is string => !!v)),
+];
 
 function notScanned(url: string | null, reason: string, finalUrl?: string): ScanResult {
 	return {
@@ -42,7 +51,13 @@ function notScanned(url: string | null, reason: string, finalUrl?: string): Scan
 		fbPixel: null,
 		tikTokPixel: null,
 		gAnalytics: null,
-		ids: { metaPixel: [], tiktokPixel: [], googleAnalytics: [], googleTagManager: [], googleTag: [] },
+		ids: {
+			metaPixel: [],
+			tiktokPixel: [],
+			googleAnalytics: [],
+			googleTagManager: [],
+			googleTag: [],
+		},
 		findings: [],
 		containers: [],
 	};
@@ -92,18 +107,28 @@ export class Scanner {
 	scan(url: string | null | undefined): Promise<ScanResult> {
 		if (!url) return Promise.resolve(notScanned(null, 'no website'));
 		// A scan never fails the caller: anything unexpected is reported as "not scanned".
-		return this.limiter.run(() => this.scanNow(url)).catch((error: Error) => notScanned(url, `scan failed: ${error.message}`));
+		return this.limiter
+			.run(() => this.scanNow(url))
+			.catch((error: Error) => notScanned(url, `scan failed: ${error.message}`));
 	}
 
 	private fetchOptions(maxBytes: number) {
-		return { timeoutMs: this.o.timeoutMs, maxBytes, maxRedirects: this.o.maxRedirects, hostMap: this.o.hostMap, userAgent: USER_AGENT };
+		return {
+			timeoutMs: this.o.timeoutMs,
+			maxBytes,
+			maxRedirects: this.o.maxRedirects,
+			hostMap: this.o.hostMap,
+			userAgent: USER_AGENT,
+		};
 	}
 
 	private async scanNow(url: string): Promise<ScanResult> {
 		const page = await fetchText(url, this.fetchOptions(this.o.maxPageBytes));
 		if (!page.ok) return notScanned(url, page.reason, page.url);
 		const type = page.contentType.toLowerCase();
-		const looksHtml = type ? /text\/html|application\/xhtml\+xml/.test(type) : /^\s*(<!doctype html|<html)/i.test(page.body);
+		const looksHtml = type
+			? /text\/html|application\/xhtml\+xml/.test(type)
+			: /^\s*(<!doctype html|<html)/i.test(page.body);
 		if (!looksHtml) return notScanned(url, `not HTML (${type || 'no content type'})`, page.url);
 
 		const { findings, refs } = scanPage(page.body);
@@ -117,9 +142,17 @@ export class Scanner {
 				batch.map(async (ref) => {
 					const path = ref.kind === 'googleTagManager' ? '/gtm.js' : '/gtag/js';
 					const containerUrl = `${this.o.tagManagerOrigin}${path}?id=${encodeURIComponent(ref.id)}`;
-					const response = await fetchText(containerUrl, this.fetchOptions(this.o.maxContainerBytes));
+					const response = await fetchText(
+						containerUrl,
+						this.fetchOptions(this.o.maxContainerBytes),
+					);
 					if (!response.ok) {
-						containers.push({ id: ref.id, url: containerUrl, loaded: false, reason: response.reason });
+						containers.push({
+							id: ref.id,
+							url: containerUrl,
+							loaded: false,
+							reason: response.reason,
+						});
 						return;
 					}
 					containers.push({ id: ref.id, url: containerUrl, loaded: true });
@@ -131,7 +164,8 @@ export class Scanner {
 			frontier = next;
 		}
 		const allRefs = [...visited];
-		const idsOf = (kind: Finding['kind']) => unique(findings.filter((f) => f.kind === kind).map((f) => f.id));
+		const idsOf = (kind: Finding['kind']) =>
+			unique(findings.filter((f) => f.kind === kind).map((f) => f.id));
 		const has = (kind: Finding['kind']) => findings.some((f) => f.kind === kind);
 		return {
 			url,

@@ -34,25 +34,118 @@ interface Signature {
 }
 
 const SIGNATURES: Signature[] = [
-	{ kind: 'metaPixel', evidence: "fbq('init')", needle: 'fbq(', pattern: new RegExp(`fbq\\(\\s*['"](?:init|addPixelId)['"]\\s*,\\s*['"]?${META_ID}\\b`, 'g') },
-	{ kind: 'metaPixel', evidence: 'facebook.com/tr image pixel', needle: 'facebook.com/tr', pattern: new RegExp(`facebook\\.com/tr/?\\?(?:[^"'\\s<>]*?(?:&|&amp;|\\\\u0026))?id=${META_ID}\\b`, 'g') },
-	{ kind: 'metaPixel', evidence: 'signals config', needle: 'signals/config/', pattern: new RegExp(`connect\\.facebook\\.net/signals/config/${META_ID}\\b`, 'g') },
-	{ kind: 'metaPixel', evidence: 'plugin pixelIds config', needle: 'ixel', pattern: new RegExp(`["']pixel_?[Ii]ds?["']\\s*:\\s*\\[?\\s*["']${META_ID}["']`, 'g') },
-	{ kind: 'metaPixel', evidence: 'fbevents.js loader', needle: 'fbevents.js', pattern: /connect\.facebook\.net\/[A-Za-z_]{2,6}\/fbevents\.js/g },
-	{ kind: 'tiktokPixel', evidence: 'ttq.load', needle: 'ttq.load(', pattern: new RegExp(`ttq\\.load\\(\\s*['"]${TIKTOK_ID}['"]`, 'g') },
-	{ kind: 'tiktokPixel', evidence: 'sdk.js?sdkid', needle: 'sdkid=', pattern: new RegExp(`analytics\\.tiktok\\.com/i18n/pixel/sdk\\.js\\?sdkid=${TIKTOK_ID}`, 'g') },
-	{ kind: 'tiktokPixel', evidence: 'events.js loader', needle: 'analytics.tiktok.com', pattern: /analytics\.tiktok\.com\/i18n\/pixel\/events\.js/g },
-	{ kind: 'tiktokPixel', evidence: 'minified .load in TikTok code', needle: '.load(', pattern: new RegExp(`\\.load\\(\\s*["']${TIKTOK_ID}["']`, 'g'), context: /TiktokAnalyticsObject|analytics\.tiktok\.com|\bttq\b/ },
-	{ kind: 'googleAnalytics', evidence: "gtag('config')", needle: 'gtag(', pattern: new RegExp(`gtag\\(\\s*['"]config['"]\\s*,\\s*['"](${GA4_ID}|${UA_ID})['"]`, 'g') },
-	{ kind: 'googleAnalytics', evidence: 'gtag.js loader', needle: 'gtag/js', pattern: new RegExp(`googletagmanager\\.com/gtag/js\\?id=(${GA4_ID})\\b`, 'g') },
-	{ kind: 'googleAnalytics', evidence: "ga('create')", needle: 'create', pattern: new RegExp(`ga\\(\\s*['"]create['"]\\s*,\\s*['"](${UA_ID})['"]`, 'g') },
-	{ kind: 'googleAnalytics', evidence: '_gaq _setAccount', needle: '_setAccount', pattern: new RegExp(`_gaq\\.push\\(\\s*\\[\\s*['"]_setAccount['"]\\s*,\\s*['"](${UA_ID})['"]`, 'g') },
-	{ kind: 'googleAnalytics', evidence: 'urchin _uacct', needle: '_uacct', pattern: new RegExp(`_uacct\\s*=\\s*['"](${UA_ID})['"]`, 'g') },
-	{ kind: 'googleAnalytics', evidence: 'analytics.js/ga.js loader', needle: 'google-analytics.com', pattern: /google-analytics\.com\/(?:analytics|ga|urchin)\.js/g },
+	{
+		kind: 'metaPixel',
+		evidence: "fbq('init')",
+		needle: 'fbq(',
+		pattern: new RegExp(`fbq\\(\\s*['"](?:init|addPixelId)['"]\\s*,\\s*['"]?${META_ID}\\b`, 'g'),
+	},
+	{
+		kind: 'metaPixel',
+		evidence: 'facebook.com/tr image pixel',
+		needle: 'facebook.com/tr',
+		pattern: new RegExp(
+			`facebook\\.com/tr/?\\?(?:[^"'\\s<>]*?(?:&|&amp;|\\\\u0026))?id=${META_ID}\\b`,
+			'g',
+		),
+	},
+	{
+		kind: 'metaPixel',
+		evidence: 'signals config',
+		needle: 'signals/config/',
+		pattern: new RegExp(`connect\\.facebook\\.net/signals/config/${META_ID}\\b`, 'g'),
+	},
+	{
+		kind: 'metaPixel',
+		evidence: 'plugin pixelIds config',
+		needle: 'ixel',
+		pattern: new RegExp(`["']pixel_?[Ii]ds?["']\\s*:\\s*\\[?\\s*["']${META_ID}["']`, 'g'),
+	},
+	{
+		kind: 'metaPixel',
+		evidence: 'fbevents.js loader',
+		needle: 'fbevents.js',
+		pattern: /connect\.facebook\.net\/[A-Za-z_]{2,6}\/fbevents\.js/g,
+	},
+	{
+		kind: 'tiktokPixel',
+		evidence: 'ttq.load',
+		needle: 'ttq.load(',
+		pattern: new RegExp(`ttq\\.load\\(\\s*['"]${TIKTOK_ID}['"]`, 'g'),
+	},
+	{
+		kind: 'tiktokPixel',
+		evidence: 'sdk.js?sdkid',
+		needle: 'sdkid=',
+		pattern: new RegExp(`analytics\\.tiktok\\.com/i18n/pixel/sdk\\.js\\?sdkid=${TIKTOK_ID}`, 'g'),
+	},
+	{
+		kind: 'tiktokPixel',
+		evidence: 'events.js loader',
+		needle: 'analytics.tiktok.com',
+		pattern: /analytics\.tiktok\.com\/i18n\/pixel\/events\.js/g,
+	},
+	{
+		kind: 'tiktokPixel',
+		evidence: 'minified .load in TikTok code',
+		needle: '.load(',
+		pattern: new RegExp(`\\.load\\(\\s*["']${TIKTOK_ID}["']`, 'g'),
+		context: /TiktokAnalyticsObject|analytics\.tiktok\.com|\bttq\b/,
+	},
+	{
+		kind: 'googleAnalytics',
+		evidence: "gtag('config')",
+		needle: 'gtag(',
+		pattern: new RegExp(`gtag\\(\\s*['"]config['"]\\s*,\\s*['"](${GA4_ID}|${UA_ID})['"]`, 'g'),
+	},
+	{
+		kind: 'googleAnalytics',
+		evidence: 'gtag.js loader',
+		needle: 'gtag/js',
+		pattern: new RegExp(`googletagmanager\\.com/gtag/js\\?id=(${GA4_ID})\\b`, 'g'),
+	},
+	{
+		kind: 'googleAnalytics',
+		evidence: "ga('create')",
+		needle: 'create',
+		pattern: new RegExp(`ga\\(\\s*['"]create['"]\\s*,\\s*['"](${UA_ID})['"]`, 'g'),
+	},
+	{
+		kind: 'googleAnalytics',
+		evidence: '_gaq _setAccount',
+		needle: '_setAccount',
+		pattern: new RegExp(
+			`_gaq\\.push\\(\\s*\\[\\s*['"]_setAccount['"]\\s*,\\s*['"](${UA_ID})['"]`,
+			'g',
+		),
+	},
+	{
+		kind: 'googleAnalytics',
+		evidence: 'urchin _uacct',
+		needle: '_uacct',
+		pattern: new RegExp(`_uacct\\s*=\\s*['"](${UA_ID})['"]`, 'g'),
+	},
+	{
+		kind: 'googleAnalytics',
+		evidence: 'analytics.js/ga.js loader',
+		needle: 'google-analytics.com',
+		pattern: /google-analytics\.com\/(?:analytics|ga|urchin)\.js/g,
+	},
 ];
 
 /** Words every signature's text contains one of; text with none (most markup) is skipped. */
-const ANY_NEEDLE = ['facebook', 'fbq', 'ixel', 'tiktok', 'ttq', 'gtag', 'google', '_gaq', '_uacct', 'ga('];
+const ANY_NEEDLE = [
+	'facebook',
+	'fbq',
+	'ixel',
+	'tiktok',
+	'ttq',
+	'gtag',
+	'google',
+	'_gaq',
+	'_uacct',
+	'ga(',
+];
 
 /** Finds tracker evidence in a piece of text (page segment, custom HTML tag, image URL). */
 export function findTrackers(text: string, where: string): Finding[] {
@@ -61,7 +154,12 @@ export function findTrackers(text: string, where: string): Finding[] {
 	for (const sig of SIGNATURES) {
 		if (!text.includes(sig.needle) || (sig.context && !sig.context.test(text))) continue;
 		for (const match of text.matchAll(sig.pattern)) {
-			findings.push({ kind: sig.kind, ...(match[1] ? { id: match[1] } : {}), where, evidence: sig.evidence });
+			findings.push({
+				kind: sig.kind,
+				...(match[1] ? { id: match[1] } : {}),
+				where,
+				evidence: sig.evidence,
+			});
 		}
 	}
 	return findings;
@@ -77,8 +175,11 @@ export function findContainerRefs(text: string, where: string): ContainerRef[] {
 	if (!text.includes('gtm.js') && !text.includes('googletagmanager.com')) return refs;
 	for (const m of text.matchAll(GTM_URL)) refs.push({ kind: 'googleTagManager', id: m[1], where });
 	// The GTM snippet builds the URL at run time: the id is an argument next to 'gtm.js'.
-	if (/gtm\.js/.test(text)) for (const m of text.matchAll(GTM_SNIPPET_ARG)) refs.push({ kind: 'googleTagManager', id: m[1], where });
-	for (const m of text.matchAll(GTAG_URL)) if (!m[1].startsWith('DC-')) refs.push({ kind: 'googleTag', id: m[1], where });
+	if (/gtm\.js/.test(text))
+		for (const m of text.matchAll(GTM_SNIPPET_ARG))
+			refs.push({ kind: 'googleTagManager', id: m[1], where });
+	for (const m of text.matchAll(GTAG_URL))
+		if (!m[1].startsWith('DC-')) refs.push({ kind: 'googleTag', id: m[1], where });
 	return refs;
 }
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { PERMISSIONS } from '../accounts/accounts.cjs';
 
-const permissions = z.array(z.enum(PERMISSIONS)).meta({ description: `Any of ${PERMISSIONS.join(', ')}.` });
+const permissions = z
+	.array(z.enum(PERMISSIONS))
+	.meta({ description: `Any of ${PERMISSIONS.join(', ')}.` });
 
 export const createAccountRequest = z
 	.strictObject({
@@ -15,15 +17,30 @@ export const patchAccountRequest = z
 	.strictObject({ credits: z.int().min(0).optional(), active: z.boolean().optional() })
 	.meta({ id: 'AdminPatchAccount' });
 
-export const createKeyRequest = z.strictObject({ permissions: permissions.optional() }).meta({ id: 'AdminCreateKey' });
+export const createKeyRequest = z
+	.strictObject({ permissions: permissions.optional() })
+	.meta({ id: 'AdminCreateKey' });
 
 export const FAULT_TARGETS = ['leads.save'] as const;
 export const faultRequest = z
 	.strictObject({ target: z.enum(FAULT_TARGETS), times: z.int().min(1).max(100000).default(1) })
 	.meta({ id: 'AdminFault' });
 
-export const clockRequest = z.strictObject({ advanceSeconds: z.int().min(0).max(10 * 365 * 24 * 3600) }).meta({ id: 'AdminClock' });
+export const clockRequest = z
+	.strictObject({
+		advanceSeconds: z
+			.int()
+			.min(0)
+			.max(10 * 365 * 24 * 3600),
+	})
+	.meta({ id: 'AdminClock' });
 
 export const accountResponse = z
-	.object({ id: z.string(), credits: z.int(), active: z.boolean(), permissions: z.array(z.string()), contactCount: z.int() })
+	.object({
+		id: z.string(),
+		credits: z.int(),
+		active: z.boolean(),
+		permissions: z.array(z.string()),
+		contactCount: z.int(),
+	})
 	.meta({ id: 'AdminAccount' });

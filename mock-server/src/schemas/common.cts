@@ -1,17 +1,34 @@
 import { z } from 'zod';
 
 export const errorDetail = z.object({
-	path: z.string().meta({ description: 'Field (or entry index and field) the message is about.', example: 'count' }),
+	path: z
+		.string()
+		.meta({
+			description: 'Field (or entry index and field) the message is about.',
+			example: 'count',
+		}),
 	message: z.string(),
 });
 
 export const errorBody = z
 	.object({
 		error: z.string().meta({ description: 'One sentence a person can act on.' }),
-		code: z.string().optional().meta({ description: 'Machine-readable outcome, for failed inbox entries.' }),
-		details: z.array(errorDetail).optional().meta({ description: 'Per-field or per-entry problems.' }),
+		code: z
+			.string()
+			.optional()
+			.meta({ description: 'Machine-readable outcome, for failed inbox entries.' }),
+		details: z
+			.array(errorDetail)
+			.optional()
+			.meta({ description: 'Per-field or per-entry problems.' }),
 	})
-	.meta({ id: 'Error', example: { error: 'Invalid request body: count must be at most 1000.', details: [{ path: 'count', message: 'count must be at most 1000.' }] } });
+	.meta({
+		id: 'Error',
+		example: {
+			error: 'Invalid request body: count must be at most 1000.',
+			details: [{ path: 'count', message: 'count must be at most 1000.' }],
+		},
+	});
 
 /** Query parameters arrive as strings; integers must be written as plain whole numbers. */
 export const queryInt = (min: number, max: number) =>

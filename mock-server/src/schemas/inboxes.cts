@@ -5,41 +5,90 @@ import { queryInt } from './common.cjs';
 /** Entries per create request. */
 export const MAX_BATCH = 100;
 
-export const PROVIDERS = ['google', 'microsoft', 'yahoo', 'zoho', 'icloud', 'godaddy', 'namecheap'] as const;
+export const PROVIDERS = [
+	'google',
+	'microsoft',
+	'yahoo',
+	'zoho',
+	'icloud',
+	'godaddy',
+	'namecheap',
+] as const;
 export type Provider = (typeof PROVIDERS)[number];
 export const INBOX_STATUSES = ['active', 'paused', 'deactivated', 'error'] as const;
 
-const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
+const HOST_NAME =
+	/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
 const host = z
 	.string()
 	.trim()
-	.refine((v) => HOST_NAME.test(v) || isIP(v) !== 0, { error: 'must be a host name or IP address such as imap.example.com, not a URL' });
-const port = z.int().min(1).max(65535).meta({ description: '993 and 465 mean implicit TLS; any other port must offer STARTTLS.' });
+	.refine((v) => HOST_NAME.test(v) || isIP(v) !== 0, {
+		error: 'must be a host name or IP address such as imap.example.com, not a URL',
+	});
+const port = z
+	.int()
+	.min(1)
+	.max(65535)
+	.meta({ description: '993 and 465 mean implicit TLS; any other port must offer STARTTLS.' });
 const secret = z.string().min(1).max(1024);
 
 export const inboxEntry = z
 	.strictObject({
-		emailAddress: z.string().trim().max(254).pipe(z.email({ error: 'must be a valid email address such as name@example.com' })),
-		imapPassword: secret.meta({ description: 'IMAP password (usually an app password). Stored encrypted, never returned.' }),
-		poolId: z.string().trim().min(1).max(100).optional().meta({ description: 'Pool to add the inbox to. Omitted: one new pool is created for the request.' }),
+		emailAddress: z
+			.string()
+			.trim()
+			.max(254)
+			.pipe(z.email({ error: 'must be a valid email address such as name@example.com' })),
+		imapPassword: secret.meta({
+			description: 'IMAP password (usually an app password). Stored encrypted, never returned.',
+		}),
+		poolId: z
+			.string()
+			.trim()
+			.min(1)
+			.max(100)
+			.optional()
+			.meta({
+				description: 'Pool to add the inbox to. Omitted: one new pool is created for the request.',
+			}),
 		smtpPassword: secret.optional().meta({ description: 'Defaults to imapPassword.' }),
 		provider: z.enum(PROVIDERS).optional(),
 		imapHost: host.optional(),
 		imapPort: port.optional(),
 		smtpHost: host.optional(),
 		smtpPort: port.optional(),
-		imapUsername: z.string().min(1).max(320).optional().meta({ description: 'Defaults to the email address (iCloud IMAP: its local part).' }),
-		smtpUsername: z.string().min(1).max(320).optional().meta({ description: 'Defaults to the email address.' }),
+		imapUsername: z
+			.string()
+			.min(1)
+			.max(320)
+			.optional()
+			.meta({ description: 'Defaults to the email address (iCloud IMAP: its local part).' }),
+		smtpUsername: z
+			.string()
+			.min(1)
+			.max(320)
+			.optional()
+			.meta({ description: 'Defaults to the email address.' }),
 		dailySendingLimit: z.int().min(1).max(10000).default(2),
 		skipConnectionTest: z.boolean().default(false),
 	})
-	.meta({ id: 'InboxCreationEntry', example: { emailAddress: 'jane@gmail.com', imapPassword: 'abcd efgh ijkl mnop', dailySendingLimit: 30 } });
+	.meta({
+		id: 'InboxCreationEntry',
+		example: {
+			emailAddress: 'jane@gmail.com',
+			imapPassword: 'abcd efgh ijkl mnop',
+			dailySendingLimit: 30,
+		},
+	});
 
 export type InboxEntry = z.output<typeof inboxEntry>;
 
 export const createInboxesRequest = z
 	.union([inboxEntry, z.array(inboxEntry).min(1).max(MAX_BATCH)])
-	.meta({ id: 'CreateInboxesRequest', description: 'One entry, or an array of 1 to 100 entries (batch).' });
+	.meta({
+		id: 'CreateInboxesRequest',
+		description: 'One entry, or an array of 1 to 100 entries (batch).',
+	});
 
 export const listInboxesQuery = z
 	.strictObject({
@@ -51,12 +100,29 @@ export const listInboxesQuery = z
 	.meta({ id: 'ListInboxesQuery' });
 
 export const pool = z
-	.object({ id: z.string(), name: z.string(), inboxCount: z.int(), createdAt: z.string().meta({ description: 'ISO 8601, UTC' }) })
+	.object({
+		id: z.string(),
+		name: z.string(),
+		inboxCount: z.int(),
+		createdAt: z.string().meta({ description: 'ISO 8601, UTC' }),
+	})
 	.meta({ id: 'Pool' });
 
 export const poolsResponse = z
 	.object({ pools: z.array(pool) })
-	.meta({ id: 'PoolsResponse', example: { pools: [{ id: 'pool_q3Zx8aPm', name: 'Pool 2026-11-21 14:03 UTC', inboxCount: 3, createdAt: '2026-11-21T14:03:11.412Z' }] } });
+	.meta({
+		id: 'PoolsResponse',
+		example: {
+			pools: [
+				{
+					id: 'pool_q3Zx8aPm',
+					name: 'Pool 2026-11-21 14:03 UTC',
+					inboxCount: 3,
+					createdAt: '2026-11-21T14:03:11.412Z',
+				},
+			],
+		},
+	});
 
 export const inbox = z
 	.object({
@@ -76,7 +142,12 @@ export const inboxesResponse = z
 	})
 	.meta({ id: 'InboxesResponse' });
 
-export const ENTRY_ERROR_CODES = ['invalid_entry', 'pool_not_found', 'email_exists', 'connection_failed'] as const;
+export const ENTRY_ERROR_CODES = [
+	'invalid_entry',
+	'pool_not_found',
+	'email_exists',
+	'connection_failed',
+] as const;
 export type EntryErrorCode = (typeof ENTRY_ERROR_CODES)[number];
 
 export const creationResult = z
@@ -84,7 +155,10 @@ export const creationResult = z
 		emailAddress: z.string(),
 		success: z.boolean(),
 		inboxId: z.string().optional(),
-		poolId: z.string().optional().meta({ description: 'Pool the inbox was added to (created entries).' }),
+		poolId: z
+			.string()
+			.optional()
+			.meta({ description: 'Pool the inbox was added to (created entries).' }),
 		autoFilledFields: z.array(z.enum(['imapHost', 'imapPort', 'smtpHost', 'smtpPort'])).optional(),
 		error: z.string().optional(),
 		code: z.enum(ENTRY_ERROR_CODES).optional(),
@@ -96,7 +170,10 @@ export const creationResponse = z
 	.object({
 		success: z.boolean(),
 		summary: z.object({ total: z.int(), created: z.int(), failed: z.int() }),
-		pool: z.object({ id: z.string(), name: z.string() }).optional().meta({ description: 'Present only when a pool was created automatically.' }),
+		pool: z
+			.object({ id: z.string(), name: z.string() })
+			.optional()
+			.meta({ description: 'Present only when a pool was created automatically.' }),
 		results: z.array(creationResult),
 	})
 	.meta({
@@ -106,8 +183,19 @@ export const creationResponse = z
 			summary: { total: 2, created: 1, failed: 1 },
 			pool: { id: 'pool_q3Zx8aPm', name: 'Pool 2026-11-21 14:03 UTC' },
 			results: [
-				{ emailAddress: 'jane@gmail.com', success: true, inboxId: 'inb_Xk2p9QwE', poolId: 'pool_q3Zx8aPm', autoFilledFields: ['imapHost', 'imapPort', 'smtpHost', 'smtpPort'] },
-				{ emailAddress: 'joe@gmail.com', success: false, error: 'Connection test failed: IMAP authentication refused for joe@gmail.com.', code: 'connection_failed' },
+				{
+					emailAddress: 'jane@gmail.com',
+					success: true,
+					inboxId: 'inb_Xk2p9QwE',
+					poolId: 'pool_q3Zx8aPm',
+					autoFilledFields: ['imapHost', 'imapPort', 'smtpHost', 'smtpPort'],
+				},
+				{
+					emailAddress: 'joe@gmail.com',
+					success: false,
+					error: 'Connection test failed: IMAP authentication refused for joe@gmail.com.',
+					code: 'connection_failed',
+				},
 			],
 		},
 	});

@@ -1,18 +1,51 @@
 import { z } from 'zod';
 
 const filter = (what: string) =>
-	z.boolean().optional().meta({ description: `true: only businesses whose website has ${what}. false: only businesses whose website was scanned and found without one (businesses without a scannable website are excluded). Omitted or null: no restriction.` });
+	z
+		.boolean()
+		.optional()
+		.meta({
+			description: `true: only businesses whose website has ${what}. false: only businesses whose website was scanned and found without one (businesses without a scannable website are excluded). Omitted or null: no restriction.`,
+		});
 
 export const leadSearchRequest = z
 	.strictObject({
-		niche: z.string().trim().min(1).max(200).meta({ description: 'Business niche, e.g. "dentist" or "roofing contractor".', example: 'dentist' }),
-		city: z.string().trim().min(1).max(200).meta({ description: 'City: "Austin", "Austin, TX", "Austin, US", "München". Case and accents are ignored; ambiguous names resolve to the most populous match.', example: 'Austin, TX' }),
-		count: z.int().min(1).max(1000).default(100).meta({ description: 'Number of leads to fetch (1 to 1000). The full count is reserved from the credits up front.' }),
+		niche: z
+			.string()
+			.trim()
+			.min(1)
+			.max(200)
+			.meta({
+				description: 'Business niche, e.g. "dentist" or "roofing contractor".',
+				example: 'dentist',
+			}),
+		city: z
+			.string()
+			.trim()
+			.min(1)
+			.max(200)
+			.meta({
+				description:
+					'City: "Austin", "Austin, TX", "Austin, US", "München". Case and accents are ignored; ambiguous names resolve to the most populous match.',
+				example: 'Austin, TX',
+			}),
+		count: z
+			.int()
+			.min(1)
+			.max(1000)
+			.default(100)
+			.meta({
+				description:
+					'Number of leads to fetch (1 to 1000). The full count is reserved from the credits up front.',
+			}),
 		metaAds: filter('an ad-platform (Meta) pixel'),
 		tiktokPixel: filter('a short-video-platform (TikTok) pixel'),
 		gAnalytics: filter('a web-analytics (Google Analytics) tracker'),
 	})
-	.meta({ id: 'LeadSearchRequest', example: { niche: 'dentist', city: 'Austin, TX', count: 25, metaAds: true } });
+	.meta({
+		id: 'LeadSearchRequest',
+		example: { niche: 'dentist', city: 'Austin, TX', count: 25, metaAds: true },
+	});
 
 export type LeadSearchRequest = z.output<typeof leadSearchRequest>;
 
@@ -31,9 +64,20 @@ export const contact = z
 		facebook: urlOrNull,
 		linkedin: urlOrNull,
 		tiktok: urlOrNull,
-		fbPixel: z.boolean().nullable().meta({ description: 'Meta pixel found; null when the website is missing or could not be scanned.' }),
-		tikTokPixel: z.boolean().nullable().meta({ description: 'TikTok pixel found; null when not scanned.' }),
-		gAnalytics: z.boolean().nullable().meta({ description: 'Google Analytics found; null when not scanned.' }),
+		fbPixel: z
+			.boolean()
+			.nullable()
+			.meta({
+				description: 'Meta pixel found; null when the website is missing or could not be scanned.',
+			}),
+		tikTokPixel: z
+			.boolean()
+			.nullable()
+			.meta({ description: 'TikTok pixel found; null when not scanned.' }),
+		gAnalytics: z
+			.boolean()
+			.nullable()
+			.meta({ description: 'Google Analytics found; null when not scanned.' }),
 		googleBusinessCategories: z.array(z.string()),
 	})
 	.meta({ id: 'Contact' });

@@ -31,14 +31,17 @@ export function closestField(unknown: string, known: string[]): string | undefin
 			bestScore = score;
 		}
 	}
-	return best !== undefined && bestScore <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined;
+	return best !== undefined && bestScore <= Math.max(2, Math.floor(best.length / 3))
+		? best
+		: undefined;
 }
 
 function describeType(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'an array';
 	if (typeof value === 'number' && !Number.isInteger(value)) return `the number ${value}`;
-	if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '...' : value)}`;
+	if (typeof value === 'string')
+		return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '...' : value)}`;
 	return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }
 
@@ -51,7 +54,11 @@ const EXPECTED: Record<string, string> = {
 	array: 'an array',
 };
 
-function issueToDetails(issue: z.core.$ZodIssue, prefix: (string | number)[], known: (path: PropertyKey[]) => string[]): ErrorDetail[] {
+function issueToDetails(
+	issue: z.core.$ZodIssue,
+	prefix: (string | number)[],
+	known: (path: PropertyKey[]) => string[],
+): ErrorDetail[] {
 	const path = [...prefix, ...issue.path].map(String).join('.');
 	switch (issue.code) {
 		case 'unrecognized_keys':
@@ -65,19 +72,39 @@ function issueToDetails(issue: z.core.$ZodIssue, prefix: (string | number)[], kn
 		case 'invalid_type': {
 			if (issue.input === undefined) return [{ path, message: `${path || 'value'} is required.` }];
 			const expected = EXPECTED[issue.expected] ?? issue.expected;
-			const unquote = typeof issue.input === 'string' && (issue.expected === 'number' || issue.expected === 'int') ? ' (a JSON number, without quotes)' : '';
-			return [{ path, message: `${path || 'value'} must be ${expected}${unquote}, not ${describeType(issue.input)}.` }];
+			const unquote =
+				typeof issue.input === 'string' && (issue.expected === 'number' || issue.expected === 'int')
+					? ' (a JSON number, without quotes)'
+					: '';
+			return [
+				{
+					path,
+					message: `${path || 'value'} must be ${expected}${unquote}, not ${describeType(issue.input)}.`,
+				},
+			];
 		}
 		case 'too_small':
 			if (issue.origin === 'string') return [{ path, message: `${path} must not be empty.` }];
-			if (issue.origin === 'array') return [{ path, message: `${path || 'body'} must hold at least ${issue.minimum} element(s).` }];
+			if (issue.origin === 'array')
+				return [
+					{ path, message: `${path || 'body'} must hold at least ${issue.minimum} element(s).` },
+				];
 			return [{ path, message: `${path} must be at least ${issue.minimum}.` }];
 		case 'too_big':
-			if (issue.origin === 'string') return [{ path, message: `${path} must be at most ${issue.maximum} characters long.` }];
-			if (issue.origin === 'array') return [{ path, message: `${path || 'body'} must hold at most ${issue.maximum} elements.` }];
+			if (issue.origin === 'string')
+				return [{ path, message: `${path} must be at most ${issue.maximum} characters long.` }];
+			if (issue.origin === 'array')
+				return [
+					{ path, message: `${path || 'body'} must hold at most ${issue.maximum} elements.` },
+				];
 			return [{ path, message: `${path} must be at most ${issue.maximum}.` }];
 		case 'invalid_value':
-			return [{ path, message: `${path} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.` }];
+			return [
+				{
+					path,
+					message: `${path} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`,
+				},
+			];
 		case 'invalid_format':
 			return [{ path, message: `${path} ${issue.message}` }];
 		default:
@@ -90,7 +117,8 @@ function knownFieldsOf(schema: z.ZodType, path: PropertyKey[]): string[] {
 	let current: z.ZodType | undefined = schema;
 	for (const segment of path) {
 		if (current instanceof z.ZodArray) current = current.element as z.ZodType;
-		else if (current instanceof z.ZodObject) current = (current.shape as Record<string, z.ZodType>)[String(segment)];
+		else if (current instanceof z.ZodObject)
+			current = (current.shape as Record<string, z.ZodType>)[String(segment)];
 		else break;
 	}
 	while (current instanceof z.ZodArray) current = current.element as z.ZodType;
@@ -103,13 +131,27 @@ export function dropNulls(value: unknown): unknown {
 	return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
 }
 
-export function zodDetails(error: z.ZodError, schema: z.ZodType, prefix: (string | number)[] = []): ErrorDetail[] {
-	return error.issues.flatMap((issue) => issueToDetails(issue, prefix, (p) => knownFieldsOf(schema, p)));
+export function zodDetails(
+	error: z.ZodError,
+	schema: z.ZodType,
+	prefix: (string | number)[] = [],
+): ErrorDetail[] {
+	return error.issues.flatMap((issue) =>
+		issueToDetails(issue, prefix, (p) => knownFieldsOf(schema, p)),
+	);
 }
 
-export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, what: string): z.output<S> {
+export function parseOrThrow<S extends z.ZodType>(
+	schema: S,
+	input: unknown,
+	what: string,
+): z.output<S> {
 	const result = schema.safeParse(dropNulls(input), { reportInput: true });
 	if (result.success) return result.data;
 	const details = zodDetails(result.error, schema);
-	throw new ApiError(400, `Invalid ${what}: ${details[0].message}${details.length > 1 ? ` (and ${details.length - 1} more problem(s), see details)` : ''}`, details);
+	throw new ApiError(
+		400,
+		`Invalid ${what}: ${details[0].message}${details.length > 1 ? ` (and ${details.length - 1} more problem(s), see details)` : ''}`,
+		details,
+	);
 }

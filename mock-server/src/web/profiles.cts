@@ -25,7 +25,12 @@ export interface SiteProfile {
 
 export type ContainerMeta = 'community-template' | 'custom-html' | 'image';
 export type ContainerTiktok = 'community-template' | 'custom-html';
-export type ContainerGa = 'google-tag' | 'ga4-config' | 'ua-settings-macro' | 'google-tag-follow' | 'zone';
+export type ContainerGa =
+	| 'google-tag'
+	| 'ga4-config'
+	| 'ua-settings-macro'
+	| 'google-tag-follow'
+	| 'zone';
 
 export interface ContainerProfile {
 	id: string;
@@ -39,7 +44,8 @@ export interface ContainerProfile {
 
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 export const metaId = (rng: Rng) => `${rng.int(1, 9)}${rng.digits(15)}`;
-export const tiktokId = (rng: Rng) => `C${rng.chars(UPPER, 6)}${rng.pick(['C77U', 'D3QK', 'C6PL'])}${rng.chars(UPPER, 9)}`;
+export const tiktokId = (rng: Rng) =>
+	`C${rng.chars(UPPER, 6)}${rng.pick(['C77U', 'D3QK', 'C6PL'])}${rng.chars(UPPER, 9)}`;
 export const ga4Id = (rng: Rng) => `G-${rng.chars(UPPER, 10)}`;
 export const uaId = (rng: Rng) => `UA-${rng.digits(8)}-${rng.int(1, 4)}`;
 export const googleTagId = (rng: Rng) => `GT-${rng.chars(UPPER, 8)}`;
@@ -58,12 +64,29 @@ function behaviorOf(rng: Rng): Behavior {
 export function siteProfile(host: string): SiteProfile {
 	const rng = new Rng(`site:${host.toLowerCase()}`);
 	const behavior = behaviorOf(rng);
-	const profile: SiteProfile = { host, behavior, consentBlocked: rng.chance(0.15), decoys: [], sizeKb: rng.int(15, 90) };
-	if (rng.chance(0.3)) profile.meta = { variant: rng.pick(['base', 'base', 'addPixelId', 'noscript-only', 'wordpress'] as const), id: metaId(rng) };
-	if (rng.chance(0.1)) profile.tiktok = { variant: rng.pick(['current', 'current', 'legacy'] as const), id: tiktokId(rng) };
+	const profile: SiteProfile = {
+		host,
+		behavior,
+		consentBlocked: rng.chance(0.15),
+		decoys: [],
+		sizeKb: rng.int(15, 90),
+	};
+	if (rng.chance(0.3))
+		profile.meta = {
+			variant: rng.pick(['base', 'base', 'addPixelId', 'noscript-only', 'wordpress'] as const),
+			id: metaId(rng),
+		};
+	if (rng.chance(0.1))
+		profile.tiktok = {
+			variant: rng.pick(['current', 'current', 'legacy'] as const),
+			id: tiktokId(rng),
+		};
 	if (rng.chance(0.35)) {
 		const variant = rng.pick(['gtag', 'gtag', 'analytics.js', 'ga.js', 'google-tag'] as const);
-		profile.ga = { variant, id: variant === 'gtag' ? ga4Id(rng) : variant === 'google-tag' ? googleTagId(rng) : uaId(rng) };
+		profile.ga = {
+			variant,
+			id: variant === 'gtag' ? ga4Id(rng) : variant === 'google-tag' ? googleTagId(rng) : uaId(rng),
+		};
 	}
 	if (rng.chance(0.4)) profile.containerId = `GTM-${rng.chars(UPPER, 7)}`;
 	if (rng.chance(0.15)) profile.decoys.push('facebook-sdk');
@@ -81,11 +104,32 @@ export function containerProfile(id: string): ContainerProfile {
 		profile.ga = { how: 'ga4-config', id: ga4Id(rng) };
 		return profile;
 	}
-	if (rng.chance(0.45)) profile.meta = { how: rng.pick(['community-template', 'custom-html', 'image'] as const), id: metaId(rng) };
-	if (rng.chance(0.2)) profile.tiktok = { how: rng.pick(['community-template', 'custom-html'] as const), id: tiktokId(rng) };
+	if (rng.chance(0.45))
+		profile.meta = {
+			how: rng.pick(['community-template', 'custom-html', 'image'] as const),
+			id: metaId(rng),
+		};
+	if (rng.chance(0.2))
+		profile.tiktok = {
+			how: rng.pick(['community-template', 'custom-html'] as const),
+			id: tiktokId(rng),
+		};
 	if (rng.chance(0.55)) {
-		const how = rng.pick(['google-tag', 'ga4-config', 'ua-settings-macro', 'google-tag-follow', 'zone'] as const);
-		const gaId = how === 'ua-settings-macro' ? uaId(rng) : how === 'google-tag-follow' ? googleTagId(rng) : how === 'zone' ? `GTM-${rng.chars(UPPER, 9)}` : ga4Id(rng);
+		const how = rng.pick([
+			'google-tag',
+			'ga4-config',
+			'ua-settings-macro',
+			'google-tag-follow',
+			'zone',
+		] as const);
+		const gaId =
+			how === 'ua-settings-macro'
+				? uaId(rng)
+				: how === 'google-tag-follow'
+					? googleTagId(rng)
+					: how === 'zone'
+						? `GTM-${rng.chars(UPPER, 9)}`
+						: ga4Id(rng);
 		profile.ga = { how, id: gaId };
 	}
 	if (!profile.meta && rng.chance(0.3)) profile.pausedMeta = metaId(rng);
@@ -107,7 +151,8 @@ export interface SiteTruth {
 
 export function siteTruth(host: string): SiteTruth {
 	const site = siteProfile(host);
-	if (site.behavior !== 'ok' && site.behavior !== 'redirect') return { scanned: false, fbPixel: null, tikTokPixel: null, gAnalytics: null };
+	if (site.behavior !== 'ok' && site.behavior !== 'redirect')
+		return { scanned: false, fbPixel: null, tikTokPixel: null, gAnalytics: null };
 	const container = site.containerId ? containerProfile(site.containerId) : undefined;
 	return {
 		scanned: true,

@@ -47,7 +47,8 @@ function metaCode(profile: SiteProfile): string {
 function tiktokCode(profile: SiteProfile): string {
 	const t = profile.tiktok!;
 	const attrs = consent(profile.consentBlocked);
-	if (t.variant === 'legacy') return `<script${attrs} src="https://analytics.tiktok.com/i18n/pixel/sdk.js?sdkid=${t.id}" async></script>`;
+	if (t.variant === 'legacy')
+		return `<script${attrs} src="https://analytics.tiktok.com/i18n/pixel/sdk.js?sdkid=${t.id}" async></script>`;
 	return `<script${attrs}>\n!function (w, d, t) {\n  w.TiktokAnalyticsObject=t;var ttq=w[t]=w[t]||[];ttq.methods=["page","track","identify"];ttq.load=function(e,n){var r="https://analytics.tiktok.com/i18n/pixel/events.js";ttq._i=ttq._i||{};ttq._i[e]=[];var o=d.createElement("script");o.type="text/javascript";o.async=!0;o.src=r+"?sdkid="+e+"&lib="+t;var a=d.getElementsByTagName("script")[0];a.parentNode.insertBefore(o,a)};\n  ttq.load('${t.id}');\n  ttq.page();\n}(window, document, 'ttq');\n</script>`;
 }
 
@@ -75,13 +76,20 @@ function gtmSnippet(id: string, blocked: boolean): { head: string; body: string 
 function decoys(profile: SiteProfile, rng: Rng): string {
 	const out: string[] = [];
 	if (profile.decoys.includes('facebook-sdk')) {
-		out.push(`<div id="fb-root"></div>\n<script async defer crossorigin="anonymous" src="https://connect.facebook.net/en_US/sdk.js#xfbml=1&version=v19.0&appId=${rng.int(1, 9)}${rng.digits(15)}"></script>`);
+		out.push(
+			`<div id="fb-root"></div>\n<script async defer crossorigin="anonymous" src="https://connect.facebook.net/en_US/sdk.js#xfbml=1&version=v19.0&appId=${rng.int(1, 9)}${rng.digits(15)}"></script>`,
+		);
 	}
 	if (profile.decoys.includes('ads-only-tag')) {
 		const aw = `AW-${rng.int(100000000, 999999999)}`;
-		out.push(`<script async src="https://www.googletagmanager.com/gtag/js?id=${aw}"></script>\n<script>window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments);}gtag('js',new Date());gtag('config','${aw}');</script>`);
+		out.push(
+			`<script async src="https://www.googletagmanager.com/gtag/js?id=${aw}"></script>\n<script>window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments);}gtag('js',new Date());gtag('config','${aw}');</script>`,
+		);
 	}
-	if (profile.decoys.includes('bare-number')) out.push(`<p class="small">Company registration no. ${rng.int(1, 9)}${rng.digits(15)} &middot; VAT ${rng.digits(10)}</p>`);
+	if (profile.decoys.includes('bare-number'))
+		out.push(
+			`<p class="small">Company registration no. ${rng.int(1, 9)}${rng.digits(15)} &middot; VAT ${rng.digits(10)}</p>`,
+		);
 	return out.join('\n');
 }
 
@@ -96,7 +104,8 @@ export function renderPage(profile: SiteProfile): string {
 		body.push(snippet.body);
 	}
 	if (profile.ga) head.push(gaCode(profile));
-	if (profile.meta) (profile.meta.variant === 'noscript-only' ? body : head).push(metaCode(profile));
+	if (profile.meta)
+		(profile.meta.variant === 'noscript-only' ? body : head).push(metaCode(profile));
 	if (profile.tiktok) head.push(tiktokCode(profile));
 
 	const sections: string[] = [];

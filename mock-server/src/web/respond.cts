@@ -38,10 +38,19 @@ class Lru<V> {
 const pages = new Lru<string>(500);
 const containers = new Lru<string>(500);
 
-export const isSyntheticHost = (hostname: string) => hostname.endsWith('.test') || hostname === TAG_MANAGER_HOST;
+export const isSyntheticHost = (hostname: string) =>
+	hostname.endsWith('.test') || hostname === TAG_MANAGER_HOST;
 
-const html = (status: number, body: string): SyntheticResponse => ({ status, headers: { 'content-type': 'text/html; charset=utf-8' }, body });
-const redirect = (status: number, location: string): SyntheticResponse => ({ status, headers: { location }, body: '' });
+const html = (status: number, body: string): SyntheticResponse => ({
+	status,
+	headers: { 'content-type': 'text/html; charset=utf-8' },
+	body,
+});
+const redirect = (status: number, location: string): SyntheticResponse => ({
+	status,
+	headers: { location },
+	body: '',
+});
 
 function site(host: string, path: string): SyntheticResponse {
 	const profile = siteProfile(host);
@@ -50,7 +59,13 @@ function site(host: string, path: string): SyntheticResponse {
 		case 'server-error':
 			return html(503, '<!DOCTYPE html><html><body><h1>503 Service Unavailable</h1></body></html>');
 		case 'not-html':
-			return { status: 200, headers: { 'content-type': 'application/pdf' }, body: Buffer.from(`%PDF-1.4\n% ${host} brochure\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`) };
+			return {
+				status: 200,
+				headers: { 'content-type': 'application/pdf' },
+				body: Buffer.from(
+					`%PDF-1.4\n% ${host} brochure\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`,
+				),
+			};
 		case 'redirect-loop':
 			return redirect(302, path === '/' ? '/welcome' : '/');
 		case 'redirect':
@@ -65,14 +80,21 @@ function site(host: string, path: string): SyntheticResponse {
 
 function tagManager(path: string, search: string): SyntheticResponse {
 	const id = new URLSearchParams(search).get('id') ?? '';
-	const js = (body: string): SyntheticResponse => ({ status: 200, headers: { 'content-type': 'application/javascript; charset=utf-8' }, body });
-	if (path === '/gtm.js' && /^GTM-[A-Z0-9]{4,9}$/.test(id)) return js(containers.get(id, () => renderGtmContainer(containerProfile(id))));
-	if (path === '/gtag/js' && /^(G|GT|AW|DC)-[A-Z0-9-]{4,14}$/.test(id)) return js(containers.get(id, () => renderGoogleTag(id)));
+	const js = (body: string): SyntheticResponse => ({
+		status: 200,
+		headers: { 'content-type': 'application/javascript; charset=utf-8' },
+		body,
+	});
+	if (path === '/gtm.js' && /^GTM-[A-Z0-9]{4,9}$/.test(id))
+		return js(containers.get(id, () => renderGtmContainer(containerProfile(id))));
+	if (path === '/gtag/js' && /^(G|GT|AW|DC)-[A-Z0-9-]{4,14}$/.test(id))
+		return js(containers.get(id, () => renderGoogleTag(id)));
 	return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not found' };
 }
 
 export function respondSynthetic(hostname: string, method: string, url: string): SyntheticResponse {
-	if (method !== 'GET' && method !== 'HEAD') return { status: 405, headers: { allow: 'GET' }, body: '' };
+	if (method !== 'GET' && method !== 'HEAD')
+		return { status: 405, headers: { allow: 'GET' }, body: '' };
 	const [path, search = ''] = url.split('?');
 	return hostname === TAG_MANAGER_HOST ? tagManager(path, search) : site(hostname, path);
 }

@@ -39,10 +39,20 @@ export function registerSyntheticWeb(app: FastifyInstance): void {
 /** A bare HTTP server of the synthetic web (what the worker thread runs). */
 export function startSyntheticWebServer(): Promise<{ port: number; server: http.Server }> {
 	const server = http.createServer(async (request, response) => {
-		const answer = respondSynthetic(hostnameOf(request.headers.host), request.method ?? 'GET', request.url ?? '/');
+		const answer = respondSynthetic(
+			hostnameOf(request.headers.host),
+			request.method ?? 'GET',
+			request.url ?? '/',
+		);
 		if (answer.delayMs && !(await clientStillThere(answer.delayMs, response))) return;
-		response.writeHead(answer.status, answer.headers).end(request.method === 'HEAD' ? undefined : answer.body);
+		response
+			.writeHead(answer.status, answer.headers)
+			.end(request.method === 'HEAD' ? undefined : answer.body);
 	});
 	server.keepAliveTimeout = 30000;
-	return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ port: (server.address() as AddressInfo).port, server })));
+	return new Promise((resolve) =>
+		server.listen(0, '127.0.0.1', () =>
+			resolve({ port: (server.address() as AddressInfo).port, server }),
+		),
+	);
 }

@@ -11,7 +11,10 @@ export interface SyntheticWebWorker {
 }
 
 export async function startSyntheticWebWorker(): Promise<SyntheticWebWorker> {
-	const worker = new Worker(`require('tsx/cjs/api').register(); require(${JSON.stringify(__filename)});`, { eval: true });
+	const worker = new Worker(
+		`require('tsx/cjs/api').register(); require(${JSON.stringify(__filename)});`,
+		{ eval: true },
+	);
 	const port = await new Promise<number>((resolve, reject) => {
 		worker.once('message', (message: { port: number }) => resolve(message.port));
 		worker.once('error', reject);
