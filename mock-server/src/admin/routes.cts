@@ -23,7 +23,7 @@ export function registerAdminRoutes(
 	onReset: () => void,
 ): void {
 	const guard = (request: FastifyRequest) => {
-		if (!constantTimeEqual(bearerToken(request), adminToken)) {
+		if (!constantTimeEqual(bearerToken(request, 'admin token'), adminToken)) {
 			throw new ApiError(
 				401,
 				'Invalid admin token: use the token the server printed at start (or --admin-token).',

@@ -5,13 +5,16 @@ import { ApiError } from './errors.cjs';
 const unauthorized = (message: string) =>
 	new ApiError(401, message, undefined, undefined, { 'WWW-Authenticate': 'Bearer' });
 
-/** The presented bearer token; a missing or malformed header is a 401 (never a 400). */
-export function bearerToken(request: FastifyRequest): string {
+/**
+ * The presented bearer token; a missing or malformed header is a 401 (never a 400). `what` names
+ * the token in the message: an API key, or the admin token on /__admin.
+ */
+export function bearerToken(request: FastifyRequest, what = 'API key'): string {
 	const header = request.headers.authorization;
 	if (!header)
-		throw unauthorized("Missing API key: send the header 'Authorization: Bearer <API key>'.");
+		throw unauthorized(`Missing ${what}: send the header 'Authorization: Bearer <${what}>'.`);
 	const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
-	if (!match) throw unauthorized("Malformed Authorization header: it must be 'Bearer <API key>'.");
+	if (!match) throw unauthorized(`Malformed Authorization header: it must be 'Bearer <${what}>'.`);
 	return match[1];
 }
 

@@ -1,40 +1,15 @@
 import { z } from 'zod';
-import { errorBody } from '../schemas/common.cjs';
-import {
-	accountResponse,
-	clockRequest,
-	createAccountRequest,
-	createKeyRequest,
-	faultRequest,
-	patchAccountRequest,
-} from '../schemas/admin.cjs';
-import {
-	createInboxesRequest,
-	creationResponse,
-	inboxesResponse,
-	listInboxesQuery,
-	poolsResponse,
-} from '../schemas/inboxes.cjs';
-import { leadSearchRequest, leadSearchResponse } from '../schemas/leads.cjs';
+// Loaded for their schemas: each registers its ids in zod's global registry.
+import '../schemas/admin.cjs';
+import '../schemas/common.cjs';
+import '../schemas/leads.cjs';
+import { listInboxesQuery } from '../schemas/inboxes.cjs';
 
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas that validate requests, so the
  * docs cannot drift from the behaviour. Contract choices the specs leave open are written here.
  */
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
-const json = (id: string, example?: unknown) => ({
-	'application/json': { schema: ref(id), ...(example ? { example } : {}) },
-});
-const error = (description: string) => ({ description, content: json('Error') });
-
-const AUTH_ERRORS = {
-	'401': error(
-		'Missing, malformed or invalid API key, or an account without an active subscription. Carries WWW-Authenticate: Bearer.',
-	),
-	'413': error('Body larger than 1 MiB.'),
-	'415': error('Body not sent as application/json.'),
-};
-
 const RATE_HEADERS = {
 	'X-RateLimit-Limit': {
 		description: 'Inboxes that may be created per rolling hour per API key (1000).',
@@ -73,35 +48,78 @@ function queryParameters(schema: z.ZodObject) {
 	});
 }
 
-export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown> {
-	const registry = z.registry<{ id: string }>();
-	const schemas = {
-		Error: errorBody,
-		LeadSearchRequest: leadSearchRequest,
-		LeadSearchResponse: leadSearchResponse,
-		PoolsResponse: poolsResponse,
-		InboxesResponse: inboxesResponse,
-		CreateInboxesRequest: createInboxesRequest,
-		InboxCreationResponse: creationResponse,
-		AdminCreateAccount: createAccountRequest,
-		AdminPatchAccount: patchAccountRequest,
-		AdminCreateKey: createKeyRequest,
-		AdminFault: faultRequest,
-		AdminClock: clockRequest,
-		AdminAccount: accountResponse,
-	};
-	for (const [id, schema] of Object.entries(schemas)) registry.add(schema as z.ZodType, { id });
-	const generated = z.toJSONSchema(registry, {
+/**
+ * Every schema that carries an `id` in its zod metadata becomes a component; nested ones (Contact,
+ * Pool, InboxCreationEntry...) are referenced as `#/components/schemas/<id>`. zod keeps ids in its
+ * global registry, which is why the document is generated from it rather than from a list here.
+ */
+function componentSchemas(): Record<string, Record<string, unknown>> {
+	const generated = z.toJSONSchema(z.globalRegistry, {
 		target: 'draft-2020-12',
 		io: 'input',
 		unrepresentable: 'any',
 		uri: (id) => `#/components/schemas/${id}`,
 	}) as { schemas: Record<string, Record<string, unknown>> };
-	const components: Record<string, unknown> = {};
+	const components: Record<string, Record<string, unknown>> = {};
 	for (const [id, schema] of Object.entries(generated.schemas)) {
-		const { $schema: _ignored, ...rest } = schema;
-		components[id] = rest;
+		components[id] = clean(schema) as Record<string, unknown>;
 	}
+	return components;
+}
+
+/**
+ * Drops what OpenAPI renderers trip on: `$id`/`$schema`, the metadata `id` (a property named `id`
+ * stays), and zod's safe-integer bounds. Examples and defaults are data, kept as they are.
+ */
+function clean(node: unknown): unknown {
+	if (Array.isArray(node)) return node.map(clean);
+	if (!node || typeof node !== 'object') return node;
+	const out: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(node)) {
+		if (key === '$id' || key === '$schema' || key === 'id') continue;
+		if (
+			(key === 'minimum' || key === 'maximum') &&
+			Math.abs(value as number) === Number.MAX_SAFE_INTEGER
+		)
+			continue;
+		if (key === 'example' || key === 'default') out[key] = value;
+		else if (key === 'properties')
+			out[key] = Object.fromEntries(
+				Object.entries(value as Record<string, unknown>).map(([name, v]) => [name, clean(v)]),
+			);
+		else out[key] = clean(value);
+	}
+	return out;
+}
+
+export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown> {
+	const components = componentSchemas();
+	// Request and response examples shown by the docs page (and "Try it out") are the schemas' own.
+	const json = (id: string) => ({
+		'application/json': {
+			schema: ref(id),
+			...(components[id]?.example !== undefined ? { example: components[id].example } : {}),
+		},
+	});
+	// An error response shows an example of its own message (the Error schema's example is a 400's).
+	const error = (description: string, example?: Record<string, unknown>) => ({
+		description,
+		content: {
+			'application/json': { schema: ref('Error'), example: example ?? components.Error.example },
+		},
+	});
+	const AUTH_ERRORS = {
+		'401': error(
+			'Missing, malformed or invalid API key, or an account without an active subscription. Carries WWW-Authenticate: Bearer.',
+			{ error: "Missing API key: send the header 'Authorization: Bearer <API key>'." },
+		),
+		'413': error('Body larger than 1 MiB.', {
+			error: 'Request body is larger than 1 MiB; send a smaller body (split large batches).',
+		}),
+		'415': error('Body not sent as application/json.', {
+			error: 'Unsupported Content-Type; send the body as JSON with Content-Type: application/json.',
+		}),
+	};
 
 	const adminAuth = [{ adminToken: [] }];
 	return {
@@ -145,9 +163,18 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
 							'Invalid body, or the city could not be resolved ("City \'X\' could not be resolved to a location").',
 						),
 						...AUTH_ERRORS,
-						'402': error('Credit balance below count. Nothing charged.'),
-						'404': error('No business at all for the niche and city. Nothing charged.'),
-						'500': error('Contacts could not be saved. Nothing added, nothing charged.'),
+						'402': error('Credit balance below count. Nothing charged.', {
+							error:
+								'Not enough credits: this search needs 100 (one per lead requested) but the balance is 40. Lower count or add credits.',
+						}),
+						'404': error('No business at all for the niche and city. Nothing charged.', {
+							error:
+								"No businesses found for 'lighthouse keeper' in Austin, TX. Try a related niche or a larger city nearby.",
+						}),
+						'500': error('Contacts could not be saved. Nothing added, nothing charged.', {
+							error:
+								'The contacts could not be saved; nothing was added and no credits were charged. Retry the request.',
+						}),
 					},
 				},
 			},
@@ -159,7 +186,9 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
 					responses: {
 						'200': { description: 'Pools with live inbox counts.', content: json('PoolsResponse') },
 						...AUTH_ERRORS,
-						'403': error('Key lacks pools:read.'),
+						'403': error('Key lacks pools:read.', {
+							error: "This API key lacks the 'pools:read' permission; use a key that has it.",
+						}),
 					},
 				},
 			},
@@ -177,8 +206,12 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
 						},
 						'400': error('A query parameter is invalid (the message names it).'),
 						...AUTH_ERRORS,
-						'403': error('Key lacks inboxes:read.'),
-						'404': error("Unknown poolId (or another account's pool)."),
+						'403': error('Key lacks inboxes:read.', {
+							error: "This API key lacks the 'inboxes:read' permission; use a key that has it.",
+						}),
+						'404': error("Unknown poolId (or another account's pool).", {
+							error: "Pool 'pool_unknown' not found; list pools with GET /pools.",
+						}),
 					},
 				},
 				post: {
@@ -196,10 +229,22 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
 							'Invalid body shape (empty array, over 100 entries, non-object element), or a single entry that is invalid (code invalid_entry).',
 						),
 						...AUTH_ERRORS,
-						'403': error('Key lacks inboxes:write.'),
-						'404': error('Single entry: pool not found (code pool_not_found).'),
-						'409': error('Single entry: the email address already exists (code email_exists).'),
-						'422': error('Single entry: the connection test failed (code connection_failed).'),
+						'403': error('Key lacks inboxes:write.', {
+							error: "This API key lacks the 'inboxes:write' permission; use a key that has it.",
+						}),
+						'404': error('Single entry: pool not found (code pool_not_found).', {
+							error: "Pool 'pool_unknown' not found; list pools with GET /pools.",
+							code: 'pool_not_found',
+						}),
+						'409': error('Single entry: the email address already exists (code email_exists).', {
+							error: 'An inbox with the address jane@gmail.com already exists in this account.',
+							code: 'email_exists',
+						}),
+						'422': error('Single entry: the connection test failed (code connection_failed).', {
+							error:
+								'Connection test failed: IMAP authentication refused for jane@gmail.com; check the password (an app password for Google).',
+							code: 'connection_failed',
+						}),
 						'429': {
 							description: 'Hourly creation limit would be exceeded; nothing created.',
 							headers: {
@@ -222,7 +267,10 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
 					requestBody: { content: json('AdminCreateAccount') },
 					responses: {
 						'201': { description: '{accountId, apiKey}' },
-						'401': error('Bad admin token.'),
+						'401': error('Bad admin token.', {
+							error:
+								'Invalid admin token: use the token the server printed at start (or --admin-token).',
+						}),
 					},
 				},
 			},
