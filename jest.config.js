@@ -10,7 +10,7 @@ module.exports = {
 	testMatch: ['**/*.test.cts'],
 	moduleFileExtensions: ['cts', 'ts', 'cjs', 'js', 'json'],
 	moduleNameMapper: { '^(\\.{1,2}/.*)\\.cjs$': '$1' },
-	transform: { '^.+\\.c?ts$': ['ts-jest', { tsconfig: 'mock-server/tsconfig.json', isolatedModules: true, diagnostics: false }] },
+	transform: { '^.+\\.c?ts$': ['ts-jest', { tsconfig: 'mock-server/tsconfig.json', diagnostics: false }] },
 	testTimeout: 60000,
 	maxWorkers: 2,
 };

@@ -141,6 +141,8 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 			new ApiError(
 				404,
 				`No route for ${request.method} ${request.url.split('?')[0]}; see /docs for the API.`,
+				undefined,
+				'route_not_found',
 			),
 		),
 	);

@@ -22,6 +22,29 @@ function hintFor(status: number, body: IDataObject, count: number): string | und
 }
 
 /**
+ * The service's own 404 ("no business for this niche and city") carries code no_businesses_found;
+ * a service without codes says so in its message. Any other 404 (an HTML page, a "no route" body)
+ * means the request did not reach the lead search endpoint.
+ */
+function isNothingFound(body: IDataObject): boolean {
+	if (!body || typeof body !== 'object') return false;
+	if (typeof body.code === 'string') return body.code === 'no_businesses_found';
+	return typeof body.error === 'string' && /no business/i.test(body.error);
+}
+
+function wrongBaseUrl(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		"The lead search endpoint was not found at the credential's Lead Search Base URL",
+		{
+			itemIndex,
+			description:
+				'The server answered 404 for POST <Lead Search Base URL>/api/v1/niche-finder-leads. Set the Lead Search Base URL to the service\'s base URL without /api/v1 (for the reference server: http://127.0.0.1:4010). Nothing was charged.',
+		},
+	);
+}
+
+/**
  * One lead search per input item. Never retried automatically: a search charges credits. After
  * the run an execution hint says how many credits were charged.
  */
@@ -56,6 +79,7 @@ export async function fetchLeads(this: IExecuteFunctions): Promise<INodeExecutio
 			itemIndex: i,
 		});
 		const result = response.body as IDataObject;
+		if (response.statusCode === 404 && !isNothingFound(result)) throw wrongBaseUrl(this, i);
 		if (response.statusCode === 404 && !options.failOnNotFound) return [];
 		if (response.statusCode !== 200)
 			throw errorFromResponse(this, response, i, hintFor(response.statusCode, result, count));

@@ -235,8 +235,10 @@ export function stopEngineTimers(): void {
 }
 
 /**
- * Runs the credential's `test` request the way n8n's credential tester does: resolve the
- * request's expressions with $credentials, apply the generic authenticate, check the status.
+ * Runs the credential's `test` request the way n8n's credential tester (2.8.4) does: resolve the
+ * request's expressions with $credentials, apply the generic authenticate, then with
+ * `ignoreHttpStatusErrors` read the body (whatever the status) and apply the
+ * `responseSuccessBody` rules, first match wins. The real tester is exercised by the e2e suite.
  */
 export async function testCredential(
 	credentials: RunOptions['credentials'],
@@ -279,19 +281,25 @@ export async function testCredential(
 	} catch (error) {
 		return { status: 'Error', message: `Could not connect: ${(error as Error).message}` };
 	}
+	if (!response.ok && !test.request.ignoreHttpStatusErrors)
+		return { status: 'Error', message: `Received HTTP status code: ${response.status}` };
+	const text = await response.text();
+	let body: unknown = text;
+	try {
+		body = JSON.parse(text);
+	} catch {
+		// n8n keeps a non-JSON body as text
+	}
 	for (const rule of (test.rules ?? []) as {
 		type: string;
-		properties: { value: number; message: string };
+		properties: { key: string; value: unknown; message: string };
 	}[]) {
-		if (rule.type === 'responseCode' && response.status === rule.properties.value)
+		const value =
+			body && typeof body === 'object'
+				? (body as Record<string, unknown>)[rule.properties.key]
+				: undefined;
+		if (rule.type === 'responseSuccessBody' && value === rule.properties.value)
 			return { status: 'Error', message: rule.properties.message };
 	}
-	if (!response.ok) {
-		const body = (await response.json().catch(() => ({}))) as { error?: string };
-		return {
-			status: 'Error',
-			message: `Authorization failed (HTTP ${response.status}): ${body.error ?? response.statusText}`,
-		};
-	}
-	return { status: 'OK', message: 'Connection tested successfully' };
+	return { status: 'OK', message: 'Connection successful!' };
 }

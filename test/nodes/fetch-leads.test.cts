@@ -109,6 +109,23 @@ describe('Fetch Leads node', () => {
 		});
 	});
 
+	it('fails, charging nothing, when the Lead Search Base URL reaches the server on a wrong path', async () => {
+		const { apiKey, accountId } = await server.newAccount({ credits: 50 });
+		const result = await runWorkflow(workflow, {
+			credentials: {
+				apiKey,
+				leadsBaseUrl: `${server.url}/leads`,
+				inboxBaseUrl: `${server.url}/api/v1`,
+			},
+			pinData: { [TRIGGER]: [{ niche: 'dentist', city: 'Austin', count: 5 }] as never },
+		});
+		expect(result.status).toBe('error');
+		expect(errorOf(result)?.message).toBe(
+			"The lead search endpoint was not found at the credential's Lead Search Base URL",
+		);
+		expect((await server.admin('GET', `/accounts/${accountId}`)).body.credits).toBe(50);
+	});
+
 	it('fails on 401 without leaking the key', async () => {
 		const result = await run('lik_this-key-is-wrong', [
 			{ niche: 'dentist', city: 'Austin', count: 1 },

@@ -129,19 +129,19 @@ describe('List Pools and List Inboxes nodes', () => {
 		it('passes with a valid key', async () => {
 			expect(await testCredential(credentials(key))).toEqual({
 				status: 'OK',
-				message: 'Connection tested successfully',
+				message: 'Connection successful!',
 			});
 		});
 		it('fails with a wrong key, a wrong base URL, or an unreachable server', async () => {
 			expect(await testCredential(credentials('lik_wrong'))).toMatchObject({
 				status: 'Error',
-				message: expect.stringMatching(/HTTP 401.*Invalid API key/),
+				message: expect.stringMatching(/did not list your pools: check the API key/),
 			});
 			expect(
 				await testCredential({ apiKey: key, leadsBaseUrl: server.url, inboxBaseUrl: server.url }),
 			).toMatchObject({
 				status: 'Error',
-				message: expect.stringMatching(/must end with \/api\/v1/),
+				message: 'Inbox Base URL not found: it must end with /api/v1, e.g. http://127.0.0.1:4010/api/v1.',
 			});
 			expect(
 				await testCredential({

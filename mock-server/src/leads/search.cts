@@ -100,6 +100,8 @@ export async function searchLeads(
 			throw new ApiError(
 				404,
 				`No businesses found for '${request.niche}' in ${city.name}, ${city.regionCode ?? city.country}. Try a related niche or a larger city nearby.`,
+				undefined,
+				'no_businesses_found',
 			);
 		}
 

@@ -167,10 +167,14 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
 							error:
 								'Not enough credits: this search needs 100 (one per lead requested) but the balance is 40. Lower count or add credits.',
 						}),
-						'404': error('No business at all for the niche and city. Nothing charged.', {
-							error:
-								"No businesses found for 'lighthouse keeper' in Austin, TX. Try a related niche or a larger city nearby.",
-						}),
+						'404': error(
+							'No business at all for the niche and city (code no_businesses_found). Nothing charged. A path the server does not know is also a 404, with code route_not_found: clients tell the two apart by the code.',
+							{
+								error:
+									"No businesses found for 'lighthouse keeper' in Austin, TX. Try a related niche or a larger city nearby.",
+								code: 'no_businesses_found',
+							},
+						),
 						'500': error('Contacts could not be saved. Nothing added, nothing charged.', {
 							error:
 								'The contacts could not be saved; nothing was added and no credits were charged. Retry the request.',
