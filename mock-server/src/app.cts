@@ -51,6 +51,7 @@ export interface RunningServer {
 	url: string;
 	adminToken: string;
 	devKey: string;
+	devAccountId: string;
 	close(): Promise<void>;
 }
 
@@ -210,7 +211,15 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 				);
 			}
 			hostMap.add('*.test', local).add(TAG_MANAGER_HOST, local);
-			return { app, ctx, url, adminToken, devKey, close: server.close };
+			return {
+				app,
+				ctx,
+				url,
+				adminToken,
+				devKey,
+				devAccountId: ctx.accounts.devAccountId()!,
+				close: server.close,
+			};
 		},
 		/** Stops accepting, lets in-flight requests finish, then closes the database cleanly. */
 		async close(): Promise<void> {

@@ -1,5 +1,6 @@
 import { buildServer } from './app.cjs';
 import { ConfigError, parseConfig, usage } from './core/config.cjs';
+import { DatabaseInUseError } from './store/database.cjs';
 
 async function main(): Promise<void> {
 	// A closed stdout (piped into `head`, or a parent that went away) must not crash the server.
@@ -18,7 +19,14 @@ async function main(): Promise<void> {
 		process.stdout.write(usage() + '\n');
 		return;
 	}
-	const server = buildServer(config);
+	let server;
+	try {
+		server = buildServer(config);
+	} catch (error) {
+		if (!(error instanceof DatabaseInUseError)) throw error;
+		process.stderr.write(`Error: ${error.message}\n`);
+		process.exit(1);
+	}
 	let running;
 	try {
 		running = await server.listen();
@@ -42,6 +50,7 @@ async function main(): Promise<void> {
 			`  inbox base URL:        ${running.url}/api/v1`,
 			`  API docs:              ${running.url}/docs   (OpenAPI: ${running.url}/openapi.json)`,
 			`  dev account API key:   ${running.devKey}`,
+			`  dev account id:        ${running.devAccountId}   (admin API: GET /__admin/accounts lists all)`,
 			`  admin token:           ${running.adminToken}`,
 			`  database:              ${config.db}`,
 			`  connection tests:      ${config.connectionTest}    latency: ${config.latency}`,

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../helpers/server.cjs';
+import { withTempDir } from '../helpers/temp-dir.cjs';
 
 const entry = (emailAddress: string, extra: Record<string, unknown> = {}) => ({
 	emailAddress,
@@ -457,32 +457,34 @@ describe('inbox management', () => {
 
 describe('passwords at rest', () => {
 	it('never stores an IMAP or SMTP password in plain text', async () => {
-		const db = join(mkdtempSync(join(tmpdir(), 'inbox-at-rest-')), 'db.sqlite');
-		const server = await startServer({ db, log: false });
-		await server.call('POST', '/api/v1/inboxes', {
-			body: {
-				emailAddress: 'rest@gmail.com',
-				imapPassword: 'PlainImapSecret-123',
-				smtpPassword: 'PlainSmtpSecret-456',
-			},
+		await withTempDir('inbox-at-rest-', async (dir) => {
+			const db = join(dir, 'db.sqlite');
+			const server = await startServer({ db, log: false });
+			await server.call('POST', '/api/v1/inboxes', {
+				body: {
+					emailAddress: 'rest@gmail.com',
+					imapPassword: 'PlainImapSecret-123',
+					smtpPassword: 'PlainSmtpSecret-456',
+				},
+			});
+			await server.close();
+			const raw = Buffer.concat([
+				readFileSync(db),
+				...['-wal'].map((s) => {
+					try {
+						return readFileSync(db + s);
+					} catch {
+						return Buffer.alloc(0);
+					}
+				}),
+			]).toString('latin1');
+			expect(raw).toContain('rest@gmail.com');
+			expect(raw).not.toContain('PlainImapSecret-123');
+			expect(raw).not.toContain('PlainSmtpSecret-456');
+			const row = new Database(db, { readonly: true })
+				.prepare('SELECT imap_password_enc FROM inboxes')
+				.get() as { imap_password_enc: string };
+			expect(row.imap_password_enc.split('.')).toHaveLength(3);
 		});
-		await server.close();
-		const raw = Buffer.concat([
-			readFileSync(db),
-			...['-wal'].map((s) => {
-				try {
-					return readFileSync(db + s);
-				} catch {
-					return Buffer.alloc(0);
-				}
-			}),
-		]).toString('latin1');
-		expect(raw).toContain('rest@gmail.com');
-		expect(raw).not.toContain('PlainImapSecret-123');
-		expect(raw).not.toContain('PlainSmtpSecret-456');
-		const row = new Database(db, { readonly: true })
-			.prepare('SELECT imap_password_enc FROM inboxes')
-			.get() as { imap_password_enc: string };
-		expect(row.imap_password_enc.split('.')).toHaveLength(3);
 	});
 });

@@ -1,18 +1,23 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { join } from 'node:path';
+import { withTempDir } from '../helpers/temp-dir.cjs';
 
 /** The `npm start` program itself: bad options, a port in use, graceful shutdown. */
 const CLI = join(__dirname, '../../mock-server/src/cli.cts');
 
-function run(
-	args: string[],
-	onStdout?: (text: string, kill: (signal: NodeJS.Signals) => void) => void,
-) {
+type OnStdout = (text: string, kill: (signal: NodeJS.Signals) => void) => void;
+
+/** Runs the CLI on an in-memory database. */
+function run(args: string[], onStdout?: OnStdout) {
+	return runWith(['--db', ':memory:', ...args], onStdout);
+}
+
+function runWith(args: string[], onStdout?: OnStdout) {
 	return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
 		const child = spawn(
 			process.execPath,
-			[require.resolve('tsx/cli'), CLI, '--db', ':memory:', '--log', 'off', ...args],
+			[require.resolve('tsx/cli'), CLI, '--log', 'off', ...args],
 			{ stdio: ['ignore', 'pipe', 'pipe'] },
 		);
 		let stdout = '';
@@ -61,3 +66,94 @@ describe('reference server CLI', () => {
 		expect(result.code).toBe(0);
 	});
 });
+
+describe('one process per database, and npm start under a process manager', () => {
+	it('refuses a second server on the same database file, and lets a :memory: one start', async () => {
+		await withTempDir('lead-inbox-lock-', async (dir) => {
+			const db = join(dir, 'shared.sqlite');
+			let first!: (signal: NodeJS.Signals) => void;
+			let ready!: () => void;
+			const started = new Promise<void>((resolve) => (ready = resolve));
+			const firstRun = runWith(['--port', '0', '--db', db], (text, kill) => {
+				first = kill;
+				if (text.includes('admin token:')) ready();
+			});
+			await started;
+			try {
+				const second = await runWith(['--port', '0', '--db', db]);
+				expect(second.code).toBe(1);
+				expect(second.stderr).toContain(
+					`The database file ${db} is in use by another reference server`,
+				);
+				const memory = await run(['--port', '0'], (text, kill) => {
+					if (text.includes('admin token:')) kill('SIGTERM');
+				});
+				expect(memory.code).toBe(0);
+			} finally {
+				first('SIGTERM');
+				await firstRun;
+			}
+		});
+	});
+
+	it('prints the dev account id, and the admin API lists the accounts', async () => {
+		let output = '';
+		let stop!: (signal: NodeJS.Signals) => void;
+		let ready!: () => void;
+		const started = new Promise<void>((resolve) => (ready = resolve));
+		const done = run(['--port', '0', '--admin-token', 'adm_cli-test-token'], (text, kill) => {
+			output = text;
+			stop = kill;
+			if (text.includes('admin token:')) ready();
+		});
+		await started;
+		try {
+			const url = /listening on (\S+)/.exec(output)![1];
+			const id = /dev account id:\s+(\S+)/.exec(output)![1];
+			const list = await fetch(`${url}/__admin/accounts`, {
+				headers: { authorization: 'Bearer adm_cli-test-token' },
+			}).then((r) => r.json() as Promise<{ accounts: { id: string }[] }>);
+			expect(list.accounts[0]).toMatchObject({ id, dev: true, credits: 10000 });
+		} finally {
+			stop('SIGTERM');
+			await done;
+		}
+	});
+
+	it('SIGTERM to the PID that `npm start` reports ends the server and frees the port', async () => {
+		const port = await freePort();
+		const npm = spawn('npm', ['start', '--', '--port', String(port), '--db', ':memory:'], {
+			cwd: join(__dirname, '../..'),
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		let stdout = '';
+		await new Promise<void>((resolve) =>
+			npm.stdout.on('data', (chunk) => {
+				stdout += chunk;
+				if (stdout.includes('admin token:')) resolve();
+			}),
+		);
+		const exited = new Promise((resolve) => npm.once('exit', resolve));
+		npm.kill('SIGTERM');
+		await exited;
+		// The port is free again once the server itself has stopped.
+		for (let attempt = 0; ; attempt++) {
+			const free = await new Promise<boolean>((resolve) => {
+				const probe = net.createServer();
+				probe.once('error', () => resolve(false));
+				probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+			});
+			if (free) break;
+			if (attempt > 50) throw new Error(`the server still holds port ${port} after npm stopped`);
+			await new Promise((r) => setTimeout(r, 100));
+		}
+	});
+});
+
+async function freePort(): Promise<number> {
+	const probe = net.createServer();
+	await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+	const { port } = probe.address() as net.AddressInfo;
+	await new Promise((resolve) => probe.close(resolve));
+	return port;
+}

@@ -1,9 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { parseConfig } from '../../mock-server/src/core/config.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
+import { withTempDir } from '../helpers/temp-dir.cjs';
 
 describe('reference server foundation', () => {
 	let server: TestServer;
@@ -259,30 +258,32 @@ describe('reference server foundation', () => {
 
 describe('persistence', () => {
 	it('keeps accounts, keys and inboxes across a restart with a file database', async () => {
-		const db = join(mkdtempSync(join(tmpdir(), 'lead-inbox-')), 'data.sqlite');
-		const first = await startServer({ db });
-		const { accountId, apiKey } = await first.newAccount({ credits: 42 });
-		await first.call('POST', '/api/v1/inboxes', {
-			key: apiKey,
-			body: { emailAddress: 'keep@gmail.com', imapPassword: 'pw' },
-		});
-		const devKey = first.devKey;
-		const adminToken = first.adminToken;
-		await first.close();
+		await withTempDir('lead-inbox-', async (dir) => {
+			const db = join(dir, 'data.sqlite');
+			const first = await startServer({ db });
+			const { accountId, apiKey } = await first.newAccount({ credits: 42 });
+			await first.call('POST', '/api/v1/inboxes', {
+				key: apiKey,
+				body: { emailAddress: 'keep@gmail.com', imapPassword: 'pw' },
+			});
+			const devKey = first.devKey;
+			const adminToken = first.adminToken;
+			await first.close();
 
-		const second = await startServer({ db });
-		try {
-			expect(second.devKey).toBe(devKey);
-			expect(second.adminToken).toBe(adminToken);
-			expect((await second.admin('GET', `/accounts/${accountId}`)).body.credits).toBe(42);
-			const inboxes = await second.call('GET', '/api/v1/inboxes', { key: apiKey });
-			expect(inboxes.body.inboxes.map((i: { emailAddress: string }) => i.emailAddress)).toEqual([
-				'keep@gmail.com',
-			]);
-			expect((await second.call('GET', '/api/v1/pools')).status).toBe(200);
-		} finally {
-			await second.close();
-		}
+			const second = await startServer({ db });
+			try {
+				expect(second.devKey).toBe(devKey);
+				expect(second.adminToken).toBe(adminToken);
+				expect((await second.admin('GET', `/accounts/${accountId}`)).body.credits).toBe(42);
+				const inboxes = await second.call('GET', '/api/v1/inboxes', { key: apiKey });
+				expect(inboxes.body.inboxes.map((i: { emailAddress: string }) => i.emailAddress)).toEqual([
+					'keep@gmail.com',
+				]);
+				expect((await second.call('GET', '/api/v1/pools')).status).toBe(200);
+			} finally {
+				await second.close();
+			}
+		});
 	});
 });
 

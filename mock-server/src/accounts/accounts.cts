@@ -26,7 +26,20 @@ interface AccountRow {
 	credits: number;
 	active: number;
 	permissions: string;
+	is_dev: number;
+	contact_count: number;
 }
+
+const ACCOUNT_COLUMNS =
+	'a.id, a.credits, a.active, a.permissions, a.is_dev, (SELECT COUNT(*) FROM contacts c WHERE c.account_id = a.id) AS contact_count';
+
+const accountOf = (row: AccountRow): Account => ({
+	id: row.id,
+	credits: row.credits,
+	active: row.active === 1,
+	permissions: JSON.parse(row.permissions),
+	contactCount: row.contact_count,
+});
 
 /** The non-secret part of a key hash that finds its row. */
 const lookupOf = (keyHash: string) => keyHash.slice(0, 16);
@@ -68,21 +81,20 @@ export class Accounts {
 	}
 
 	get(id: string): Account {
-		const row = sql(
-			this.db,
-			'SELECT id, credits, active, permissions FROM accounts WHERE id = ?',
-		).get(id) as AccountRow | undefined;
+		const row = sql(this.db, `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = ?`).get(id) as
+			| AccountRow
+			| undefined;
 		if (!row) throw notFound(`Account '${id}' does not exist.`);
-		const { n } = sql(this.db, 'SELECT COUNT(*) AS n FROM contacts WHERE account_id = ?').get(
-			id,
-		) as { n: number };
-		return {
-			id: row.id,
-			credits: row.credits,
-			active: row.active === 1,
-			permissions: JSON.parse(row.permissions),
-			contactCount: n,
-		};
+		return accountOf(row);
+	}
+
+	/** Every account, the dev account (`dev: true`) first, then in the order they were created. */
+	list(): (Account & { dev: boolean })[] {
+		const rows = sql(
+			this.db,
+			`SELECT ${ACCOUNT_COLUMNS} FROM accounts a ORDER BY a.is_dev DESC, a.created_at, a.id`,
+		).all() as AccountRow[];
+		return rows.map((row) => ({ ...accountOf(row), dev: row.is_dev === 1 }));
 	}
 
 	update(id: string, patch: { credits?: number; active?: boolean }): Account {

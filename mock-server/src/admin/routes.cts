@@ -38,6 +38,10 @@ export function registerAdminRoutes(
 	const id = (request: FastifyRequest) => (request.params as { id: string }).id;
 
 	resource(app, '/__admin/accounts', {
+		GET: async (request) => {
+			guard(request);
+			return { accounts: ctx.accounts.list() };
+		},
 		POST: async (request, reply) => {
 			guard(request);
 			const input = body(request, createAccountRequest, { optional: true });

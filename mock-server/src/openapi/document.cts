@@ -264,6 +264,18 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
 				},
 			},
 			'/__admin/accounts': {
+				get: {
+					tags: ['Admin'],
+					security: adminAuth,
+					summary: 'List every account (the dev account first, marked dev: true)',
+					responses: {
+						'200': { description: 'The accounts', content: json('AdminAccountList') },
+						'401': error('Bad admin token.', {
+							error:
+								'Invalid admin token: use the token the server printed at start (or --admin-token).',
+						}),
+					},
+				},
 				post: {
 					tags: ['Admin'],
 					security: adminAuth,

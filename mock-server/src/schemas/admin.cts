@@ -44,3 +44,13 @@ export const accountResponse = z
 		contactCount: z.int(),
 	})
 	.meta({ id: 'AdminAccount' });
+
+export const accountListResponse = z
+	.object({
+		accounts: z.array(
+			accountResponse.extend({
+				dev: z.boolean().meta({ description: 'The dev account that the server seeds and prints.' }),
+			}),
+		),
+	})
+	.meta({ id: 'AdminAccountList' });

@@ -1,12 +1,10 @@
 import { z } from 'zod';
 
 export const errorDetail = z.object({
-	path: z
-		.string()
-		.meta({
-			description: 'Field (or entry index and field) the message is about.',
-			example: 'count',
-		}),
+	path: z.string().meta({
+		description: 'Field (or entry index and field) the message is about.',
+		example: 'count',
+	}),
 	message: z.string(),
 });
 

@@ -42,15 +42,9 @@ export const inboxEntry = z
 		imapPassword: secret.meta({
 			description: 'IMAP password (usually an app password). Stored encrypted, never returned.',
 		}),
-		poolId: z
-			.string()
-			.trim()
-			.min(1)
-			.max(100)
-			.optional()
-			.meta({
-				description: 'Pool to add the inbox to. Omitted: one new pool is created for the request.',
-			}),
+		poolId: z.string().trim().min(1).max(100).optional().meta({
+			description: 'Pool to add the inbox to. Omitted: one new pool is created for the request.',
+		}),
 		smtpPassword: secret.optional().meta({ description: 'Defaults to imapPassword.' }),
 		provider: z.enum(PROVIDERS).optional(),
 		imapHost: host.optional(),
@@ -108,21 +102,19 @@ export const pool = z
 	})
 	.meta({ id: 'Pool' });
 
-export const poolsResponse = z
-	.object({ pools: z.array(pool) })
-	.meta({
-		id: 'PoolsResponse',
-		example: {
-			pools: [
-				{
-					id: 'pool_q3Zx8aPm',
-					name: 'Pool 2026-11-21 14:03 UTC',
-					inboxCount: 3,
-					createdAt: '2026-11-21T14:03:11.412Z',
-				},
-			],
-		},
-	});
+export const poolsResponse = z.object({ pools: z.array(pool) }).meta({
+	id: 'PoolsResponse',
+	example: {
+		pools: [
+			{
+				id: 'pool_q3Zx8aPm',
+				name: 'Pool 2026-11-21 14:03 UTC',
+				inboxCount: 3,
+				createdAt: '2026-11-21T14:03:11.412Z',
+			},
+		],
+	},
+});
 
 export const inbox = z
 	.object({

@@ -10,34 +10,19 @@ const filter = (what: string) =>
 
 export const leadSearchRequest = z
 	.strictObject({
-		niche: z
-			.string()
-			.trim()
-			.min(1)
-			.max(200)
-			.meta({
-				description: 'Business niche, e.g. "dentist" or "roofing contractor".',
-				example: 'dentist',
-			}),
-		city: z
-			.string()
-			.trim()
-			.min(1)
-			.max(200)
-			.meta({
-				description:
-					'City: "Austin", "Austin, TX", "Austin, US", "München". Case and accents are ignored; ambiguous names resolve to the most populous match.',
-				example: 'Austin, TX',
-			}),
-		count: z
-			.int()
-			.min(1)
-			.max(1000)
-			.default(100)
-			.meta({
-				description:
-					'Number of leads to fetch (1 to 1000). The full count is reserved from the credits up front.',
-			}),
+		niche: z.string().trim().min(1).max(200).meta({
+			description: 'Business niche, e.g. "dentist" or "roofing contractor".',
+			example: 'dentist',
+		}),
+		city: z.string().trim().min(1).max(200).meta({
+			description:
+				'City: "Austin", "Austin, TX", "Austin, US", "München". Case and accents are ignored; ambiguous names resolve to the most populous match.',
+			example: 'Austin, TX',
+		}),
+		count: z.int().min(1).max(1000).default(100).meta({
+			description:
+				'Number of leads to fetch (1 to 1000). The full count is reserved from the credits up front.',
+		}),
 		metaAds: filter('an ad-platform (Meta) pixel'),
 		tiktokPixel: filter('a short-video-platform (TikTok) pixel'),
 		gAnalytics: filter('a web-analytics (Google Analytics) tracker'),
@@ -64,12 +49,9 @@ export const contact = z
 		facebook: urlOrNull,
 		linkedin: urlOrNull,
 		tiktok: urlOrNull,
-		fbPixel: z
-			.boolean()
-			.nullable()
-			.meta({
-				description: 'Meta pixel found; null when the website is missing or could not be scanned.',
-			}),
+		fbPixel: z.boolean().nullable().meta({
+			description: 'Meta pixel found; null when the website is missing or could not be scanned.',
+		}),
 		tikTokPixel: z
 			.boolean()
 			.nullable()

@@ -5,10 +5,36 @@ import { MIGRATIONS } from './migrations.cjs';
 
 export type Db = Database.Database;
 
-/** Opens (creating when needed) the embedded database and brings its schema up to date. */
+/** Another process holds the database file. */
+export class DatabaseInUseError extends Error {
+	constructor(readonly file: string) {
+		super(
+			`The database file ${file} is in use by another reference server. Stop that server, or start this one with another --db (or --db :memory:).`,
+		);
+	}
+}
+
+/**
+ * Opens (creating when needed) the embedded database and brings its schema up to date. A file
+ * database is held with SQLite's exclusive lock for the life of the process: two servers on one
+ * file would each serve their own cached pages, and the operating system releases the lock even
+ * when a server is killed.
+ */
 export function openDatabase(file: string): Db {
 	if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
 	const db = new Database(file);
+	if (file !== ':memory:') {
+		db.pragma('locking_mode = EXCLUSIVE');
+		try {
+			db.pragma('journal_mode = WAL');
+			db.exec('BEGIN EXCLUSIVE; COMMIT');
+		} catch (error) {
+			db.close();
+			if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY'))
+				throw new DatabaseInUseError(file);
+			throw error;
+		}
+	}
 	db.pragma('journal_mode = WAL');
 	db.pragma('synchronous = NORMAL');
 	db.pragma('foreign_keys = ON');
