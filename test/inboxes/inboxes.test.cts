@@ -64,6 +64,43 @@ describe('inbox management', () => {
 		});
 	});
 
+	describe('mail domain typos', () => {
+		it.each([
+			['jane@gmial.com', 'jane@gmail.com'],
+			['jane@gmal.com', 'jane@gmail.com'],
+			['Jane@Hotmial.com', 'Jane@hotmail.com'],
+			['jane@yaho.com', 'jane@yahoo.com'],
+			['jane@outlok.com', 'jane@outlook.com'],
+		])('refuses %s with "did you mean %s?", even with a provider set', async (address, meant) => {
+			const key = await account();
+			for (const extra of [{}, { provider: 'google' }]) {
+				const res = await create(key, entry(address, extra));
+				expect(res.status).toBe(400);
+				expect(res.body).toMatchObject({
+					code: 'invalid_entry',
+					error: expect.stringContaining(`did you mean ${meant}?`),
+				});
+			}
+			const pools = await server.call('GET', '/api/v1/pools', { key });
+			expect(pools.body.pools).toEqual([]);
+		});
+
+		it('creates the address as typed when the caller insists, and leaves real domains alone', async () => {
+			const key = await account();
+			const insisted = await create(
+				key,
+				entry('jane@gmial.com', { provider: 'google', acceptDomainAsTyped: true }),
+			);
+			expect(insisted.status).toBe(200);
+			const batch = await create(key, [
+				entry('a@email.com', { provider: 'google' }),
+				entry('b@mail.com', { provider: 'google' }),
+				entry('c@outlook.de'),
+			]);
+			expect(batch.body.summary).toEqual({ total: 3, created: 3, failed: 0 });
+		});
+	});
+
 	describe('creation', () => {
 		it('creates one inbox with a new pool, auto-filled settings and the decided response', async () => {
 			const key = await account();

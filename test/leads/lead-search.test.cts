@@ -95,6 +95,22 @@ describe('lead search', () => {
 			expect(res.body.error).toMatch(/^City 'Atlantis' could not be resolved to a location/);
 			expect(await balance(accountId)).toBe(0);
 		});
+
+		it('suggests the nearest known city for a typo, within the given state or country', async () => {
+			const { apiKey } = await server.newAccount();
+			const cases: [string, string][] = [
+				['Austn, TX', "Did you mean 'Austin, TX'?"],
+				['Munchn', "Did you mean 'Munich, Germany'?"],
+				['Portlnd, ME', "Did you mean 'Portland, ME'?"],
+			];
+			for (const [city, hint] of cases) {
+				const res = await search(apiKey, { niche: 'dentist', city });
+				expect(res.status).toBe(400);
+				expect(res.body.error).toBe(`City '${city}' could not be resolved to a location. ${hint}`);
+			}
+			const none = await search(apiKey, { niche: 'dentist', city: 'Qqqzzx' });
+			expect(none.body.error).toMatch(/Try "City, Country" or "City, State"/);
+		});
 	});
 
 	it('resolves the decided city forms, ignoring case and accents', () => {

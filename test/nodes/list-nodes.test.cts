@@ -141,7 +141,8 @@ describe('List Pools and List Inboxes nodes', () => {
 				await testCredential({ apiKey: key, leadsBaseUrl: server.url, inboxBaseUrl: server.url }),
 			).toMatchObject({
 				status: 'Error',
-				message: 'Inbox Base URL not found: it must end with /api/v1, e.g. http://127.0.0.1:4010/api/v1.',
+				message:
+					'Inbox Base URL not found: it must end with /api/v1, e.g. http://127.0.0.1:4010/api/v1.',
 			});
 			expect(
 				await testCredential({

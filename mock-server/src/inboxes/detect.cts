@@ -1,6 +1,12 @@
 import { promises as dns } from 'node:dns';
 import type { InboxEntry, Provider } from '../schemas/inboxes.cjs';
-import { MX_SUFFIXES, type MailSettings, providerOfDomain, settingsFor } from './providers.cjs';
+import {
+	likelyDomainTypo,
+	MX_SUFFIXES,
+	type MailSettings,
+	providerOfDomain,
+	settingsFor,
+} from './providers.cjs';
 
 export type MxResolver = (domain: string) => Promise<string[]>;
 
@@ -44,6 +50,12 @@ export async function resolveSettings(
 	mx?: MxResolver,
 ): Promise<ResolvedSettings> {
 	const [localPart, domain] = splitAddress(entry.emailAddress);
+	const typoOf = entry.acceptDomainAsTyped ? undefined : likelyDomainTypo(domain);
+	if (typoOf) {
+		throw new DetectionError(
+			`${entry.emailAddress} looks like a typo: did you mean ${localPart}@${typoOf}? Fix the address, or send acceptDomainAsTyped: true if it is right.`,
+		);
+	}
 	const provider =
 		entry.provider ?? providerOfDomain(domain) ?? (mx ? await providerByMx(domain, mx) : undefined);
 	const detected = provider ? settingsFor(provider, domain) : undefined;

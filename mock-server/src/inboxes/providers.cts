@@ -1,3 +1,4 @@
+import { closest } from '../core/similar.cjs';
 import type { Provider } from '../schemas/inboxes.cjs';
 
 /**
@@ -98,6 +99,35 @@ export const PROVIDER_DOMAINS: Record<string, Provider> = {
 
 /** Microsoft's country forms: outlook.de, hotmail.co.uk, live.fr, ... */
 const MICROSOFT_COUNTRY_FORM = /^(outlook|hotmail|live)\.([a-z]{2,3}|(co|com)\.[a-z]{2})$/;
+
+/** Real mail domains near a provider's name, never taken for its typos (email.com is not gmail.com). */
+const OTHER_MAIL_DOMAINS = new Set([
+	'email.com',
+	'mail.com',
+	'gmx.com',
+	'gmx.net',
+	'gmx.de',
+	'web.de',
+	'aol.com',
+	'proton.me',
+	'protonmail.com',
+	'yandex.com',
+	'mail.ru',
+	'att.net',
+	'msn.net',
+	'live.net',
+	'mail.me',
+]);
+
+/**
+ * The provider domain that `domain` is most likely a typo of (gmial.com -> gmail.com), or
+ * undefined. Short domains are left alone: one edit away from a short name is often a real domain.
+ */
+export function likelyDomainTypo(domain: string): string | undefined {
+	const d = domain.toLowerCase();
+	if (providerOfDomain(d) || OTHER_MAIL_DOMAINS.has(d) || d.length < 7) return undefined;
+	return closest(d, Object.keys(PROVIDER_DOMAINS), d.length <= 9 ? 1 : 2);
+}
 
 export function providerOfDomain(domain: string): Provider | undefined {
 	const d = domain.toLowerCase();

@@ -1,4 +1,5 @@
 import cityTimezones from 'city-timezones';
+import { editDistance } from '../core/similar.cjs';
 
 /**
  * Offline city resolution against a real gazetteer (city-timezones, MIT: ~7,300 cities with
@@ -173,12 +174,45 @@ function matchesQualifier(row: Row, qualifier: string): boolean {
 	return !!regionName && normalize(row.province) === regionName;
 }
 
-export function resolveCity(input: string): City | undefined {
-	index ??= buildIndex();
+function parts(input: string): [string | undefined, string[]] {
 	const [rawName, ...qualifiers] = input
 		.split(',')
 		.map((p) => p.trim())
 		.filter(Boolean);
+	return [rawName, qualifiers];
+}
+
+/**
+ * The known city nearest to a name that did not resolve ("Austn, TX" -> "Austin, TX"), among
+ * those matching the qualifiers, written the way the request may send it; undefined when none is
+ * close (about one edit per four letters).
+ */
+export function suggestCity(input: string): string | undefined {
+	index ??= buildIndex();
+	const [rawName, qualifiers] = parts(input);
+	if (!rawName) return undefined;
+	const name = normalize(rawName);
+	const matching = (key: string) =>
+		index!
+			.get(CITY_ALIASES[key] ?? key)
+			?.find((r) => qualifiers.every((q) => matchesQualifier(r, q)));
+	let best: { distance: number; row: Row } | undefined;
+	const limit = Math.max(1, Math.floor(name.length / 4));
+	for (const key of [...index.keys(), ...Object.keys(CITY_ALIASES)]) {
+		if (Math.abs(key.length - name.length) > limit) continue;
+		const distance = editDistance(name, key);
+		if (distance > limit || (best && distance > best.distance)) continue;
+		const row = matching(key);
+		// Nearest first; among equally near names, the most populous city.
+		if (row && (!best || distance < best.distance || row.pop > best.row.pop))
+			best = { distance, row };
+	}
+	return best && `${best.row.city_ascii}, ${best.row.state_ansi ?? best.row.country}`;
+}
+
+export function resolveCity(input: string): City | undefined {
+	index ??= buildIndex();
+	const [rawName, qualifiers] = parts(input);
 	if (!rawName) return undefined;
 	const name = normalize(rawName);
 	const rows = index.get(CITY_ALIASES[name] ?? name) ?? index.get(name) ?? [];

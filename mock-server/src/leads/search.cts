@@ -6,7 +6,7 @@ import type { Contact, LeadSearchRequest } from '../schemas/leads.cjs';
 import type { ScanResult } from '../scan/scanner.cjs';
 import { type Db, sql } from '../store/database.cjs';
 import { type Business, businessAt, businessCount } from './businesses.cjs';
-import { resolveCity } from './cities.cjs';
+import { resolveCity, suggestCity } from './cities.cjs';
 import { resolveNiche } from './niches.cjs';
 import type { ScanCache } from './scan-cache.cjs';
 
@@ -66,9 +66,10 @@ export async function searchLeads(
 ) {
 	const city = resolveCity(request.city);
 	if (!city) {
+		const suggestion = suggestCity(request.city);
 		throw new ApiError(
 			400,
-			`City '${request.city}' could not be resolved to a location. Try "City, Country" or "City, State", e.g. "Austin, TX" or "Munich, Germany".`,
+			`City '${request.city}' could not be resolved to a location. ${suggestion ? `Did you mean '${suggestion}'?` : 'Try "City, Country" or "City, State", e.g. "Austin, TX" or "Munich, Germany".'}`,
 			[{ path: 'city', message: 'could not be resolved to a location' }],
 		);
 	}

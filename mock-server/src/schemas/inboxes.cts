@@ -65,6 +65,10 @@ export const inboxEntry = z
 			.meta({ description: 'Defaults to the email address.' }),
 		dailySendingLimit: z.int().min(1).max(10000).default(2),
 		skipConnectionTest: z.boolean().default(false),
+		acceptDomainAsTyped: z.boolean().default(false).meta({
+			description:
+				'An address whose domain looks like a typo of a mail provider (gmial.com, hotmial.com, yaho.com...) is refused with a suggestion; true creates it as typed.',
+		}),
 	})
 	.meta({
 		id: 'InboxCreationEntry',

@@ -1,37 +1,15 @@
 import { z } from 'zod';
 import { ApiError, type ErrorDetail } from '../core/errors.cjs';
+import { closest, editDistance } from '../core/similar.cjs';
 
 /**
  * Turns zod issues into the error body of decisions.md: one actionable sentence plus per-field
  * details. Unknown fields name the known field they most resemble (tikTokPixel -> tiktokPixel).
  */
-function distance(a: string, b: string): number {
-	const x = a.toLowerCase();
-	const y = b.toLowerCase();
-	const row = Array.from({ length: y.length + 1 }, (_, i) => i);
-	for (let i = 1; i <= x.length; i++) {
-		let prev = row[0];
-		row[0] = i;
-		for (let j = 1; j <= y.length; j++) {
-			const tmp = row[j];
-			row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (x[i - 1] === y[j - 1] ? 0 : 1));
-			prev = tmp;
-		}
-	}
-	return row[y.length];
-}
-
 export function closestField(unknown: string, known: string[]): string | undefined {
-	let best: string | undefined;
-	let bestScore = Infinity;
-	for (const candidate of known) {
-		const score = distance(unknown, candidate);
-		if (score < bestScore) {
-			best = candidate;
-			bestScore = score;
-		}
-	}
-	return best !== undefined && bestScore <= Math.max(2, Math.floor(best.length / 3))
+	const best = closest(unknown, known, Infinity);
+	return best !== undefined &&
+		editDistance(unknown, best) <= Math.max(2, Math.floor(best.length / 3))
 		? best
 		: undefined;
 }
