@@ -22,7 +22,8 @@ export class CreateInboxes implements INodeType {
 		defaults: { name: 'Create Inboxes' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
+		outputNames: ['Created', 'Failed'],
 		credentials: [{ name: 'leadInboxApi', required: true }],
 		properties: createInboxesProperties,
 	};

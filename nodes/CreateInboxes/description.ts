@@ -22,20 +22,30 @@ export const createInboxesProperties: INodeProperties[] = [
 			'IMAP password, usually an app password. Also used for SMTP unless an SMTP password is set.',
 	},
 	{
-		displayName: 'Pool',
+		displayName: 'Add Inboxes To',
 		name: 'poolMode',
 		type: 'options',
 		default: 'new',
 		options: [
 			{
-				name: 'Create a New Pool',
+				name: 'A New Pool',
 				value: 'new',
 				description: 'One new pool for all the items of this run',
 			},
-			{ name: 'Existing Pool', value: 'existing' },
+			{ name: 'An Existing Pool', value: 'existing' },
 		],
 	},
 	poolLocator({ displayOptions: { show: { poolMode: ['existing'] } }, required: true }),
+	{
+		displayName: 'New Pool Name',
+		name: 'newPoolName',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Outreach November',
+		displayOptions: { show: { poolMode: ['new'] } },
+		description:
+			'Name of the pool this run creates. Empty: the service names it after the time, e.g. "Pool 2026-11-21 14:03 UTC". A name already in use gets " (2)" appended.',
+	},
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -43,6 +53,14 @@ export const createInboxesProperties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
+			{
+				displayName: 'Accept Address As Typed',
+				name: 'acceptDomainAsTyped',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to create an address whose domain looks like a typo of a mail provider (e.g. gmial.com). By default such entries fail with "did you mean ...?".',
+			},
 			{
 				displayName: 'Daily Sending Limit',
 				name: 'dailySendingLimit',
@@ -150,7 +168,7 @@ export const createInboxesProperties: INodeProperties[] = [
 				default: 3600,
 				typeOptions: { minValue: 0 },
 				description:
-					'The service creates at most 1000 inboxes per hour per API key. When the limit is hit, the node waits as long as the service asks, up to this many seconds in total, then fails.',
+					'The service creates at most 1000 inboxes per hour per API key. When the limit is hit, the node waits as long as the service asks, up to this many seconds in total; then the items not sent go to the Failed output with code rate_limited.',
 			},
 		],
 	},

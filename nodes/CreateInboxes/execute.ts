@@ -24,6 +24,15 @@ interface CreationResponse {
 	results: EntryResult[];
 }
 
+/** An entry that was not created: its data as fields, so workflows can branch on `code`. */
+interface Failure {
+	index: number;
+	emailAddress: string;
+	/** The service's code, or `invalid_entry` (checked here) / `rate_limited` (never sent). */
+	code: string;
+	reason: string;
+}
+
 const OPTIONAL_STRINGS = [
 	'provider',
 	'imapHost',
@@ -34,34 +43,36 @@ const OPTIONAL_STRINGS = [
 ];
 const OPTIONAL_NUMBERS = ['imapPort', 'smtpPort', 'dailySendingLimit'];
 
-/** The creation entry of one item; empty optional fields are left out so the service detects them. */
-function entryOf(ctx: IExecuteFunctions, i: number): { entry: IDataObject; newPool: boolean } {
+/** A parameter as text; an expression that resolves to nothing is empty, not "undefined". */
+function text(ctx: IExecuteFunctions, name: string, i: number): string {
+	const value = ctx.getNodeParameter(name, i, '') as unknown;
+	return value === undefined || value === null ? '' : String(value).trim();
+}
+
+/**
+ * The creation entry of one item (empty optional fields are left out so the service detects
+ * them), or the problem that keeps the item from being sent.
+ */
+function entryOf(
+	ctx: IExecuteFunctions,
+	i: number,
+): { entry: IDataObject; newPool: boolean } | { problem: string } {
+	const emailAddress = text(ctx, 'emailAddress', i);
+	if (!emailAddress)
+		return {
+			problem: 'Email Address is empty: map the address with an expression, e.g. {{ $json.email }}',
+		};
 	const entry: IDataObject = {
-		emailAddress: String(ctx.getNodeParameter('emailAddress', i)).trim(),
-		imapPassword: String(ctx.getNodeParameter('imapPassword', i)),
+		emailAddress,
+		imapPassword: String(ctx.getNodeParameter('imapPassword', i, '') ?? ''),
 	};
-	if (!entry.emailAddress)
-		throw new NodeOperationError(ctx.getNode(), 'Email Address is empty', {
-			itemIndex: i,
-			description: 'Map the address with an expression, e.g. {{ $json.email }}.',
-		});
-	if (!entry.imapPassword)
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`IMAP Password is empty for ${entry.emailAddress}`,
-			{ itemIndex: i },
-		);
+	if (!entry.imapPassword) return { problem: 'IMAP Password is empty' };
 	const newPool = ctx.getNodeParameter('poolMode', i) === 'new';
 	if (!newPool) {
 		const poolId = String(
 			ctx.getNodeParameter('poolId', i, '', { extractValue: true }) ?? '',
 		).trim();
-		if (!poolId)
-			throw new NodeOperationError(
-				ctx.getNode(),
-				'Choose a pool, or set Pool to "Create a New Pool"',
-				{ itemIndex: i },
-			);
+		if (!poolId) return { problem: 'Choose a pool, or set "Add Inboxes To" to "A New Pool"' };
 		entry.poolId = poolId;
 	}
 	const extra = ctx.getNodeParameter('additionalFields', i, {}) as IDataObject;
@@ -72,14 +83,11 @@ function entryOf(ctx: IExecuteFunctions, i: number): { entry: IDataObject; newPo
 		if (extra[key] === undefined || extra[key] === '') continue;
 		const value = Number(extra[key]);
 		if (!Number.isInteger(value))
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`${key} must be a whole number (got ${extra[key]})`,
-				{ itemIndex: i },
-			);
+			return { problem: `${key} must be a whole number (got ${extra[key]})` };
 		entry[key] = value;
 	}
 	if (extra.skipConnectionTest === true) entry.skipConnectionTest = true;
+	if (extra.acceptDomainAsTyped === true) entry.acceptDomainAsTyped = true;
 	return { entry, newPool };
 }
 
@@ -87,6 +95,12 @@ function entryOf(ctx: IExecuteFunctions, i: number): { entry: IDataObject; newPo
  * One inbox per input item, sent in batches (<= 100). Entries that should land in a new pool go
  * to the pool the first batch created. On 429 the same batch is retried after Retry-After (safe:
  * the service created nothing), up to the configured total wait.
+ *
+ * Two outputs, each item paired to its input: Created, and Failed with the entry's data as fields
+ * (emailAddress, code, reason, plus the input item's fields) so a workflow can branch on `code`.
+ * Inboxes already created are never lost: when the hourly limit outlasts Max Wait, or a request
+ * fails after some batches went through, the items not sent go to Failed (rate_limited,
+ * not_sent). Only a request that fails before anything was created stops the node.
  */
 export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -96,97 +110,122 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 	};
 	const batchSize = Math.min(100, Math.max(1, Math.floor(options.batchSize ?? 100)));
 	const maxWaitMs = Math.max(0, options.maxRateLimitWait ?? 3600) * 1000;
-	const continueOnFail = this.continueOnFail();
+	const poolName = text(this, 'newPoolName', 0);
 
-	const out: INodeExecutionData[] = [];
-	const created: string[] = [];
-	const failed: string[] = [];
-	// n8n keeps only the message of an error item, so the message names address, reason and code.
-	const failure = (i: number, error: NodeApiError | NodeOperationError) => {
-		if (continueOnFail)
-			out.push({ json: { error: error.message }, error, pairedItem: { item: i } });
-	};
+	const created: INodeExecutionData[] = [];
+	const failed: INodeExecutionData[] = [];
+	const fail = (failure: Failure) =>
+		failed.push({
+			json: {
+				...items[failure.index].json,
+				success: false,
+				emailAddress: failure.emailAddress,
+				code: failure.code,
+				reason: failure.reason,
+			},
+			pairedItem: { item: failure.index },
+		});
 
 	// Items whose fields are unusable fail on their own, before anything is sent.
 	const pending: { index: number; entry: IDataObject; newPool: boolean }[] = [];
 	for (let i = 0; i < items.length; i++) {
-		try {
-			pending.push({ index: i, ...entryOf(this, i) });
-		} catch (error) {
-			const nodeError = asNodeError(this, error, i);
-			if (!continueOnFail) throw nodeError;
-			failure(i, nodeError);
-		}
+		const entry = entryOf(this, i);
+		if ('problem' in entry)
+			fail({
+				index: i,
+				emailAddress: text(this, 'emailAddress', i),
+				code: 'invalid_entry',
+				reason: entry.problem,
+			});
+		else pending.push({ index: i, ...entry });
 	}
 
 	let newPool: { id: string; name: string } | undefined;
 	let waitedMs = 0;
+	/** The items from `start` on were not sent: they fail with the reason, or the node stops. */
+	const stopSending = (start: number, code: string, error: NodeApiError | NodeOperationError) => {
+		if (created.length === 0 && !this.continueOnFail()) throw error;
+		for (const { index, entry } of pending.slice(start))
+			fail({ index, emailAddress: String(entry.emailAddress), code, reason: error.message });
+	};
 	for (let start = 0; start < pending.length; start += batchSize) {
 		const batch = pending.slice(start, start + batchSize);
 		const body = batch.map(({ entry, newPool: wantsNew }) =>
 			wantsNew && newPool ? { ...entry, poolId: newPool.id } : entry,
 		);
-		let response: ApiResponse<CreationResponse>;
-		for (;;) {
-			response = (await apiRequest.call(this, 'inbox', 'POST', '/inboxes', {
-				body,
-				itemIndex: batch[0].index,
-			})) as ApiResponse<CreationResponse>;
-			if (response.statusCode !== 429) break;
-			const retryAfterMs = Math.max(1, Number(header(response, 'retry-after') ?? 60)) * 1000;
-			if (waitedMs + retryAfterMs > maxWaitMs) {
-				throw new NodeApiError(this.getNode(), { ...response.body } as unknown as JsonObject, {
+		const createsPool = !newPool && batch.some((b) => b.newPool);
+		let response: ApiResponse<CreationResponse> | undefined;
+		try {
+			for (;;) {
+				response = (await apiRequest.call(this, 'inbox', 'POST', '/inboxes', {
+					body,
+					qs: createsPool && poolName ? { poolName } : undefined,
 					itemIndex: batch[0].index,
-					httpCode: '429',
-					message: `Hourly inbox limit reached; the service asks to wait ${Math.ceil(retryAfterMs / 1000)} s, more than the allowed maximum wait`,
-					description: `${created.length} inbox(es) were created before the limit (items ${describe(created)}); items from ${batch[0].index} on were not sent. Raise "Max Wait on Rate Limit" or run the rest later.`,
-				});
+				})) as ApiResponse<CreationResponse>;
+				if (response.statusCode !== 429) break;
+				const retryAfterMs = Math.max(1, Number(header(response, 'retry-after') ?? 60)) * 1000;
+				if (waitedMs + retryAfterMs > maxWaitMs) {
+					stopSending(
+						start,
+						'rate_limited',
+						new NodeApiError(this.getNode(), { ...response.body } as unknown as JsonObject, {
+							itemIndex: batch[0].index,
+							httpCode: '429',
+							message: `Hourly inbox limit reached; the service asks to wait ${Math.ceil(retryAfterMs / 1000)} s, more than Max Wait on Rate Limit allows`,
+							description:
+								'Nothing was created. Raise "Max Wait on Rate Limit" (Options), or run the workflow again later.',
+						}),
+					);
+					return done(this, created, failed);
+				}
+				await sleep(retryAfterMs);
+				waitedMs += retryAfterMs;
 			}
-			await sleep(retryAfterMs);
-			waitedMs += retryAfterMs;
+			if (response.statusCode !== 200) throw errorFromResponse(this, response, batch[0].index);
+		} catch (error) {
+			stopSending(start, 'not_sent', asNodeError(this, error, batch[0].index));
+			return done(this, created, failed);
 		}
-		if (response.statusCode !== 200) throw errorFromResponse(this, response, batch[0].index);
 
 		newPool ??= response.body.pool;
 		response.body.results.forEach((result, k) => {
 			const { index, newPool: wantsNew } = batch[k];
 			if (result.success) {
-				created.push(`${index} (${result.emailAddress})`);
 				const pool =
 					wantsNew && newPool && result.poolId === newPool.id ? { poolName: newPool.name } : {};
-				out.push({ json: { ...result, ...pool }, pairedItem: { item: index } });
-				return;
+				created.push({ json: { ...result, ...pool }, pairedItem: { item: index } });
+			} else {
+				fail({
+					index,
+					emailAddress: result.emailAddress,
+					code: String(result.code ?? 'invalid_entry'),
+					reason: result.error ?? 'the service refused the entry',
+				});
 			}
-			failed.push(`${index} (${result.emailAddress}: ${result.error})`);
-			failure(
-				index,
-				new NodeApiError(this.getNode(), { ...result } as JsonObject, {
-					itemIndex: index,
-					message: `Could not create ${result.emailAddress}: ${result.error ?? 'the service refused the entry'} (${result.code})`,
-					description: `code: ${result.code}`,
-				}),
-			);
 		});
-		if (failed.length > 0 && !continueOnFail) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`${failed.length} inbox(es) could not be created: ${failed.slice(0, 5).join('; ')}${failed.length > 5 ? '; ...' : ''}`,
-				{
-					itemIndex: Number(failed[0].split(' ')[0]),
-					description: `Created: ${created.length} (items ${describe(created)}). Failed: items ${failed.join('; ')}. Items after this batch were not sent. Turn on "Continue (using error output)" to route failed items and keep going.`,
-				},
-			);
-		}
 	}
-	// Items that failed before sending were output first: restore the input order.
-	return [
-		out.sort(
-			(a, b) => (a.pairedItem as { item: number }).item - (b.pairedItem as { item: number }).item,
-		),
-	];
+	return done(this, created, failed);
 }
 
-function describe(list: string[]): string {
-	if (list.length === 0) return 'none';
-	return list.length > 10 ? `${list.slice(0, 10).join(', ')}, ...` : list.join(', ');
+/** Both outputs in input order, and a hint when entries failed. */
+function done(
+	ctx: IExecuteFunctions,
+	created: INodeExecutionData[],
+	failed: INodeExecutionData[],
+): INodeExecutionData[][] {
+	if (failed.length > 0) {
+		const codes = [...new Set(failed.map((f) => f.json.code))].join(', ');
+		ctx.addExecutionHints({
+			message: `${created.length} inbox(es) created, ${failed.length} failed (${codes}): the failed ones are on the Failed output with emailAddress, code and reason.`,
+			type: 'warning',
+			location: 'outputPane',
+		});
+	}
+	return [sortByItem(created), sortByItem(failed)];
+}
+
+function sortByItem(items: INodeExecutionData[]): INodeExecutionData[] {
+	return items.sort(
+		(a, b) => (a.pairedItem as { item: number }).item - (b.pairedItem as { item: number }).item,
+	);
 }

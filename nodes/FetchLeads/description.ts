@@ -1,20 +1,26 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-const filter = (displayName: string, name: string, what: string): INodeProperties => ({
+/** A pixel filter; `has` and `hasNo` complete "whose website has ..." and "... has no ...". */
+const filter = (
+	displayName: string,
+	name: string,
+	has: string,
+	hasNo: string,
+): INodeProperties => ({
 	displayName,
 	name,
 	type: 'options',
 	default: 'any',
 	options: [
-		{ name: 'Any', value: 'any', description: `Do not filter on ${what}` },
-		{ name: 'Has It', value: 'yes', description: `Only businesses whose website has ${what}` },
+		{ name: 'Any', value: 'any', description: 'Do not filter on it' },
+		{ name: 'Has It', value: 'yes', description: `Only businesses whose website has ${has}` },
 		{
 			name: "Doesn't Have It",
 			value: 'no',
-			description: `Only businesses whose website was scanned and has no ${what} (businesses without a scannable website are left out)`,
+			description: `Only businesses whose website was scanned and has no ${hasNo} (businesses without a scannable website are left out)`,
 		},
 	],
-	description: `Filter on ${what}, found by the service's scan of each website (also inside tag-manager containers)`,
+	description: `Filter on ${has}, found by the service's scan of each website (also inside tag-manager containers)`,
 });
 
 export const fetchLeadsProperties: INodeProperties[] = [
@@ -53,9 +59,9 @@ export const fetchLeadsProperties: INodeProperties[] = [
 		description:
 			'How many leads to fetch (1 to 1000). The full count is reserved from your credits; what is not added is refunded.',
 	},
-	filter('Meta Ads Pixel', 'metaAds', 'a Meta (Facebook) ads pixel'),
-	filter('TikTok Pixel', 'tiktokPixel', 'a TikTok pixel'),
-	filter('Google Analytics', 'gAnalytics', 'Google Analytics'),
+	filter('Meta Ads Pixel', 'metaAds', 'a Meta (Facebook) ads pixel', 'Meta (Facebook) ads pixel'),
+	filter('TikTok Pixel', 'tiktokPixel', 'a TikTok pixel', 'TikTok pixel'),
+	filter('Google Analytics', 'gAnalytics', 'Google Analytics', 'Google Analytics'),
 	{
 		displayName: 'Output',
 		name: 'output',
@@ -84,6 +90,14 @@ export const fetchLeadsProperties: INodeProperties[] = [
 				default: false,
 				description:
 					'Whether to fail when the service finds no business for the niche and city. By default the node outputs nothing for that item.',
+			},
+			{
+				displayName: 'Only Contacts With an Email',
+				name: 'onlyWithEmail',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to leave contacts without an email address (about 1 in 25) out of the output. The node filters them: the service still adds them to your account and charges one credit each, so the hint after the run says how many were left out.',
 			},
 			{
 				displayName: 'Timeout (Minutes)',

@@ -9,9 +9,8 @@ const FILTER_VALUES: Record<string, boolean | undefined> = { any: undefined, yes
 function hintFor(status: number, body: IDataObject, count: number): string | undefined {
 	switch (status) {
 		case 400:
-			return /city/i.test(String(body.error))
-				? 'Write the city as "City, Country" or "City, State", e.g. "Austin, TX" or "Munich, Germany".'
-				: 'Check the field named in the message.';
+			// The service's own message already says how to fix a city ("Did you mean ...?").
+			return /city/i.test(String(body.error)) ? undefined : 'Check the field named in the message.';
 		case 401:
 			return 'Check the API key in the Lead Inbox API credential; the account must have an active subscription.';
 		case 402:
@@ -39,7 +38,7 @@ function wrongBaseUrl(ctx: IExecuteFunctions, itemIndex: number): NodeOperationE
 		{
 			itemIndex,
 			description:
-				'The server answered 404 for POST <Lead Search Base URL>/api/v1/niche-finder-leads. Set the Lead Search Base URL to the service\'s base URL without /api/v1 (for the reference server: http://127.0.0.1:4010). Nothing was charged.',
+				"The server answered 404 for POST <Lead Search Base URL>/api/v1/niche-finder-leads. Set the Lead Search Base URL to the service's base URL without /api/v1 (for the reference server: http://127.0.0.1:4010). Nothing was charged.",
 		},
 	);
 }
@@ -51,6 +50,7 @@ function wrongBaseUrl(ctx: IExecuteFunctions, itemIndex: number): NodeOperationE
 export async function fetchLeads(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	let charged = 0;
 	let leads = 0;
+	let withoutEmail = 0;
 	const out = await perItem(this, async (i) => {
 		const count = this.getNodeParameter('count', i) as number;
 		if (!Number.isInteger(count) || count < 1 || count > 1000) {
@@ -72,6 +72,7 @@ export async function fetchLeads(this: IExecuteFunctions): Promise<INodeExecutio
 		const options = this.getNodeParameter('options', i, {}) as {
 			failOnNotFound?: boolean;
 			timeoutMinutes?: number;
+			onlyWithEmail?: boolean;
 		};
 		const response = await apiRequest.call(this, 'leads', 'POST', '/api/v1/niche-finder-leads', {
 			body,
@@ -84,14 +85,22 @@ export async function fetchLeads(this: IExecuteFunctions): Promise<INodeExecutio
 		if (response.statusCode !== 200)
 			throw errorFromResponse(this, response, i, hintFor(response.statusCode, result, count));
 
-		const contacts = (result.contacts ?? []) as IDataObject[];
+		let contacts = (result.contacts ?? []) as IDataObject[];
 		charged += Number(result.chargedCredits ?? 0);
+		if (options.onlyWithEmail) {
+			const reachable = contacts.filter((c) => typeof c.email === 'string' && c.email !== '');
+			withoutEmail += contacts.length - reachable.length;
+			contacts = reachable;
+		}
 		leads += contacts.length;
-		return this.getNodeParameter('output', i) === 'response' ? [result] : contacts;
+		return this.getNodeParameter('output', i) === 'response' ? [{ ...result, contacts }] : contacts;
 	});
 
+	const left = withoutEmail
+		? ` (${withoutEmail} charged contact${withoutEmail === 1 ? '' : 's'} without an email left out)`
+		: '';
 	this.addExecutionHints({
-		message: `Charged ${charged} credit${charged === 1 ? '' : 's'} for ${leads} new lead${leads === 1 ? '' : 's'}.`,
+		message: `Charged ${charged} credit${charged === 1 ? '' : 's'} for ${leads} new lead${leads === 1 ? '' : 's'}${left}.`,
 		type: 'info',
 		location: 'outputPane',
 	});

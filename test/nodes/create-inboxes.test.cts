@@ -1,4 +1,11 @@
-import { errorOf, loadWorkflow, outputOf, runWorkflow, stopEngineTimers } from '../helpers/n8n.cjs';
+import {
+	errorOf,
+	hintsOf,
+	loadWorkflow,
+	outputOf,
+	runWorkflow,
+	stopEngineTimers,
+} from '../helpers/n8n.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
 
 describe('Create Inboxes node', () => {
@@ -86,9 +93,9 @@ describe('Create Inboxes node', () => {
 		{ email: 'good4@gmail.com', appPassword: 'pw' },
 	];
 
-	it('routes failed entries to the error output, paired to their input items', async () => {
+	it('puts failed entries on the Failed output with their data as fields, paired to their input items', async () => {
 		const { apiKey } = await server.newAccount();
-		const result = await run(apiKey, mixed(), {}, 'continueErrorOutput');
+		const result = await run(apiKey, mixed());
 		expect(result.status).toBe('success');
 		const ok = outputOf(result, NODE, 0);
 		const failed = outputOf(result, NODE, 1);
@@ -97,71 +104,84 @@ describe('Create Inboxes node', () => {
 			[{ item: 2 }, 'good2@yahoo.com'],
 			[{ item: 4 }, 'good4@gmail.com'],
 		]);
-		expect(failed.map((o) => o.pairedItem)).toEqual([{ item: 1 }, { item: 3 }]);
-		// n8n keeps only the error message of an error item: it names address, reason and code
-		expect(failed[0].json).toMatchObject({
-			error: expect.stringMatching(
-				/^Could not create bad1@gmail.com: Connection test failed: IMAP authentication refused .* \(connection_failed\)$/,
-			),
+		expect(failed).toEqual([
+			{
+				pairedItem: { item: 1 },
+				json: {
+					email: 'bad1@gmail.com',
+					appPassword: 'invalid-password',
+					success: false,
+					emailAddress: 'bad1@gmail.com',
+					code: 'connection_failed',
+					reason: expect.stringMatching(/^Connection test failed: IMAP authentication refused/),
+				},
+			},
+			{
+				pairedItem: { item: 3 },
+				json: expect.objectContaining({
+					emailAddress: 'no-provider@custom-domain.com',
+					code: 'invalid_entry',
+					reason: expect.stringMatching(/^Cannot detect the mail provider .*set provider/),
+				}),
+			},
+		]);
+		expect(hintsOf(result, NODE)).toEqual([
+			'3 inbox(es) created, 2 failed (connection_failed, invalid_entry): the failed ones are on the Failed output with emailAddress, code and reason.',
+		]);
+	});
+
+	it("keeps the Failed output beside n8n's error output", async () => {
+		const { apiKey } = await server.newAccount();
+		const result = await run(apiKey, mixed(), {}, 'continueErrorOutput');
+		expect(outputOf(result, NODE, 0)).toHaveLength(3);
+		expect(outputOf(result, NODE, 1).map((o) => o.json.code)).toEqual([
+			'connection_failed',
+			'invalid_entry',
+		]);
+		expect(outputOf(result, NODE, 2)).toEqual([]);
+	});
+
+	it('names the problem of the entry, not its position in the batch', async () => {
+		const { apiKey } = await server.newAccount();
+		const result = await run(apiKey, [
+			{ email: 'ok@gmail.com', appPassword: 'pw' },
+			{ email: 'also-ok@gmail.com', appPassword: 'pw' },
+			{ email: 'not-an-address', appPassword: 'pw' },
+			{ appPassword: 'pw' },
+			{ email: 'jane@gmial.com', appPassword: 'pw' },
+		]);
+		const failed = outputOf(result, NODE, 1);
+		expect(failed.map((o) => [o.pairedItem, o.json.code, o.json.reason])).toEqual([
+			[
+				{ item: 2 },
+				'invalid_entry',
+				'Invalid entry: emailAddress must be a valid email address such as name@example.com',
+			],
+			[
+				{ item: 3 },
+				'invalid_entry',
+				'Email Address is empty: map the address with an expression, e.g. {{ $json.email }}',
+			],
+			[{ item: 4 }, 'invalid_entry', expect.stringContaining('did you mean jane@gmail.com?')],
+		]);
+	});
+
+	it('names the new pool as asked, and a name already used gets a number', async () => {
+		const { apiKey } = await server.newAccount();
+		const first = await run(apiKey, items(2, 'named'), { newPoolName: 'Outreach November' });
+		expect(outputOf(first, NODE).map((o) => o.json.poolName)).toEqual([
+			'Outreach November',
+			'Outreach November',
+		]);
+		const second = await run(apiKey, items(1, 'named-again'), {
+			newPoolName: 'Outreach November',
 		});
-		expect(failed[1].json.error).toMatch(
-			/no-provider@custom-domain.com: Cannot detect the mail provider .*set provider.*\(invalid_entry\)$/,
-		);
-	});
-
-	it('keeps failed entries in the main output with "Continue (using regular output)"', async () => {
-		const { apiKey } = await server.newAccount();
-		const result = await run(apiKey, mixed(), {}, 'continueRegularOutput');
-		const out = outputOf(result, NODE);
-		expect(out).toHaveLength(5);
-		expect(out.filter((o) => o.json.error !== undefined).map((o) => o.pairedItem)).toEqual([
-			{ item: 1 },
-			{ item: 3 },
+		expect(outputOf(second, NODE)[0].json.poolName).toBe('Outreach November (2)');
+		const pools = (await server.call('GET', '/api/v1/pools', { key: apiKey })).body.pools;
+		expect(pools.map((p: { name: string }) => p.name)).toEqual([
+			'Outreach November',
+			'Outreach November (2)',
 		]);
-	});
-
-	it('fails otherwise, saying which entries were created and which failed', async () => {
-		const { apiKey } = await server.newAccount();
-		const result = await run(apiKey, mixed());
-		expect(result.status).toBe('error');
-		const error = errorOf(result)!;
-		expect(error.message).toMatch(
-			/^2 inbox\(es\) could not be created: 1 \(bad1@gmail.com: Connection test failed/,
-		);
-		expect(error.description).toMatch(
-			/Created: 3 \(items 0 \(good0@gmail.com\), 2 \(good2@yahoo.com\), 4 \(good4@gmail.com\)\)/,
-		);
-		expect(error.itemIndex).toBe(1);
-	});
-
-	it('fails an item with an empty email before sending anything for it', async () => {
-		const { apiKey } = await server.newAccount();
-		const result = await run(
-			apiKey,
-			[
-				{ email: '', appPassword: 'pw' },
-				{ email: 'fine@gmail.com', appPassword: 'pw' },
-			],
-			{},
-			'continueErrorOutput',
-		);
-		expect(outputOf(result, NODE, 1)).toEqual([
-			expect.objectContaining({
-				pairedItem: { item: 0 },
-				json: expect.objectContaining({ error: 'Email Address is empty' }),
-			}),
-		]);
-		expect(outputOf(result, NODE, 0)).toHaveLength(1);
-		const regular = await run(
-			apiKey,
-			[
-				{ email: 'first@gmail.com', appPassword: 'pw' },
-				{ email: '', appPassword: 'pw' },
-			],
-			{},
-			'continueRegularOutput',
-		);
-		expect(outputOf(regular, NODE).map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
 	describe('hourly limit', () => {
@@ -193,18 +213,49 @@ describe('Create Inboxes node', () => {
 			expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
 		});
 
-		it('fails clearly when the wait would exceed the maximum', async () => {
+		it('fails clearly when the wait would exceed the maximum and nothing was created', async () => {
 			const apiKey = await fill();
 			const result = await run(apiKey, items(5, 'never'), { options: { maxRateLimitWait: 5 } });
 			const error = errorOf(result)!;
 			expect(error.message).toMatch(
-				/Hourly inbox limit reached; the service asks to wait \d+ s, more than the allowed maximum wait/,
+				/Hourly inbox limit reached; the service asks to wait \d+ s, more than Max Wait on Rate Limit allows/,
 			);
-			expect(error.description).toMatch(/0 inbox\(es\) were created before the limit/);
+			expect(error.description).toMatch(/Nothing was created/);
 			expect(
 				(await server.call('GET', '/api/v1/inboxes?limit=1', { key: apiKey })).body.pagination
 					.total,
 			).toBe(1000);
+		});
+
+		it('keeps the inboxes created before the limit and outputs the rest as rate_limited', async () => {
+			const { apiKey } = await server.newAccount();
+			const body = Array.from({ length: 95 }, (_, i) => ({
+				emailAddress: `almost${i}@gmail.com`,
+				imapPassword: 'pw',
+				skipConnectionTest: true,
+			}));
+			for (let b = 0; b < 10; b++)
+				await server.call('POST', '/api/v1/inboxes', {
+					key: apiKey,
+					body: b < 9 ? body.map((e) => ({ ...e, emailAddress: `${b}-${e.emailAddress}` })) : body,
+				});
+			// 950 created: room for 50 more this hour.
+			const result = await run(apiKey, items(80, 'partial'), {
+				options: { batchSize: 25, maxRateLimitWait: 5 },
+			});
+			expect(result.status).toBe('success');
+			const created = outputOf(result, NODE, 0);
+			const failed = outputOf(result, NODE, 1);
+			expect(created).toHaveLength(50);
+			expect(failed).toHaveLength(30);
+			expect(failed[0]).toMatchObject({
+				pairedItem: { item: 50 },
+				json: {
+					emailAddress: 'partial50@gmail.com',
+					code: 'rate_limited',
+					reason: expect.stringMatching(/^Hourly inbox limit reached/),
+				},
+			});
 		});
 	});
 });

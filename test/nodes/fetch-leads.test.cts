@@ -75,6 +75,21 @@ describe('Fetch Leads node', () => {
 		for (const c of contacts) expect([c.fbPixel, c.gAnalytics]).toEqual([true, false]);
 	});
 
+	it('leaves contacts without an email out when asked, still reporting what was charged', async () => {
+		const { apiKey, accountId } = await server.newAccount({ credits: 1000 });
+		const result = await run(apiKey, [{ niche: 'dentist', city: 'Houston, TX', count: 150 }], {
+			options: { onlyWithEmail: true },
+		});
+		const items = outputOf(result, 'Fetch Leads');
+		const charged = 1000 - (await server.admin('GET', `/accounts/${accountId}`)).body.credits;
+		const dropped = charged - items.length;
+		expect(dropped).toBeGreaterThan(0);
+		expect(items.every((i) => typeof i.json.email === 'string' && i.json.email !== '')).toBe(true);
+		expect(hintsOf(result, 'Fetch Leads')).toEqual([
+			`Charged ${charged} credits for ${items.length} new leads (${dropped} charged contact${dropped === 1 ? '' : 's'} without an email left out).`,
+		]);
+	});
+
 	it('fails on 402 saying how many credits were needed, with nothing charged', async () => {
 		const { apiKey, accountId } = await server.newAccount({ credits: 3 });
 		const result = await run(apiKey, [{ niche: 'dentist', city: 'Austin', count: 10 }]);
@@ -86,11 +101,14 @@ describe('Fetch Leads node', () => {
 		expect((await server.admin('GET', `/accounts/${accountId}`)).body.credits).toBe(3);
 	});
 
-	it('fails on 400 naming the field, and suggests "City, Country" for an unknown city', async () => {
+	it('fails on 400 naming the field, and suggests the nearest city for an unknown one', async () => {
 		const { apiKey } = await server.newAccount();
 		const city = errorOf(await run(apiKey, [{ niche: 'dentist', city: 'Atlantis', count: 1 }]))!;
-		expect(city.message).toMatch(/City 'Atlantis' could not be resolved/);
-		expect(city.description).toMatch(/"City, Country"/);
+		// The service's own hint, said once (not repeated in the description).
+		expect(city.message).toBe(
+			"City 'Atlantis' could not be resolved to a location. Did you mean 'Atlanta, GA'?",
+		);
+		expect(city.description).toBe('city: could not be resolved to a location');
 		const count = errorOf(await run(apiKey, [{ niche: 'dentist', city: 'Austin', count: 5000 }]))!;
 		expect(count.message).toMatch(/Count must be a whole number from 1 to 1000/);
 	});

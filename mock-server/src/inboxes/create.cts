@@ -117,6 +117,7 @@ export async function createInboxes(
 	deps: CreationDeps,
 	principal: Principal,
 	body: unknown,
+	options: { poolName?: string } = {},
 ): Promise<CreationOutcome> {
 	const { single, raw } = entriesOf(body);
 	const results: EntryResult[] = raw.map((r) => ({
@@ -139,8 +140,10 @@ export async function createInboxes(
 	raw.forEach((r, index) => {
 		const parsed = inboxEntry.safeParse(dropNulls(r), { reportInput: true });
 		if (!parsed.success) {
-			const details = zodDetails(parsed.error, inboxEntry, single ? [] : [index]);
-			fail(index, 'invalid_entry', `Invalid entry: ${details[0].message}`, details);
+			// The message is about this entry (its place in results says which); details keep the index.
+			const own = zodDetails(parsed.error, inboxEntry, []);
+			const details = single ? own : zodDetails(parsed.error, inboxEntry, [index]);
+			fail(index, 'invalid_entry', `Invalid entry: ${own[0].message}`, details);
 			return;
 		}
 		valid.push({ index, entry: parsed.data });
@@ -206,7 +209,7 @@ export async function createInboxes(
 			for (const c of passed) {
 				let poolId = c.entry.poolId;
 				if (!poolId) {
-					pool ??= deps.store.createPool(principal.accountId);
+					pool ??= deps.store.createPool(principal.accountId, options.poolName);
 					poolId = pool.id;
 				}
 				const inboxId = deps.store.insertInbox(

@@ -3,7 +3,7 @@ import { authenticate } from '../core/auth.cjs';
 import type { Context } from '../core/context.cjs';
 import { ApiError } from '../core/errors.cjs';
 import { query, resource, sendError } from '../core/http.cjs';
-import { listInboxesQuery } from '../schemas/inboxes.cjs';
+import { createInboxesQuery, listInboxesQuery } from '../schemas/inboxes.cjs';
 import { type CreationDeps, createInboxes, STATUS_OF_CODE } from './create.cjs';
 
 /** HTTP edge of the inbox management service: auth, parse, call the rules, shape the answer. */
@@ -32,7 +32,8 @@ export function registerInboxRoutes(app: FastifyInstance, ctx: Context, deps: Cr
 					400,
 					'The request needs a JSON body: one inbox entry or an array of up to 100.',
 				);
-			const outcome = await createInboxes(deps, principal, request.body);
+			const { poolName } = query(request, createInboxesQuery);
+			const outcome = await createInboxes(deps, principal, request.body, { poolName });
 			reply.headers(outcome.rateHeaders);
 			const only = outcome.response.results[0];
 			if (outcome.single && !only.success) {

@@ -98,10 +98,17 @@ export class InboxStore {
 		return new Set(rows.map((r) => r.e));
 	}
 
-	createPool(accountId: string): { id: string; name: string } {
+	/**
+	 * A new pool, named by the caller or after the minute it was made. Names are unique in the
+	 * account: a second pool of the same minute (or name) becomes "... (2)".
+	 */
+	createPool(accountId: string, requestedName?: string): { id: string; name: string } {
 		const now = this.clock.now();
 		const iso = new Date(now).toISOString();
-		const name = `Pool ${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+		const base = requestedName ?? `Pool ${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+		let name = base;
+		const taken = sql(this.db, 'SELECT 1 FROM pools WHERE account_id = ? AND name = ?');
+		for (let n = 2; taken.get(accountId, name); n++) name = `${base} (${n})`;
 		const id = sortableId('pool', now);
 		this.touch(accountId);
 		sql(this.db, 'INSERT INTO pools (id, account_id, name, created_at) VALUES (?, ?, ?, ?)').run(

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import '../schemas/admin.cjs';
 import '../schemas/common.cjs';
 import '../schemas/leads.cjs';
-import { listInboxesQuery } from '../schemas/inboxes.cjs';
+import { createInboxesQuery, listInboxesQuery } from '../schemas/inboxes.cjs';
 
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas that validate requests, so the
@@ -222,6 +222,7 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
 					tags: ['Inbox management'],
 					operationId: 'createInboxes',
 					summary: 'Create one inbox or a batch of up to 100. Needs inboxes:write.',
+					parameters: queryParameters(createInboxesQuery),
 					requestBody: { required: true, content: json('CreateInboxesRequest') },
 					responses: {
 						'200': {

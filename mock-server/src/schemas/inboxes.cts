@@ -88,6 +88,15 @@ export const createInboxesRequest = z
 		description: 'One entry, or an array of 1 to 100 entries (batch).',
 	});
 
+export const createInboxesQuery = z
+	.strictObject({
+		poolName: z.string().trim().min(1).max(100).optional().meta({
+			description:
+				'Name of the pool this request creates for entries without poolId (a reference-server extension). Default: "Pool YYYY-MM-DD HH:MM UTC"; a name already used in the account gets " (2)", " (3)"...',
+		}),
+	})
+	.meta({ id: 'CreateInboxesQuery' });
+
 export const listInboxesQuery = z
 	.strictObject({
 		poolId: z.string().min(1).max(100).optional(),
