@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -16,7 +17,10 @@ describe('the community-node package', () => {
 	it('has no runtime dependencies and n8n-workflow as its only peer', () => {
 		expect(pkg.dependencies ?? {}).toEqual({});
 		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
-		expect(pkg.files).toEqual(['dist']);
+		expect(pkg.main).toBeUndefined();
+		expect(pkg.scripts).toEqual(
+			expect.objectContaining({ dev: 'n8n-node dev', release: 'n8n-node release' }),
+		);
 		expect(pkg.keywords).toContain('n8n-community-node-package');
 		expect(pkg.license).toBe('MIT');
 	});
@@ -39,6 +43,23 @@ describe('the community-node package', () => {
 			expect(icons.some((f) => f.endsWith('.dark.svg'))).toBe(true);
 			expect(icons.length).toBe(2);
 		}
+	});
+
+	it('packs only what n8n loads: the built nodes and credential, README, licence, package.json', () => {
+		const [packed] = JSON.parse(
+			execFileSync('npm', ['pack', '--dry-run', '--json', '--silent'], {
+				cwd: ROOT,
+				encoding: 'utf8',
+			}),
+		);
+		const paths = (packed.files as { path: string }[]).map((f) => f.path);
+		for (const path of paths)
+			expect([
+				path,
+				/^(README\.md|LICENSE\.md|package\.json|dist\/(nodes|credentials)\/.+\.(js|json|svg))$/.test(
+					path,
+				),
+			]).toEqual([path, true]);
 	});
 
 	it('imports nothing but n8n-workflow and its own files', () => {

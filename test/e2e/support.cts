@@ -1,0 +1,87 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import { join } from 'node:path';
+import { CACHE, N8nApp, type N8nVersion } from './n8n-app.cjs';
+import { startServer, type TestServer } from '../helpers/server.cjs';
+
+export const ROOT = join(__dirname, '..', '..');
+export const EXAMPLES = join(ROOT, 'examples');
+export const CREDENTIAL = { id: 'leadInboxLocal01', name: 'Lead Inbox account' };
+
+export async function freePort(): Promise<number> {
+	const probe = net.createServer();
+	await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+	const { port } = probe.address() as net.AddressInfo;
+	await new Promise((resolve) => probe.close(resolve));
+	return port;
+}
+
+let tarball: string | undefined;
+/** `npm pack` of the built package (the same file a user installs), made once per run. */
+export function packedPackage(): string {
+	if (tarball) return tarball;
+	const dir = join(CACHE, 'pack');
+	mkdirSync(dir, { recursive: true });
+	const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], {
+		cwd: ROOT,
+		encoding: 'utf8',
+	})
+		.trim()
+		.split('\n')
+		.pop()!;
+	tarball = join(dir, name);
+	return tarball;
+}
+
+export function loadExample(file: string): any {
+	return JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8'));
+}
+
+export function exampleFiles(): string[] {
+	return readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));
+}
+
+/**
+ * The example as a user sets it up (its sticky note says what to set): file paths point into the
+ * instance's files folder, where the sample CSV is copied.
+ */
+export function prepareExample(app: N8nApp, workflow: any): any {
+	for (const node of workflow.nodes) {
+		if (node.type === 'n8n-nodes-base.readWriteFile') {
+			const file = node.parameters.fileSelector.split('/').pop();
+			copyFileSync(join(EXAMPLES, file), join(app.filesDir, file));
+			node.parameters.fileSelector = join(app.filesDir, file);
+		}
+	}
+	return workflow;
+}
+
+export interface Stack {
+	app: N8nApp;
+	server: TestServer;
+	account: { accountId: string; apiKey: string };
+}
+
+/**
+ * The reference server, and one n8n app with the packed package installed as the README says and
+ * a Lead Inbox API credential pointing at the server.
+ */
+export async function startStack(target: N8nVersion, credits = 1000): Promise<Stack> {
+	const server = await startServer({ log: false });
+	const app = new N8nApp(target, { port: await freePort(), brokerPort: await freePort() });
+	await app.installPackage(packedPackage());
+	const account = await server.newAccount({ credits });
+	await app.importCredentials([
+		{
+			...CREDENTIAL,
+			type: 'leadInboxApi',
+			data: {
+				apiKey: account.apiKey,
+				leadsBaseUrl: server.url,
+				inboxBaseUrl: `${server.url}/api/v1`,
+			},
+		},
+	]);
+	return { app, server, account };
+}
