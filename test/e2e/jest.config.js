@@ -10,7 +10,9 @@ module.exports = {
 	testMatch: ['**/*.e2e.cts'],
 	moduleFileExtensions: ['cts', 'ts', 'cjs', 'js', 'json'],
 	moduleNameMapper: { '^(\\.{1,2}/.*)\\.cjs$': '$1' },
-	transform: { '^.+\\.c?ts$': ['ts-jest', { tsconfig: 'mock-server/tsconfig.json', diagnostics: false }] },
+	transform: {
+		'^.+\\.c?ts$': ['ts-jest', { tsconfig: 'mock-server/tsconfig.json', diagnostics: false }],
+	},
 	testTimeout: 10 * 60 * 1000,
 	maxWorkers: 1,
 };

@@ -42,15 +42,20 @@ export class N8nApp {
 	constructor(
 		readonly target: N8nVersion,
 		ports: { port: number; brokerPort: number },
-		private readonly extraEnv: Record<string, string> = {},
+		extraEnv: Record<string, string> = {},
 	) {
 		this.dir = join(CACHE, `run-${target.version}`);
 		this.port = ports.port;
 		rmSync(this.dir, { recursive: true, force: true });
 		mkdirSync(join(this.dir, '.n8n', 'nodes'), { recursive: true });
 		mkdirSync(this.filesDir, { recursive: true });
+		// Not the test runner's environment: n8n keeps its database in memory under NODE_ENV=test.
+		const inherited = Object.fromEntries(
+			Object.entries(process.env).filter(([key]) => key !== 'NODE_ENV' && !key.startsWith('JEST_')),
+		) as Record<string, string>;
 		this.env = {
-			...(process.env as Record<string, string>),
+			...inherited,
+			NODE_ENV: 'production',
 			PATH: `${target.nodeBin}:${process.env.PATH}`,
 			N8N_USER_FOLDER: this.dir,
 			N8N_ENCRYPTION_KEY: 'lead-inbox-e2e-encryption-key-0001',
@@ -89,25 +94,25 @@ export class N8nApp {
 	async installPackage(tarball: string): Promise<void> {
 		const nodes = join(this.dir, '.n8n', 'nodes');
 		writeFileSync(join(nodes, 'package.json'), '{"name":"installed-nodes","private":true}\n');
-		await run(
-			'npm',
-			['install', '--omit=peer', '--omit=dev', '--no-audit', '--no-fund', tarball],
-			{ cwd: nodes, env: this.env },
-		);
+		await run('npm', ['install', '--omit=peer', '--omit=dev', '--no-audit', '--no-fund', tarball], {
+			cwd: nodes,
+			env: this.env,
+		});
 	}
 
-	async cli(args: string[]): Promise<string> {
+	async cli(args: string[], env: Record<string, string> = {}): Promise<string> {
 		try {
 			const { stdout } = await run(join(this.target.nodeBin, 'node'), [this.bin, ...args], {
-				env: this.env,
+				env: { ...this.env, ...env },
 				maxBuffer: 64 * 1024 * 1024,
 			});
 			return stdout;
 		} catch (error) {
 			const e = error as { stdout?: string; stderr?: string; message: string };
-			throw Object.assign(new Error(`n8n ${args[0]} failed: ${e.stderr || e.message}`), {
-				stdout: e.stdout,
-			});
+			throw Object.assign(
+				new Error(`n8n ${args[0]} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`),
+				{ stdout: e.stdout },
+			);
 		}
 	}
 
@@ -131,16 +136,24 @@ export class N8nApp {
 	async execute(workflowId: string): Promise<RunResult> {
 		let stdout: string;
 		try {
-			stdout = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput']);
+			// n8n prints a failed run's data at log level info only.
+			stdout = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], {
+				N8N_LOG_LEVEL: 'info',
+			});
 		} catch (error) {
 			stdout = (error as { stdout?: string }).stdout ?? '';
-			if (!stdout.includes('{')) throw error;
+			if (!/^\{/m.test(stdout)) throw error;
 		}
 		// The JSON starts at the first line that begins with "{"; n8n may log lines before it.
 		const lines = stdout.split('\n');
 		const first = lines.findIndex((line) => line.startsWith('{'));
 		const last = lines.map((line) => line.startsWith('}')).lastIndexOf(true);
-		const raw = JSON.parse(lines.slice(first, last + 1).join('\n'));
+		let raw;
+		try {
+			raw = JSON.parse(lines.slice(first, last + 1).join('\n'));
+		} catch {
+			throw new Error(`n8n execute printed no run data:\n${stdout.slice(-4000)}`);
+		}
 		const resultData = raw.data.resultData;
 		const error = resultData.error
 			? {
@@ -168,7 +181,11 @@ export class N8nApp {
 		});
 		const exited = new Promise<never>((_, reject) =>
 			this.server!.once('exit', (code) =>
-				reject(new Error(`n8n ${this.target.version} exited (${code}) before it was ready:\n${this.log.slice(-3000)}`)),
+				reject(
+					new Error(
+						`n8n ${this.target.version} exited (${code}) before it was ready:\n${this.log.slice(-3000)}`,
+					),
+				),
 			),
 		);
 		const ready = new Promise<void>((resolve) => {

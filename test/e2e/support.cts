@@ -85,3 +85,35 @@ export async function startStack(target: N8nVersion, credits = 1000): Promise<St
 	]);
 	return { app, server, account };
 }
+
+/**
+ * The package's nodes in a workflow use only parameters their node declares, and set the required
+ * ones: n8n silently drops an unknown parameter and refuses a workflow with a missing one without
+ * saying which node, so the suite names both here.
+ */
+export function checkParameters(workflow: any): void {
+	const problems: string[] = [];
+	for (const node of workflow.nodes) {
+		const [pkg, type] = String(node.type).split('.');
+		if (pkg !== 'n8n-nodes-lead-inbox') continue;
+		const cls = type[0].toUpperCase() + type.slice(1);
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const module = require(join(ROOT, 'dist', 'nodes', cls, `${cls}.node.js`));
+		const properties = new module[cls]().description.properties as {
+			name: string;
+			required?: boolean;
+			type: string;
+			displayOptions?: unknown;
+		}[];
+		const known = properties.filter((p) => p.type !== 'notice').map((p) => p.name);
+		for (const name of Object.keys(node.parameters ?? {}))
+			if (!known.includes(name))
+				problems.push(
+					`node "${node.name}": unknown parameter "${name}" (${type} has ${known.join(', ')})`,
+				);
+		for (const p of properties)
+			if (p.required && !p.displayOptions && !(p.name in (node.parameters ?? {})))
+				problems.push(`node "${node.name}": required parameter "${p.name}" is not set`);
+	}
+	if (problems.length) throw new Error(`Workflow "${workflow.name}": ${problems.join('; ')}`);
+}

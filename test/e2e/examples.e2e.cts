@@ -1,0 +1,167 @@
+import { expectSuccess, VERSIONS } from './n8n-app.cjs';
+import {
+	checkParameters,
+	exampleFiles,
+	loadExample,
+	prepareExample,
+	type Stack,
+	startStack,
+} from './support.cjs';
+
+/**
+ * Every workflow of examples/ runs headless (`n8n execute`) in the real n8n apps, with the packed
+ * package installed as the README says, against the reference server.
+ */
+describe.each(VERSIONS)('examples in n8n $version', (target) => {
+	let stack: Stack;
+	const credits = async () =>
+		(await stack.server.admin('GET', `/accounts/${stack.account.accountId}`)).body as {
+			credits: number;
+			contactCount: number;
+		};
+	const run = async (file: string) => {
+		const workflow = prepareExample(stack.app, loadExample(file));
+		checkParameters(workflow);
+		await stack.app.importWorkflow(workflow);
+		const result = await stack.app.execute(workflow.id);
+		expectSuccess(workflow.name, result);
+		return result;
+	};
+
+	beforeAll(async () => {
+		stack = await startStack(target);
+	});
+	afterAll(async () => {
+		await stack?.server.close();
+	});
+
+	it('ships the three examples, each with a sticky note and no pinned data', () => {
+		expect(exampleFiles().sort()).toEqual([
+			'bulk-inbox-onboarding-from-csv.json',
+			'inbox-inventory.json',
+			'scheduled-lead-pull-to-crm.json',
+		]);
+		for (const file of exampleFiles()) {
+			const workflow = loadExample(file);
+			expect([
+				file,
+				workflow.nodes.some((n: any) => n.type === 'n8n-nodes-base.stickyNote'),
+			]).toEqual([file, true]);
+			expect([file, workflow.pinData ?? {}]).toEqual([file, {}]);
+		}
+	});
+
+	it('scheduled lead pull: CRM-shaped records, charged once, a repeated pull charges nothing', async () => {
+		const before = await credits();
+		const first = await run('scheduled-lead-pull-to-crm.json');
+		const records = first.output('Map to CRM record');
+		const fetched = first.output('Fetch Leads');
+		expect(records.length).toBeGreaterThan(15);
+		expect(records.length).toBe(fetched.length);
+		for (const { json } of records) {
+			expect(Object.keys(json).sort()).toEqual(
+				['address', 'categories', 'email', 'name', 'phone', 'pixels', 'source', 'website'].sort(),
+			);
+			expect(json.email).toMatch(/@/);
+			expect(json.phone).toMatch(/^\+1\d{10}$/);
+			expect(json.pixels).toContain('Meta');
+			expect(json.source).toBe('Lead Inbox: dentist in Austin, TX');
+		}
+		const after = await credits();
+		// Charged = contacts added (some without an email are charged but left out of the output).
+		const charged = before.credits - after.credits;
+		expect(charged).toBe(after.contactCount - before.contactCount);
+		expect(charged).toBeGreaterThanOrEqual(records.length);
+		expect(charged).toBeLessThanOrEqual(25);
+
+		const again = await run('scheduled-lead-pull-to-crm.json');
+		expect(again.output('Fetch Leads')).toEqual([]);
+		expect((await credits()).credits).toBe(after.credits);
+	});
+
+	it('bulk onboarding from CSV: created rows in the named pool, failed rows in a report', async () => {
+		const result = await run('bulk-inbox-onboarding-from-csv.json');
+		const created = result.output('Created inboxes').map((i) => i.json);
+		expect(created.map((c) => c.emailAddress)).toEqual([
+			'sales.team@gmail.com',
+			'outreach@yahoo.com',
+			'hello@outlook.com',
+			'growth@icloud.com',
+		]);
+		expect(new Set(created.map((c) => c.pool))).toEqual(new Set(['CSV import']));
+		const report = result.output('Failure report').map((i) => i.json);
+		expect(report).toEqual([
+			{
+				address: 'wrong.password@gmail.com',
+				code: 'connection_failed',
+				reason: expect.stringMatching(/authentication refused/),
+			},
+			{
+				address: 'team@our-own-domain.com',
+				code: 'invalid_entry',
+				reason: expect.stringMatching(/Cannot detect the mail provider/),
+			},
+			{
+				address: 'jane@gmial.com',
+				code: 'invalid_entry',
+				reason: expect.stringMatching(/did you mean jane@gmail.com\?/),
+			},
+		]);
+		const [file] = result.output('failed-inboxes.csv') as any[];
+		expect(file.binary.data.fileName).toBe('failed-inboxes.csv');
+
+		const pools = await stack.server.call('GET', '/api/v1/pools', { key: stack.account.apiKey });
+		expect(pools.body.pools).toEqual([
+			expect.objectContaining({ name: 'CSV import', inboxCount: 4 }),
+		]);
+		const listed = await stack.server.call('GET', '/api/v1/inboxes', {
+			key: stack.account.apiKey,
+		});
+		expect(listed.body.inboxes.map((i: any) => i.dailySendingLimit)).toEqual([30, 30, 20, 20]);
+	});
+
+	it('inbox inventory: counts per pool and status, across pools', async () => {
+		// A second pool with two inboxes, beside the CSV import's pool.
+		const seeded = await stack.server.call('POST', '/api/v1/inboxes?poolName=Warm-up', {
+			key: stack.account.apiKey,
+			body: [
+				{ emailAddress: 'warm1@gmail.com', imapPassword: 'pw' },
+				{ emailAddress: 'warm2@gmail.com', imapPassword: 'pw' },
+			],
+		});
+		expect(seeded.body.summary.created).toBe(2);
+		const result = await run('inbox-inventory.json');
+		expect(result.output('Count per pool and status').map((i) => i.json)).toEqual([
+			{ pool: 'CSV import', status: 'active', count_inboxId: 4 },
+			{ pool: 'Warm-up', status: 'active', count_inboxId: 2 },
+		]);
+	});
+
+	it('names the workflow and the node when an example is broken', async () => {
+		const broken = loadExample('scheduled-lead-pull-to-crm.json');
+		broken.id = 'BrokenLeadPull01';
+		broken.name = 'Broken lead pull';
+		const fetch = broken.nodes.find((n: any) => n.name === 'Fetch Leads');
+		// A misspelt parameter name: n8n drops it, then refuses the workflow without naming the node.
+		fetch.parameters.nich = fetch.parameters.niche;
+		delete fetch.parameters.niche;
+		expect(() => checkParameters(broken)).toThrow(
+			'Workflow "Broken lead pull": node "Fetch Leads": unknown parameter "nich"',
+		);
+		expect(() => checkParameters(broken)).toThrow(
+			'node "Fetch Leads": required parameter "niche" is not set',
+		);
+
+		// A value the service refuses: the run fails at the node, and the report names both.
+		fetch.parameters.niche = 'dentist';
+		fetch.parameters.city = 'Atlantis';
+		delete fetch.parameters.nich;
+		checkParameters(broken);
+		await stack.app.importWorkflow(broken);
+		const result = await stack.app.execute(broken.id);
+		expect(result.status).toBe('error');
+		expect(() => expectSuccess(broken.name, result)).toThrow(
+			/^Workflow "Broken lead pull" failed at node "Fetch Leads": City 'Atlantis' could not be resolved/,
+		);
+	});
+});
