@@ -67,11 +67,15 @@ export interface Stack {
  * The reference server, and one n8n app with the packed package installed as the README says and
  * a Lead Inbox API credential pointing at the server.
  */
-export async function startStack(target: N8nVersion, credits = 1000): Promise<Stack> {
+export async function startStack(
+	target: N8nVersion,
+	options: { credits?: number; credential?: boolean } = {},
+): Promise<Stack> {
 	const server = await startServer({ log: false });
 	const app = new N8nApp(target, { port: await freePort(), brokerPort: await freePort() });
 	await app.installPackage(packedPackage());
-	const account = await server.newAccount({ credits });
+	const account = await server.newAccount({ credits: options.credits ?? 1000 });
+	if (options.credential === false) return { app, server, account };
 	await app.importCredentials([
 		{
 			...CREDENTIAL,

@@ -1,0 +1,162 @@
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, screenshot } from '../helpers/browser.cjs';
+import { VERSIONS } from './n8n-app.cjs';
+import { type Stack, startStack } from './support.cjs';
+
+/**
+ * The nodes as a user meets them in the editor of the newest n8n, in Debian's Chromium: found in
+ * the nodes panel, their parameters, the credential form and its test, the pool picker, a run.
+ * Each step leaves a screenshot in test-results/screenshots/ (git-ignored).
+ */
+const target = VERSIONS.find((v) => v.version === '2.40.7')!;
+const OWNER = { email: 'owner@lead-inbox.test', password: 'Lead-Inbox-e2e-1' };
+
+describe(`the editor of n8n ${target.version}`, () => {
+	let stack: Stack;
+	let browser: Browser;
+	let page: Page;
+	const shot = (name: string) => screenshot(page, `editor-${name}`);
+	const search = async (text: string) => {
+		await page.fill('input[data-test-id=node-creator-search-bar]', text);
+		await page.waitForTimeout(600);
+		return page.locator('[data-test-id=node-creator-item-name]').allInnerTexts();
+	};
+	const addNode = async (name: string) => {
+		await page.click('[data-test-id=node-creator-plus-button], [data-test-id=canvas-plus-button]');
+		await search(name);
+		await page.locator('[data-test-id=node-creator-item-name]', { hasText: name }).first().click();
+		await page.getByRole('button', { name: 'Add to workflow' }).click();
+		await page.waitForSelector('[data-test-id=ndv] [data-test-id=node-parameters]');
+	};
+
+	beforeAll(async () => {
+		stack = await startStack(target, { credential: false });
+		// A pool for the picker to list.
+		await stack.server.call('POST', '/api/v1/inboxes?poolName=Warm-up', {
+			key: stack.account.apiKey,
+			body: [
+				{ emailAddress: 'warm1@gmail.com', imapPassword: 'pw' },
+				{ emailAddress: 'warm2@gmail.com', imapPassword: 'pw' },
+			],
+		});
+		await stack.app.start();
+		const setup = await fetch(`${stack.app.url}/rest/owner/setup`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ ...OWNER, firstName: 'Lead', lastName: 'Inbox' }),
+		});
+		expect(setup.status).toBe(200);
+		browser = await launchBrowser();
+		page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+		page.setDefaultTimeout(20000);
+	});
+	afterAll(async () => {
+		await browser?.close();
+		await stack?.app.stop();
+		await stack?.server.close();
+	});
+
+	it('signs in', async () => {
+		await page.goto(`${stack.app.url}/signin`);
+		await page.fill('input[name=emailOrLdapLoginId]', OWNER.email);
+		await page.fill('input[name=password]', OWNER.password);
+		await page.click('[data-test-id=form-submit-button]');
+		await page.waitForURL(/\/home/);
+	});
+
+	it("finds each node in the nodes panel, with its icon, also by the package's words", async () => {
+		await page.goto(`${stack.app.url}/workflow/new`);
+		await page.click('[data-test-id=canvas-plus-button]');
+		for (const name of ['Fetch Leads', 'List Pools', 'List Inboxes', 'Create Inboxes']) {
+			expect(await search(name)).toContain(name);
+			const item = page.locator('[data-test-id=node-creator-node-item]', { hasText: name }).first();
+			await expect(item.locator('img, svg').first().isVisible()).resolves.toBe(true);
+			await shot(`search-${name.toLowerCase().replace(/ /g, '-')}`);
+		}
+		const all = ['Fetch Leads', 'List Pools', 'List Inboxes', 'Create Inboxes'];
+		for (const words of ['Lead Inbox', 'lead', 'inbox', 'pool', 'cold email']) {
+			expect([words, await search(words)]).toEqual([words, expect.arrayContaining(all)]);
+		}
+		await search('Lead Inbox');
+		await shot('search-lead-inbox');
+		await page.keyboard.press('Escape');
+	});
+
+	it('adds Fetch Leads and shows its parameters, with readable filter options', async () => {
+		await addNode('Fetch Leads');
+		const ndv = page.locator('[data-test-id=ndv]');
+		for (const label of [
+			'Niche',
+			'City',
+			'Count',
+			'Meta Ads Pixel',
+			'TikTok Pixel',
+			'Google Analytics',
+		])
+			await expect(ndv.getByText(label, { exact: true }).first().isVisible()).resolves.toBe(true);
+		await shot('fetch-leads-parameters');
+		await page.click('[data-test-id=parameter-input-metaAds] input');
+		const options = page.locator('.el-select-dropdown__item:visible');
+		await options.first().waitFor();
+		const texts = (await options.allInnerTexts()).join('\n');
+		expect(texts).toContain("Doesn't Have It");
+		expect(texts).toContain('has no Meta (Facebook) ads pixel');
+		expect(texts).not.toContain('has no a ');
+		await page.waitForTimeout(500); // the list fades in
+		await shot('fetch-leads-filter-options');
+		await options.first().click(); // keeps Any
+	});
+
+	it('creates a Lead Inbox API credential: a wrong key fails with its message, the right one passes', async () => {
+		await page.getByRole('button', { name: 'Connect to Lead Inbox' }).click();
+		const dialog = page.locator('[data-test-id=credential-edit-dialog]');
+		await page.fill('[data-test-id=parameter-input-apiKey] input', 'lik_this-key-is-wrong');
+		await page.fill('[data-test-id=parameter-input-leadsBaseUrl] input', stack.server.url);
+		await page.fill(
+			'[data-test-id=parameter-input-inboxBaseUrl] input',
+			`${stack.server.url}/api/v1`,
+		);
+		await page.click('[data-test-id=credential-save-button]');
+		await dialog.getByText('More details').click();
+		await expect(
+			dialog.getByText('The inbox service did not list your pools: check the API key').isVisible(),
+		).resolves.toBe(true);
+		await shot('credential-wrong-key');
+
+		await page.fill('[data-test-id=parameter-input-apiKey] input', stack.account.apiKey);
+		await page.click('[data-test-id=credential-save-button]');
+		// n8n closes the form once the test passes.
+		await dialog.waitFor({ state: 'detached' });
+		await shot('credential-saved');
+		await expect(
+			page.locator('[data-test-id=node-credentials-select] input').inputValue(),
+		).resolves.toMatch(/^Lead Inbox account/);
+	});
+
+	it('runs Fetch Leads from the editor: items and the credits hint', async () => {
+		await page.fill('[data-test-id=parameter-input-niche] input', 'dentist');
+		await page.fill('[data-test-id=parameter-input-city] input', 'Austin, TX');
+		await page.fill('[data-test-id=parameter-input-count] input', '5');
+		await page.click('[data-test-id=node-execute-button]');
+		const output = page.locator('[data-test-id=output-panel]');
+		await output.getByText('5 items').first().waitFor();
+		await expect(
+			page.getByText('Charged 5 credits for 5 new leads.').first().isVisible(),
+		).resolves.toBe(true);
+		await shot('fetch-leads-run');
+		const balance = await stack.server.admin('GET', `/accounts/${stack.account.accountId}`);
+		expect(balance.body.credits).toBe(995);
+		await page.click('[data-test-id=ndv-close-button]');
+	});
+
+	it("opens Create Inboxes and its pool picker lists the account's pools", async () => {
+		await addNode('Create Inboxes');
+		const ndv = page.locator('[data-test-id=ndv]');
+		await expect(ndv.getByText('Add Inboxes To', { exact: true }).isVisible()).resolves.toBe(true);
+		await page.click('[data-test-id=parameter-input-poolMode]');
+		await page.getByText('An Existing Pool', { exact: true }).last().click();
+		await page.click('[data-test-id=parameter-input-poolId] [data-test-id=rlc-input]');
+		await page.getByText('Warm-up (2 inboxes)').first().waitFor();
+		await shot('create-inboxes-pool-picker');
+	});
+});
