@@ -199,6 +199,34 @@ export class N8nApp {
 		await Promise.race([ready, exited]);
 	}
 
+	/**
+	 * Sets up the owner account and signs in through the REST API; returns a caller that sends
+	 * the session cookie (and the browser id n8n ties it to).
+	 */
+	async signInOwner(owner: { email: string; password: string }) {
+		const headers = { 'content-type': 'application/json', 'browser-id': 'lead-inbox-e2e' };
+		const setup = await fetch(`${this.url}/rest/owner/setup`, {
+			method: 'POST',
+			headers,
+			body: JSON.stringify({ ...owner, firstName: 'Lead', lastName: 'Inbox' }),
+		});
+		if (setup.status !== 200) throw new Error(`owner setup failed: ${await setup.text()}`);
+		const login = await fetch(`${this.url}/rest/login`, {
+			method: 'POST',
+			headers,
+			body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
+		});
+		const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+		return async (method: string, path: string, body?: unknown) => {
+			const response = await fetch(`${this.url}/rest${path}`, {
+				method,
+				headers: { ...headers, cookie },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			return { status: response.status, body: (await response.json()) as any };
+		};
+	}
+
 	async stop(): Promise<void> {
 		const server = this.server;
 		if (!server || server.exitCode !== null) return;

@@ -1,0 +1,62 @@
+import { VERSIONS } from './n8n-app.cjs';
+import { type Stack, startStack } from './support.cjs';
+
+/** The credential's test as n8n's own credential tester runs it (what "Save" shows in the editor). */
+describe.each(VERSIONS)('the Lead Inbox API credential test in n8n $version', (target) => {
+	let stack: Stack;
+	let rest: Awaited<ReturnType<Stack['app']['signInOwner']>>;
+	/** Saves the credential as the editor does, then asks n8n to test it. */
+	const test = async (data: Record<string, string>) => {
+		const credential = { name: 'Lead Inbox account', type: 'leadInboxApi', data };
+		const saved = await rest('POST', '/credentials', credential);
+		if (!saved.body.data?.id) throw new Error(`saving failed: ${JSON.stringify(saved.body)}`);
+		const result = await rest('POST', '/credentials/test', {
+			credentials: { ...credential, id: saved.body.data.id },
+		});
+		if (!result.body.data) throw new Error(`${result.status} ${JSON.stringify(result.body)}`);
+		return result.body.data;
+	};
+
+	beforeAll(async () => {
+		stack = await startStack(target, { credential: false });
+		await stack.app.start();
+		rest = await stack.app.signInOwner({
+			email: 'owner@lead-inbox.test',
+			password: 'Lead-Inbox-e2e-1',
+		});
+	});
+	afterAll(async () => {
+		await stack?.app.stop();
+		await stack?.server.close();
+	});
+
+	it('passes with the right key and URLs', async () => {
+		const { url } = stack.server;
+		expect(
+			await test({
+				apiKey: stack.account.apiKey,
+				leadsBaseUrl: url,
+				inboxBaseUrl: `${url}/api/v1`,
+			}),
+		).toEqual({ status: 'OK', message: 'Connection successful!' });
+	});
+
+	it('says what to fix for an Inbox Base URL without /api/v1, and for a wrong key', async () => {
+		const { url } = stack.server;
+		expect(
+			await test({ apiKey: stack.account.apiKey, leadsBaseUrl: url, inboxBaseUrl: url }),
+		).toEqual({
+			status: 'Error',
+			message:
+				'Inbox Base URL not found: it must end with /api/v1, e.g. http://127.0.0.1:4010/api/v1.',
+		});
+		expect(
+			await test({ apiKey: 'lik_wrong', leadsBaseUrl: url, inboxBaseUrl: `${url}/api/v1` }),
+		).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(
+				/^The inbox service did not list your pools: check the API key/,
+			),
+		});
+	});
+});
