@@ -100,7 +100,9 @@ export function checkParameters(workflow: any): void {
 	for (const node of workflow.nodes) {
 		const [pkg, type] = String(node.type).split('.');
 		if (pkg !== 'n8n-nodes-lead-inbox') continue;
-		const cls = type[0].toUpperCase() + type.slice(1);
+		// A tool variant (fetchLeadsTool) takes the parameters of its node.
+		const base = type.replace(/Tool$/, '');
+		const cls = base[0].toUpperCase() + base.slice(1);
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const module = require(join(ROOT, 'dist', 'nodes', cls, `${cls}.node.js`));
 		const properties = new module[cls]().description.properties as {
@@ -113,7 +115,7 @@ export function checkParameters(workflow: any): void {
 		for (const name of Object.keys(node.parameters ?? {}))
 			if (!known.includes(name))
 				problems.push(
-					`node "${node.name}": unknown parameter "${name}" (${type} has ${known.join(', ')})`,
+					`node "${node.name}": unknown parameter "${name}" (${base} has ${known.join(', ')})`,
 				);
 		for (const p of properties)
 			if (p.required && !p.displayOptions && !(p.name in (node.parameters ?? {})))
