@@ -137,6 +137,54 @@ describe.each(VERSIONS)('examples in n8n $version', (target) => {
 		]);
 	});
 
+	it('keeps the inboxes created before the hourly limit, the rest on the Failed output', async () => {
+		// Another account that has created 998 inboxes this hour: room for two.
+		const nearlyFull = await stack.server.newAccount();
+		for (let b = 0; b < 10; b++) {
+			const size = b < 9 ? 100 : 98;
+			const body = Array.from({ length: size }, (_, i) => ({
+				emailAddress: `fill${b}-${i}@gmail.com`,
+				imapPassword: 'pw',
+				skipConnectionTest: true,
+			}));
+			await stack.server.call('POST', '/api/v1/inboxes', { key: nearlyFull.apiKey, body });
+		}
+		await stack.app.importCredentials([
+			{
+				id: 'leadInboxFull001',
+				name: 'Lead Inbox (nearly full)',
+				type: 'leadInboxApi',
+				data: {
+					apiKey: nearlyFull.apiKey,
+					leadsBaseUrl: stack.server.url,
+					inboxBaseUrl: `${stack.server.url}/api/v1`,
+				},
+			},
+		]);
+		const workflow = prepareExample(stack.app, loadExample('bulk-inbox-onboarding-from-csv.json'));
+		workflow.id = 'CsvImportAtLimit';
+		workflow.name = 'CSV import at the hourly limit';
+		const create = workflow.nodes.find((n: any) => n.name === 'Create Inboxes');
+		create.credentials.leadInboxApi = { id: 'leadInboxFull001', name: 'Lead Inbox (nearly full)' };
+		create.parameters.options = { batchSize: 2, maxRateLimitWait: 0 };
+		await stack.app.importWorkflow(workflow);
+		const result = await stack.app.execute(workflow.id);
+		expectSuccess(workflow.name, result);
+		expect(result.output('Created inboxes').map((i) => i.json.emailAddress)).toEqual([
+			'sales.team@gmail.com',
+			'outreach@yahoo.com',
+		]);
+		const failed = result.output('Failure report').map((i) => i.json);
+		// Nothing after the limit was sent, so every later row is rate_limited (not yet checked).
+		expect(failed.map((f) => [f.address, f.code])).toEqual([
+			['hello@outlook.com', 'rate_limited'],
+			['growth@icloud.com', 'rate_limited'],
+			['wrong.password@gmail.com', 'rate_limited'],
+			['team@our-own-domain.com', 'rate_limited'],
+			['jane@gmial.com', 'rate_limited'],
+		]);
+	});
+
 	it('names the workflow and the node when an example is broken', async () => {
 		const broken = loadExample('scheduled-lead-pull-to-crm.json');
 		broken.id = 'BrokenLeadPull01';
