@@ -197,7 +197,16 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		async listen(): Promise<RunningServer> {
 			await app.listen({ port: config.port, host: config.host });
 			const address = app.server.address() as AddressInfo;
-			url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+			// A wildcard bind (0.0.0.0, ::) is reached through loopback: print and document that.
+			const host =
+				address.address === '0.0.0.0'
+					? '127.0.0.1'
+					: address.address === '::'
+						? '[::1]'
+						: address.family === 'IPv6'
+							? `[${address.address}]`
+							: address.address;
+			url = `http://${host}:${address.port}`;
 			// The scanner's websites: a worker thread's server (another core) when it starts,
 			// otherwise this server's own virtual hosts.
 			let local = `http://${address.family === 'IPv6' ? '[::1]' : '127.0.0.1'}:${address.port}`;

@@ -336,4 +336,30 @@ describe('lead search', () => {
 		expect(charged).toBe(100 - left);
 		expect((await server.admin('GET', `/accounts/${accountId}`)).body.contactCount).toBe(charged);
 	});
+
+	it("gives phone numbers and postal codes of the business's own city, state or province", async () => {
+		const { apiKey } = await server.newAccount({ credits: 1000 });
+		const cases = [
+			{ city: 'Austin, TX', phone: /^\+1(512|737)\d{7}$/, postal: /, Austin, TX 787\d\d$/ },
+			{
+				city: 'Springfield, MA',
+				phone: /^\+1(339|351|413|508|617|774|781|857|978)\d{7}$/,
+				postal: /, MA 0(1\d|2[0-7])\d\d$/,
+			},
+			{
+				city: 'Vancouver, BC',
+				phone: /^\+1(236|250|604|672|778)\d{7}$/,
+				postal: / V\d[A-Z] \d[A-Z]\d$/,
+			},
+		];
+		for (const { city, phone, postal } of cases) {
+			const res = await search(apiKey, { niche: 'dentist', city, count: 20 });
+			expect(res.status).toBe(200);
+			for (const c of res.body.contacts) {
+				for (const p of c.phone_numbers)
+					expect([city, p]).toEqual([city, expect.stringMatching(phone)]);
+				expect([city, c.address]).toEqual([city, expect.stringMatching(postal)]);
+			}
+		}
+	});
 });

@@ -13,7 +13,7 @@ import {
 } from '../schemas/admin.cjs';
 
 /**
- * The admin API that tests, CI pipelines and demos drive (decisions.md). Every call needs
+ * The admin API that tests, CI pipelines and demos drive (docs/api.md). Every call needs
  * `Authorization: Bearer <admin token>`.
  */
 export function registerAdminRoutes(

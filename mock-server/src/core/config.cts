@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 /**
- * The reference server's options (decisions.md, "The reference server's own interface").
+ * The reference server's options (docs/api.md, "The reference server's own interface").
  * Each option is a flag and an environment variable; the flag wins.
  */
 export interface ServerConfig {
@@ -78,7 +78,7 @@ export const OPTIONS: Record<keyof ServerConfig, OptionSpec> = {
 		flag: 'mx-lookup',
 		env: 'MOCK_MX_LOOKUP',
 		default: 'off',
-		help: 'on | off: detect GoDaddy/Namecheap custom domains by their MX records',
+		help: 'on | off: detect custom domains hosted by GoDaddy, Namecheap, Microsoft 365, Google Workspace or Zoho by their MX records',
 	},
 	log: {
 		flag: 'log',

@@ -1,6 +1,6 @@
 /**
  * The one error type the HTTP edge understands. Every status >= 400 leaves the server as
- * {"error": "...", "details"?: [...], "code"?: "..."} (decisions.md, "Both services").
+ * {"error": "...", "details"?: [...], "code"?: "..."} (docs/api.md, "Both services").
  */
 export interface ErrorDetail {
 	path: string;

@@ -3,7 +3,7 @@ import { ImapFlow } from 'imapflow';
 import { createTransport } from 'nodemailer';
 
 /**
- * The IMAP/SMTP connection test of an inbox entry. Security by port (decisions.md): 993 and 465
+ * The IMAP/SMTP connection test of an inbox entry. Security by port (docs/api.md): 993 and 465
  * are implicit TLS, any other port must upgrade with STARTTLS before authenticating, so a password
  * never crosses a connection without TLS. Certificates are always verified; the operator may add
  * a private CA. Messages name the failing side and reason, never a password.

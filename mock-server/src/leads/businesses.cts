@@ -5,6 +5,7 @@ import {
 } from 'libphonenumber-js/max';
 import type { Examples } from 'libphonenumber-js';
 import examplesJson from 'libphonenumber-js/mobile/examples';
+import { areaCodesOf, northAmericanNumber, postalCodeOf } from './local-numbers.cjs';
 import { hash32, Rng } from '../core/random.cjs';
 import type { City } from './cities.cjs';
 import type { Niche } from './niches.cjs';
@@ -187,7 +188,7 @@ function postalCode(iso2: string, rng: Rng): string {
 function address(city: City, rng: Rng): string {
 	const number = rng.int(1, 2400);
 	const street = rng.pick(STREETS);
-	const postal = postalCode(city.iso2, rng);
+	const postal = postalCodeOf(city, rng, (r) => postalCode(city.iso2, r));
 	switch (city.iso2) {
 		case 'US':
 			return `${number} ${street} ${rng.pick(EN_KINDS)}, ${city.name}, ${city.regionCode ?? city.region} ${postal}`;
@@ -224,9 +225,14 @@ function address(city: City, rng: Rng): string {
 	}
 }
 
-/** A phone number valid for the country (libphonenumber's metadata), in E.164. */
-function phone(iso2: string, rng: Rng): string | undefined {
-	const country = iso2 as CountryCode;
+/**
+ * A phone number of the city's area (US, Canada) or valid for the country (libphonenumber's
+ * metadata), in E.164.
+ */
+function phone(city: City, rng: Rng): string | undefined {
+	const areaCodes = areaCodesOf(city);
+	if (areaCodes) return northAmericanNumber(areaCodes, rng);
+	const country = city.iso2 as CountryCode;
 	let example;
 	try {
 		example = getExampleNumber(country, examplesJson as unknown as Examples);
@@ -274,7 +280,7 @@ export function generateBusiness(niche: Niche, city: City, rank: number): Busine
 	const phones: string[] = [];
 	const count = rng.chance(0.93) ? (rng.chance(0.2) ? 2 : 1) : 0;
 	for (let i = 0; i < count; i++) {
-		const p = phone(city.iso2, rng);
+		const p = phone(city, rng);
 		if (p && !phones.includes(p)) phones.push(p);
 	}
 	const handle =

@@ -54,7 +54,7 @@ function matches(filter: boolean | undefined, flag: boolean | null): boolean {
 }
 
 /**
- * The lead search (decisions.md): auth is done by the caller; then city (400), credits reserved
+ * The lead search (docs/api.md): auth is done by the caller; then city (400), credits reserved
  * in full (402), search (404), the ranked walk with the pixel filters as criteria, dedup, and one
  * transaction that saves the contacts and refunds what was not used (500: nothing saved or charged).
  */

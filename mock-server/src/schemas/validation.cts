@@ -3,7 +3,7 @@ import { ApiError, type ErrorDetail } from '../core/errors.cjs';
 import { closest, editDistance } from '../core/similar.cjs';
 
 /**
- * Turns zod issues into the error body of decisions.md: one actionable sentence plus per-field
+ * Turns zod issues into the error body of docs/api.md: one actionable sentence plus per-field
  * details. Unknown fields name the known field they most resemble (tikTokPixel -> tiktokPixel).
  */
 export function closestField(unknown: string, known: string[]): string | undefined {
@@ -103,7 +103,7 @@ function knownFieldsOf(schema: z.ZodType, path: PropertyKey[]): string[] {
 	return current instanceof z.ZodObject ? Object.keys(current.shape) : [];
 }
 
-/** null for an optional field means omitted (decisions.md): drop null members of plain objects. */
+/** null for an optional field means omitted (docs/api.md): drop null members of plain objects. */
 export function dropNulls(value: unknown): unknown {
 	if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
 	return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
