@@ -15,4 +15,6 @@ module.exports = {
 	},
 	testTimeout: 10 * 60 * 1000,
 	maxWorkers: 1,
+	// The n8n apps are stopped in afterAll; their stdio pipes can keep jest waiting after the last test.
+	forceExit: true,
 };
