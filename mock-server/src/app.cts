@@ -2,12 +2,14 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { Accounts, PERMISSIONS } from './accounts/accounts.cjs';
 import { Faults } from './admin/faults.cjs';
+import { RequestJournal } from './admin/journal.cjs';
 import { registerAdminRoutes } from './admin/routes.cjs';
+import { registerTrafficHooks } from './admin/traffic.cjs';
 import { Clock } from './core/clock.cjs';
 import type { ServerConfig } from './core/config.cjs';
 import type { Context } from './core/context.cjs';
 import { ApiError } from './core/errors.cjs';
-import { sendError, toApiError } from './core/http.cjs';
+import { resource, sendError, toApiError } from './core/http.cjs';
 import { Logger, type LogSink } from './core/logger.cjs';
 import { Secrets } from './core/secrets.cjs';
 import {
@@ -68,6 +70,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		logger: new Logger(options.logSink, config.log),
 		accounts: new Accounts(db, clock),
 		faults: new Faults(),
+		journal: new RequestJournal(config.journalSize),
 	};
 	const adminToken = config.adminToken ?? secrets.defaultAdminToken();
 	const devKey = config.devKey ?? secrets.defaultDevKey();
@@ -123,6 +126,9 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 			});
 		});
 	registerSyntheticWeb(app);
+	registerTrafficHooks(app, { faults: ctx.faults, journal: ctx.journal, clock });
+	// For wait-on style CI steps: answers as soon as the server listens, without auth.
+	resource(app, '/healthz', { GET: async () => ({ status: 'ok' }) });
 	app.setErrorHandler((error, request, reply) => {
 		const apiError = toApiError(error);
 		if (apiError) return sendError(reply, apiError);
@@ -182,6 +188,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		clock.reset();
 		ctx.accounts.invalidate();
 		ctx.faults.clear();
+		ctx.journal.clear();
 		limiter.reset();
 		inboxStore.clearCache();
 		scans.clear();

@@ -20,6 +20,8 @@ export type Service = 'leads' | 'inbox';
 type Context = IExecuteFunctions | ILoadOptionsFunctions;
 
 export interface ApiResponse<T = IDataObject> {
+	/** Which service answered (set by apiRequest), for messages that name it. */
+	service?: Service;
 	statusCode: number;
 	headers: Record<string, string | string[] | undefined>;
 	body: T;
@@ -97,11 +99,15 @@ export async function apiRequest<T = IDataObject>(
 			CREDENTIAL_TYPE,
 			request,
 		)) as ApiResponse<T>;
+		response.service = service;
 	} catch (error) {
-		throw new NodeApiError(this.getNode(), error as JsonObject, {
+		// Only the reason is passed on: given the network error itself (with its code), n8n would
+		// replace this message with a generic one that does not say which service or address.
+		const reason = (error as Error).message;
+		throw new NodeApiError(this.getNode(), { message: reason } as JsonObject, {
 			itemIndex: options.itemIndex,
 			message: `Could not reach the ${service === 'leads' ? 'lead search' : 'inbox'} service at ${baseUrl}`,
-			description: (error as Error).message,
+			description: reason,
 		});
 	}
 	return response;
@@ -117,10 +123,13 @@ export function errorFromResponse(
 	const body = (
 		response.body && typeof response.body === 'object' ? response.body : {}
 	) as IDataObject;
+	const service = response.service === 'leads' ? 'lead search' : 'inbox';
+	const said = typeof body.error === 'string' ? body.error : undefined;
+	// A server-side failure names the service and the status: the workflow's author did nothing wrong.
 	const message =
-		typeof body.error === 'string'
-			? body.error
-			: `The service answered HTTP ${response.statusCode}`;
+		response.statusCode >= 500 || !said
+			? `The ${service} service answered HTTP ${response.statusCode}${said ? `: ${said}` : ''}`
+			: said;
 	const details = Array.isArray(body.details)
 		? (body.details as IDataObject[]).map((d) => `${d.path}: ${d.message}`).join('; ')
 		: '';

@@ -37,6 +37,7 @@ export const TEST_CONFIG: ServerConfig = {
 	scanTimeoutMs: 1000,
 	mxLookup: false,
 	log: true,
+	journalSize: 10000,
 };
 
 /** Starts the reference server in-process on a free loopback port, capturing its log lines. */

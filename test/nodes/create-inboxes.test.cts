@@ -213,6 +213,22 @@ describe('Create Inboxes node', () => {
 			expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
 		});
 
+		it('waits out an injected 429 with its Retry-After, then succeeds', async () => {
+			const { apiKey } = await server.newAccount();
+			await server.admin('POST', '/faults', {
+				route: 'POST /api/v1/inboxes',
+				status: 429,
+				retryAfter: 1,
+			});
+			const before = postRequests();
+			const started = Date.now();
+			const result = await run(apiKey, items(3, 'injected'), { options: { maxRateLimitWait: 10 } });
+			expect(result.status).toBe('success');
+			expect(outputOf(result, NODE)).toHaveLength(3);
+			expect(postRequests() - before).toBe(2);
+			expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+		});
+
 		it('fails clearly when the wait would exceed the maximum and nothing was created', async () => {
 			const apiKey = await fill();
 			const result = await run(apiKey, items(5, 'never'), { options: { maxRateLimitWait: 5 } });

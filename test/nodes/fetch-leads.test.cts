@@ -144,6 +144,16 @@ describe('Fetch Leads node', () => {
 		expect((await server.admin('GET', `/accounts/${accountId}`)).body.credits).toBe(50);
 	});
 
+	it('says it could not reach the service when the connection drops (an injected fault)', async () => {
+		const { apiKey, accountId } = await server.newAccount({ credits: 10 });
+		await server.admin('POST', '/faults', { route: 'POST /api/v1/niche-finder-leads', drop: true });
+		const result = await run(apiKey, [{ niche: 'dentist', city: 'Austin', count: 2 }]);
+		expect(errorOf(result)?.message).toBe(
+			`Could not reach the lead search service at ${server.url}`,
+		);
+		expect((await server.admin('GET', `/accounts/${accountId}`)).body.credits).toBe(10);
+	});
+
 	it('fails on 401 without leaking the key', async () => {
 		const result = await run('lik_this-key-is-wrong', [
 			{ niche: 'dentist', city: 'Austin', count: 1 },

@@ -105,6 +105,16 @@ describe('List Pools and List Inboxes nodes', () => {
 		expect(outputOf(paused, 'List Inboxes')).toEqual([]);
 	});
 
+	it('names the service and the status when the service fails (an injected 503)', async () => {
+		await server.admin('POST', '/faults', { route: 'GET /api/v1/inboxes', status: 503 });
+		const result = await runWorkflow(workflow, { credentials: credentials(key) });
+		expect(errorOf(result)).toMatchObject({
+			message: expect.stringMatching(/^The inbox service answered HTTP 503: Injected fault/),
+			httpCode: '503',
+			node: 'List Inboxes',
+		});
+	});
+
 	it('fails with the service message for an unknown pool and for a bad key', async () => {
 		const unknown = await runWorkflow(workflow, {
 			credentials: credentials(key),

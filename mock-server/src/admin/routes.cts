@@ -2,13 +2,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bearerToken } from '../core/auth.cjs';
 import type { Context } from '../core/context.cjs';
 import { ApiError } from '../core/errors.cjs';
-import { body, resource } from '../core/http.cjs';
+import { body, query, resource } from '../core/http.cjs';
 import { constantTimeEqual } from '../core/secrets.cjs';
 import {
 	clockRequest,
 	createAccountRequest,
 	createKeyRequest,
 	faultRequest,
+	journalQuery,
 	patchAccountRequest,
 } from '../schemas/admin.cjs';
 
@@ -72,15 +73,31 @@ export function registerAdminRoutes(
 		},
 	});
 	resource(app, '/__admin/faults', {
+		GET: async (request) => {
+			guard(request);
+			return ctx.faults.list();
+		},
 		POST: async (request) => {
 			guard(request);
 			const input = body(request, faultRequest);
-			ctx.faults.arm(input.target, input.times);
+			if (input.target) ctx.faults.arm(input.target, input.times);
+			else ctx.faults.armRoute({ ...input, route: input.route! });
 			return { armed: input };
 		},
 		DELETE: async (request) => {
 			guard(request);
 			ctx.faults.clear();
+			return { cleared: true };
+		},
+	});
+	resource(app, '/__admin/requests', {
+		GET: async (request) => {
+			guard(request);
+			return { requests: ctx.journal.list(query(request, journalQuery)) };
+		},
+		DELETE: async (request) => {
+			guard(request);
+			ctx.journal.clear();
 			return { cleared: true };
 		},
 	});

@@ -2,6 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import type { Accounts, Permission, Principal } from '../accounts/accounts.cjs';
 import { ApiError } from './errors.cjs';
 
+/** The API key id of each authenticated request (for the request journal; never the key). */
+export const keyIdOf = new WeakMap<FastifyRequest, string>();
+
 const unauthorized = (message: string) =>
 	new ApiError(401, message, undefined, undefined, { 'WWW-Authenticate': 'Bearer' });
 
@@ -27,6 +30,7 @@ export function authenticate(
 	const principal = accounts.authenticate(bearerToken(request));
 	if (!principal)
 		throw unauthorized('Invalid API key: check the key, or ask the operator for a new one.');
+	keyIdOf.set(request, principal.keyId);
 	if (!principal.active)
 		throw unauthorized(
 			'The account of this API key has no active subscription; reactivate it to use the API.',

@@ -18,6 +18,7 @@ export interface ServerConfig {
 	scanTimeoutMs: number;
 	mxLookup: boolean;
 	log: boolean;
+	journalSize: number;
 }
 
 interface OptionSpec {
@@ -79,6 +80,12 @@ export const OPTIONS: Record<keyof ServerConfig, OptionSpec> = {
 		env: 'MOCK_MX_LOOKUP',
 		default: 'off',
 		help: 'on | off: detect custom domains hosted by GoDaddy, Namecheap, Microsoft 365, Google Workspace or Zoho by their MX records',
+	},
+	journalSize: {
+		flag: 'journal-size',
+		env: 'MOCK_JOURNAL_SIZE',
+		default: '10000',
+		help: 'API requests kept in the request journal (GET /__admin/requests); 0 turns it off',
 	},
 	log: {
 		flag: 'log',
@@ -166,5 +173,6 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfi
 		scanTimeoutMs: integer('scan-timeout', read('scanTimeoutMs')!, 50, 120000),
 		mxLookup: oneOf('mx-lookup', read('mxLookup')!, ['on', 'off'] as const) === 'on',
 		log: oneOf('log', read('log')!, ['on', 'off'] as const) === 'on',
+		journalSize: integer('journal-size', read('journalSize')!, 0, 1000000),
 	};
 }

@@ -1,5 +1,6 @@
 import type { Accounts } from '../accounts/accounts.cjs';
 import type { Faults } from '../admin/faults.cjs';
+import type { RequestJournal } from '../admin/journal.cjs';
 import type { Clock } from './clock.cjs';
 import type { ServerConfig } from './config.cjs';
 import type { Logger } from './logger.cjs';
@@ -15,4 +16,5 @@ export interface Context {
 	secrets: Secrets;
 	accounts: Accounts;
 	faults: Faults;
+	journal: RequestJournal;
 }

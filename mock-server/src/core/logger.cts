@@ -8,7 +8,7 @@ const SECRET_KEYS = /authorization|password|token|apikey|api_key|secret/i;
 const BEARER = /Bearer\s+[^\s"]+/gi;
 const API_KEY = /lik_[A-Za-z0-9_-]+/g;
 
-function redact(value: unknown, depth = 0): unknown {
+export function redact(value: unknown, depth = 0): unknown {
 	if (typeof value === 'string')
 		return value.replace(BEARER, 'Bearer [redacted]').replace(API_KEY, '[redacted]');
 	if (depth > 4 || value === null || typeof value !== 'object') return value;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 // Loaded for their schemas: each registers its ids in zod's global registry.
-import '../schemas/admin.cjs';
+import { journalQuery } from '../schemas/admin.cjs';
 import '../schemas/common.cjs';
 import '../schemas/leads.cjs';
 import { createInboxesQuery, listInboxesQuery } from '../schemas/inboxes.cjs';
@@ -25,25 +25,25 @@ const RATE_HEADERS = {
 	},
 };
 
-function queryParameters(schema: z.ZodObject) {
+/**
+ * Query parameters arrive as text, so their schemas are strings; the integer ones are documented
+ * as integers with their bounds.
+ */
+function queryParameters(
+	schema: z.ZodObject,
+	integers: Record<string, { minimum: number; maximum?: number; default?: number }> = {},
+) {
 	const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
 		properties: Record<string, { description?: string }>;
 	};
 	return Object.entries(js.properties).map(([name, prop]) => {
 		const { description, ...rest } = prop;
-		const isInt = name === 'limit' || name === 'skip';
 		return {
 			name,
 			in: 'query',
 			required: false,
 			description,
-			schema: isInt
-				? {
-						type: 'integer',
-						minimum: name === 'limit' ? 1 : 0,
-						...(name === 'limit' ? { maximum: 1000, default: 100 } : { default: 0 }),
-					}
-				: rest,
+			schema: integers[name] ? { type: 'integer', ...integers[name] } : rest,
 		};
 	});
 }
@@ -202,7 +202,10 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
 					operationId: 'listInboxes',
 					summary:
 						'List inboxes (ordered by createdAt, then id; hasMore = skip + returned < total). Needs inboxes:read.',
-					parameters: queryParameters(listInboxesQuery),
+					parameters: queryParameters(listInboxesQuery, {
+						limit: { minimum: 1, maximum: 1000, default: 100 },
+						skip: { minimum: 0, default: 0 },
+					}),
 					responses: {
 						'200': {
 							description: 'A page of inboxes. Only the six listed fields are exposed.',
@@ -330,18 +333,52 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
 				},
 			},
 			'/__admin/faults': {
+				get: {
+					tags: ['Admin'],
+					security: adminAuth,
+					summary: 'The faults still armed',
+					responses: { '200': { description: '{storage: [{target, times}], routes: [...]}' } },
+				},
 				post: {
 					tags: ['Admin'],
 					security: adminAuth,
-					summary: 'Make the next n saves of contacts fail (the 500 path)',
+					summary:
+						'Arm a fault: a storage fault ({target: "leads.save", times}: the next saves fail, the 500 path) or a route fault ({route, times, status?, body?, delayMs?, retryAfter?, drop?}: the next matching requests answer that status, wait, or lose their connection; an injected 429 carries Retry-After and X-RateLimit-* like the real limit)',
 					requestBody: { content: json('AdminFault') },
-					responses: { '200': { description: 'Armed' } },
+					responses: { '200': { description: '{armed}' } },
 				},
 				delete: {
 					tags: ['Admin'],
 					security: adminAuth,
-					summary: 'Clear armed faults',
+					summary: 'Clear all armed faults',
 					responses: { '200': { description: 'Cleared' } },
+				},
+			},
+			'/__admin/requests': {
+				get: {
+					tags: ['Admin'],
+					security: adminAuth,
+					summary:
+						'The request journal: the last API requests (--journal-size, default 10000), oldest first: time, method, path, query, keyId (never the key), status (null when an injected fault dropped the connection), durationMs, body with passwords and keys redacted, and a short response summary',
+					parameters: queryParameters(journalQuery, {
+						status: { minimum: 100, maximum: 599 },
+						limit: { minimum: 1, maximum: 100000 },
+					}),
+					responses: { '200': { description: '{requests: [...]}' } },
+				},
+				delete: {
+					tags: ['Admin'],
+					security: adminAuth,
+					summary: 'Empty the journal',
+					responses: { '200': { description: 'Cleared' } },
+				},
+			},
+			'/healthz': {
+				get: {
+					tags: ['Admin'],
+					security: [],
+					summary: 'Liveness for CI steps that wait on the server (no auth): {"status": "ok"}',
+					responses: { '200': { description: '{status: "ok"}' } },
 				},
 			},
 			'/__admin/clock': {

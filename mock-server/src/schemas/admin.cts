@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PERMISSIONS } from '../accounts/accounts.cjs';
+import { queryInt } from './common.cjs';
 
 const permissions = z
 	.array(z.enum(PERMISSIONS))
@@ -22,9 +23,85 @@ export const createKeyRequest = z
 	.meta({ id: 'AdminCreateKey' });
 
 export const FAULT_TARGETS = ['leads.save'] as const;
+/** The API routes a fault can be armed on. */
+export const FAULT_ROUTES = [
+	'POST /api/v1/niche-finder-leads',
+	'GET /api/v1/pools',
+	'GET /api/v1/inboxes',
+	'POST /api/v1/inboxes',
+] as const;
+
 export const faultRequest = z
-	.strictObject({ target: z.enum(FAULT_TARGETS), times: z.int().min(1).max(100000).default(1) })
-	.meta({ id: 'AdminFault' });
+	.strictObject({
+		target: z
+			.enum(FAULT_TARGETS)
+			.optional()
+			.meta({ description: 'A storage fault: the next saves fail as a storage failure would.' }),
+		route: z.enum(FAULT_ROUTES).optional().meta({
+			description:
+				'A route fault: the next matching requests get the fault instead of (or before) their answer.',
+		}),
+		times: z.int().min(1).max(100000).default(1),
+		status: z.int().min(400).max(599).optional().meta({
+			description:
+				'Answer this status (429 carries Retry-After and X-RateLimit-* headers as the real limit does).',
+		}),
+		body: z
+			.record(z.string(), z.unknown())
+			.optional()
+			.meta({ description: 'The answer body (default: the usual error body).' }),
+		delayMs: z.int().min(0).max(300000).optional().meta({
+			description: 'Wait this long first; without status or drop the real answer follows.',
+		}),
+		retryAfter: z
+			.int()
+			.min(1)
+			.max(86400)
+			.optional()
+			.meta({ description: 'Retry-After seconds of an injected 429 (default 60).' }),
+		drop: z.boolean().optional().meta({ description: 'Close the connection without an answer.' }),
+	})
+	.superRefine((f, ctx) => {
+		if ((f.target === undefined) === (f.route === undefined))
+			ctx.addIssue({
+				code: 'custom',
+				path: ['route'],
+				message: 'send either target (a storage fault) or route (a route fault)',
+			});
+		if (f.target && (f.status || f.body || f.delayMs !== undefined || f.retryAfter || f.drop))
+			ctx.addIssue({
+				code: 'custom',
+				path: ['target'],
+				message:
+					'a storage fault takes only times; status, body, delayMs, retryAfter and drop are for route faults',
+			});
+		if (f.route && f.status === undefined && f.delayMs === undefined && !f.drop)
+			ctx.addIssue({
+				code: 'custom',
+				path: ['status'],
+				message: 'a route fault needs status, delayMs or drop',
+			});
+		if (f.drop && (f.status !== undefined || f.body))
+			ctx.addIssue({
+				code: 'custom',
+				path: ['drop'],
+				message: 'a dropped connection has no status or body',
+			});
+	})
+	.meta({
+		id: 'AdminFault',
+		example: { route: 'POST /api/v1/inboxes', times: 1, status: 429, retryAfter: 30 },
+	});
+
+export const journalQuery = z
+	.strictObject({
+		method: z.string().optional(),
+		path: z.string().optional().meta({ description: 'Exact path, or a prefix ending with *.' }),
+		status: queryInt(100, 599).optional(),
+		since: z.iso.datetime().optional().meta({ description: 'ISO time: requests at or after it.' }),
+		limit: queryInt(1, 100000).optional().meta({ description: 'The most recent n matching.' }),
+	})
+	.meta({ id: 'AdminJournalQuery' });
 
 export const clockRequest = z
 	.strictObject({
