@@ -4,6 +4,7 @@ import { Accounts, PERMISSIONS } from './accounts/accounts.cjs';
 import { Faults } from './admin/faults.cjs';
 import { RequestJournal } from './admin/journal.cjs';
 import { registerAdminRoutes } from './admin/routes.cjs';
+import { applySeed, readSeedFile } from './admin/seed.cjs';
 import { registerTrafficHooks } from './admin/traffic.cjs';
 import { Clock } from './core/clock.cjs';
 import type { ServerConfig } from './core/config.cjs';
@@ -180,19 +181,28 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		mx: config.mxLookup ? (options.mxResolver ?? systemMxResolver) : undefined,
 	});
 
-	registerAdminRoutes(app, ctx, adminToken, () => {
-		db.transaction(() => {
-			for (const table of ['inbox_quota', 'inboxes', 'pools', 'contacts', 'api_keys', 'accounts'])
-				db.exec(`DELETE FROM ${table}`);
-		})();
-		clock.reset();
-		ctx.accounts.invalidate();
-		ctx.faults.clear();
-		ctx.journal.clear();
-		limiter.reset();
-		inboxStore.clearCache();
-		scans.clear();
-		seedDevAccount();
+	const seedDeps = { db, clock, accounts: ctx.accounts, inboxes: inboxStore };
+	const seedFile = config.seed ? readSeedFile(config.seed) : undefined;
+	const applySeedFile = async () => {
+		if (seedFile) await applySeed(seedDeps, seedFile);
+	};
+	registerAdminRoutes(app, ctx, adminToken, {
+		reset: async () => {
+			db.transaction(() => {
+				for (const table of ['inbox_quota', 'inboxes', 'pools', 'contacts', 'api_keys', 'accounts'])
+					db.exec(`DELETE FROM ${table}`);
+			})();
+			clock.reset();
+			ctx.accounts.invalidate();
+			ctx.faults.clear();
+			ctx.journal.clear();
+			limiter.reset();
+			inboxStore.clearCache();
+			scans.clear();
+			seedDevAccount();
+			await applySeedFile();
+		},
+		seed: (seed) => applySeed(seedDeps, seed),
 	});
 	registerDocsRoutes(app, () => url);
 
@@ -202,6 +212,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		adminToken,
 		devKey,
 		async listen(): Promise<RunningServer> {
+			await applySeedFile();
 			await app.listen({ port: config.port, host: config.host });
 			const address = app.server.address() as AddressInfo;
 			// A wildcard bind (0.0.0.0, ::) is reached through loopback: print and document that.

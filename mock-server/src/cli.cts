@@ -1,6 +1,5 @@
 import { buildServer } from './app.cjs';
 import { ConfigError, parseConfig, usage } from './core/config.cjs';
-import { DatabaseInUseError } from './store/database.cjs';
 
 async function main(): Promise<void> {
 	// A closed stdout (piped into `head`, or a parent that went away) must not crash the server.
@@ -23,8 +22,8 @@ async function main(): Promise<void> {
 	try {
 		server = buildServer(config);
 	} catch (error) {
-		if (!(error instanceof DatabaseInUseError)) throw error;
-		process.stderr.write(`Error: ${error.message}\n`);
+		// A database another server holds, an unreadable or invalid seed file: say which, and stop.
+		process.stderr.write(`Error: ${(error as Error).message}\n`);
 		process.exit(1);
 	}
 	let running;

@@ -38,8 +38,11 @@ export function loadExample(file: string): any {
 	return JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8'));
 }
 
+/** The example workflows (examples/ also holds a seed file and a CSV). */
 export function exampleFiles(): string[] {
-	return readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));
+	return readdirSync(EXAMPLES).filter(
+		(f) => f.endsWith('.json') && Array.isArray(loadExample(f).nodes),
+	);
 }
 
 /**

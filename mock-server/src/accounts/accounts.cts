@@ -57,12 +57,19 @@ export class Accounts {
 		private readonly clock: Clock,
 	) {}
 
-	create(input: { credits: number; active: boolean; permissions: Permission[]; isDev?: boolean }): {
+	create(input: {
+		credits: number;
+		active: boolean;
+		permissions: Permission[];
+		isDev?: boolean;
+		/** A fixed key (seed files); generated when absent. */
+		apiKey?: string;
+	}): {
 		accountId: string;
 		apiKey: string;
 	} {
 		const accountId = newId('acc');
-		const apiKey = newApiKey();
+		const apiKey = input.apiKey ?? newApiKey();
 		this.db.transaction(() => {
 			sql(
 				this.db,
@@ -115,6 +122,15 @@ export class Accounts {
 	}
 
 	/** Makes sure a given key (the dev key) exists for the account. */
+	/** The account a key belongs to, if any. */
+	accountOfKey(apiKey: string): string | undefined {
+		return (
+			sql(this.db, 'SELECT account_id FROM api_keys WHERE key_hash = ?').get(hashApiKey(apiKey)) as
+				| { account_id: string }
+				| undefined
+		)?.account_id;
+	}
+
 	ensureKey(accountId: string, apiKey: string, permissions: Permission[]): void {
 		const existing = sql(this.db, 'SELECT account_id FROM api_keys WHERE key_hash = ?').get(
 			hashApiKey(apiKey),

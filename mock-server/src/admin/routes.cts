@@ -4,6 +4,7 @@ import type { Context } from '../core/context.cjs';
 import { ApiError } from '../core/errors.cjs';
 import { body, query, resource } from '../core/http.cjs';
 import { constantTimeEqual } from '../core/secrets.cjs';
+import { type Seed, seedSchema } from './seed.cjs';
 import {
 	clockRequest,
 	createAccountRequest,
@@ -21,7 +22,7 @@ export function registerAdminRoutes(
 	app: FastifyInstance,
 	ctx: Context,
 	adminToken: string,
-	onReset: () => void,
+	hooks: { reset: () => Promise<void>; seed: (seed: Seed) => Promise<unknown> },
 ): void {
 	const guard = (request: FastifyRequest) => {
 		if (!constantTimeEqual(bearerToken(request, 'admin token'), adminToken)) {
@@ -108,10 +109,16 @@ export function registerAdminRoutes(
 			return { now: ctx.clock.nowIso(), offsetSeconds: ctx.clock.offsetSeconds };
 		},
 	});
+	resource(app, '/__admin/seed', {
+		POST: async (request) => {
+			guard(request);
+			return hooks.seed(body(request, seedSchema));
+		},
+	});
 	resource(app, '/__admin/reset', {
 		POST: async (request) => {
 			guard(request);
-			onReset();
+			await hooks.reset();
 			return { reset: true };
 		},
 	});

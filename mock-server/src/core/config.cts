@@ -19,6 +19,7 @@ export interface ServerConfig {
 	mxLookup: boolean;
 	log: boolean;
 	journalSize: number;
+	seed?: string;
 }
 
 interface OptionSpec {
@@ -80,6 +81,11 @@ export const OPTIONS: Record<keyof ServerConfig, OptionSpec> = {
 		env: 'MOCK_MX_LOOKUP',
 		default: 'off',
 		help: 'on | off: detect custom domains hosted by GoDaddy, Namecheap, Microsoft 365, Google Workspace or Zoho by their MX records',
+	},
+	seed: {
+		flag: 'seed',
+		env: 'MOCK_SEED',
+		help: 'JSON seed file: accounts with fixed API keys, pools, inboxes, contacts (applied at start and on reset)',
 	},
 	journalSize: {
 		flag: 'journal-size',
@@ -153,6 +159,10 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfi
 			`--mail-ca: no file at ${mailCa} (give the path of a PEM CA certificate)`,
 		);
 	}
+	const seed = read('seed');
+	if (seed !== undefined && !existsSync(seed)) {
+		throw new ConfigError(`--seed: no file at ${seed} (give the path of a JSON seed file)`);
+	}
 	const secretKey = read('secretKey');
 	if (secretKey !== undefined && secretKey.length < 32) {
 		throw new ConfigError('--secret-key must be at least 32 characters long');
@@ -174,5 +184,6 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfi
 		mxLookup: oneOf('mx-lookup', read('mxLookup')!, ['on', 'off'] as const) === 'on',
 		log: oneOf('log', read('log')!, ['on', 'off'] as const) === 'on',
 		journalSize: integer('journal-size', read('journalSize')!, 0, 1000000),
+		seed,
 	};
 }

@@ -26,6 +26,24 @@ export class InboxStore {
 		);
 	}
 
+	poolNamed(accountId: string, name: string): string | undefined {
+		return (
+			sql(
+				this.db,
+				'SELECT id FROM pools WHERE account_id = ? AND name = ? ORDER BY created_at LIMIT 1',
+			).get(accountId, name) as { id: string } | undefined
+		)?.id;
+	}
+
+	setStatus(accountId: string, inboxId: string, status: string): void {
+		this.touch(accountId);
+		sql(this.db, 'UPDATE inboxes SET status = ? WHERE id = ? AND account_id = ?').run(
+			status,
+			inboxId,
+			accountId,
+		);
+	}
+
 	listPools(accountId: string) {
 		return sql(
 			this.db,

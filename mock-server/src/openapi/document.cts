@@ -1,5 +1,6 @@
 import { z } from 'zod';
 // Loaded for their schemas: each registers its ids in zod's global registry.
+import '../admin/seed.cjs';
 import { journalQuery } from '../schemas/admin.cjs';
 import '../schemas/common.cjs';
 import '../schemas/leads.cjs';
@@ -379,6 +380,22 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
 					security: [],
 					summary: 'Liveness for CI steps that wait on the server (no auth): {"status": "ok"}',
 					responses: { '200': { description: '{status: "ok"}' } },
+				},
+			},
+			'/__admin/seed': {
+				post: {
+					tags: ['Admin'],
+					security: adminAuth,
+					summary:
+						'Apply a seed (the body of a --seed file): accounts with fixed API keys, credits, active flag, permissions, pools, inboxes (with status) and contacts. Creates what is missing, leaves what exists; invalid entries are a 400 naming their path.',
+					requestBody: { required: true, content: json('Seed') },
+					responses: {
+						'200': { description: '{accounts: [{accountId, created}]} in the order of the seed' },
+						'400': error('The seed is invalid.', {
+							error:
+								'Invalid request body: accounts.0.apiKey must be 16 to 200 letters, digits, "_" or "-"',
+						}),
+					},
 				},
 			},
 			'/__admin/clock': {
