@@ -158,7 +158,10 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 	// The business websites are the synthetic ones this process serves: the scanner reaches them
 	// (and the tag manager stand-in) through its host mapping, filled in once the port is known.
 	const hostMap = new HostMap();
-	const scans = new ScanCache(new Scanner({ hostMap, timeoutMs: config.scanTimeoutMs }), clock);
+	let startWebWorker = async () => undefined as void;
+	const scans = new ScanCache(new Scanner({ hostMap, timeoutMs: config.scanTimeoutMs }), clock, {
+		beforeFirstScan: () => startWebWorker(),
+	});
 	registerLeadRoutes(app, ctx, {
 		db,
 		clock,
@@ -225,19 +228,24 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 							? `[${address.address}]`
 							: address.address;
 			url = `http://${host}:${address.port}`;
-			// The scanner's websites: a worker thread's server (another core) when it starts,
-			// otherwise this server's own virtual hosts.
-			let local = `http://${address.family === 'IPv6' ? '[::1]' : '127.0.0.1'}:${address.port}`;
-			try {
-				webWorker = await startSyntheticWebWorker();
-				local = webWorker.origin;
-			} catch (error) {
-				ctx.logger.warn(
-					'synthetic web worker did not start; serving the websites from the main thread',
-					{ error: (error as Error).message },
-				);
-			}
-			hostMap.add('*.test', local).add(TAG_MANAGER_HOST, local);
+			// The scanner's websites: this server's own virtual hosts until the first scan starts
+			// the worker thread that serves them on another core (started on first use: an idle
+			// server needs neither its memory nor its start-up time).
+			const local = `http://${address.family === 'IPv6' ? '[::1]' : '127.0.0.1'}:${address.port}`;
+			const serveWebsitesFrom = (origin: string) =>
+				hostMap.clear().add('*.test', origin).add(TAG_MANAGER_HOST, origin);
+			serveWebsitesFrom(local);
+			startWebWorker = async () => {
+				try {
+					webWorker = await startSyntheticWebWorker();
+					serveWebsitesFrom(webWorker.origin);
+				} catch (error) {
+					ctx.logger.warn(
+						'synthetic web worker did not start; serving the websites from the main thread',
+						{ error: (error as Error).message },
+					);
+				}
+			};
 			return {
 				app,
 				ctx,

@@ -1,3 +1,5 @@
+#!/usr/bin/env node
+import { isMainThread } from 'node:worker_threads';
 import { buildServer } from './app.cjs';
 import { ConfigError, parseConfig, usage } from './core/config.cjs';
 
@@ -72,4 +74,5 @@ async function main(): Promise<void> {
 	process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
-void main();
+// In a bundle this file is also the synthetic web's worker thread, which must not start a server.
+if (isMainThread) void main();

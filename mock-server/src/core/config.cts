@@ -108,8 +108,10 @@ export function usage(): string {
 		(o) =>
 			`  --${o.flag.padEnd(16)} ${o.env.padEnd(22)} ${o.help}${o.default ? ` (default ${o.default})` : ''}`,
 	);
+	// The published bundle is a bin of its own; from the sources it runs through npm start.
+	const program = __filename.endsWith('.cts') ? 'npm start --' : 'lead-inbox-mock-server';
 	return [
-		'Usage: npm start -- [options]',
+		`Usage: ${program} [options]`,
 		'',
 		'  flag               environment            meaning',
 		...lines,

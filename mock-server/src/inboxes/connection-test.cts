@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { ImapFlow } from 'imapflow';
-import { createTransport } from 'nodemailer';
+import { lazy } from '../core/lazy.cjs';
+
+// The mail clients are needed only for real connection tests (--connection-test real).
+const imapflow = lazy(() => require('imapflow') as typeof import('imapflow'));
+const nodemailer = lazy(() => require('nodemailer') as typeof import('nodemailer'));
 
 /**
  * The IMAP/SMTP connection test of an inbox entry. Security by port (docs/api.md): 993 and 465
@@ -124,7 +127,7 @@ export class RealConnectionTester implements ConnectionTester {
 
 	private async testImap(endpoint: MailEndpoint): Promise<TestOutcome> {
 		const implicit = endpoint.port === 993;
-		const client = new ImapFlow({
+		const client = new (imapflow().ImapFlow)({
 			host: endpoint.host,
 			port: endpoint.port,
 			secure: implicit,
@@ -151,7 +154,7 @@ export class RealConnectionTester implements ConnectionTester {
 
 	private async testSmtp(endpoint: MailEndpoint): Promise<TestOutcome> {
 		const implicit = endpoint.port === 465;
-		const transport = createTransport({
+		const transport = nodemailer().createTransport({
 			host: endpoint.host,
 			port: endpoint.port,
 			secure: implicit,

@@ -1,14 +1,11 @@
-import {
-	getExampleNumber,
-	parsePhoneNumberFromString,
-	type CountryCode,
-} from 'libphonenumber-js/max';
-import type { Examples } from 'libphonenumber-js';
-import examplesJson from 'libphonenumber-js/mobile/examples';
-import { areaCodesOf, northAmericanNumber, postalCodeOf } from './local-numbers.cjs';
+import type { CountryCode, Examples } from 'libphonenumber-js';
+import { lazy } from '../core/lazy.cjs';
 import { hash32, Rng } from '../core/random.cjs';
 import type { City } from './cities.cjs';
+import { areaCodesOf, northAmericanNumber, phoneLib, postalCodeOf } from './local-numbers.cjs';
 import type { Niche } from './niches.cjs';
+
+const mobileExamples = lazy(() => require('libphonenumber-js/mobile/examples') as object);
 
 /**
  * The deterministic business directory: for a (niche, city) the same ranked list every time, so
@@ -235,7 +232,7 @@ function phone(city: City, rng: Rng): string | undefined {
 	const country = city.iso2 as CountryCode;
 	let example;
 	try {
-		example = getExampleNumber(country, examplesJson as unknown as Examples);
+		example = phoneLib().getExampleNumber(country, mobileExamples() as unknown as Examples);
 	} catch {
 		return undefined;
 	}
@@ -246,7 +243,7 @@ function phone(city: City, rng: Rng): string | undefined {
 	const keep = 1;
 	for (let attempt = 0; attempt < 40; attempt++) {
 		const candidate = national.slice(0, keep) + rng.digits(national.length - keep);
-		const parsed = parsePhoneNumberFromString(candidate, country);
+		const parsed = phoneLib().parsePhoneNumberFromString(candidate, country);
 		if (parsed?.isValid()) return parsed.number as string;
 	}
 	return example.number as string;

@@ -1,4 +1,3 @@
-import cityTimezones from 'city-timezones';
 import { editDistance } from '../core/similar.cjs';
 
 /**
@@ -152,7 +151,9 @@ let index: Map<string, Row[]> | undefined;
 
 function buildIndex(): Map<string, Row[]> {
 	const map = new Map<string, Row[]>();
-	for (const row of cityTimezones.cityMapping as Row[]) {
+	// Loaded on first use (about 7,300 cities): an idle server does without it.
+	const { cityMapping } = require('city-timezones') as typeof import('city-timezones');
+	for (const row of cityMapping as Row[]) {
 		for (const key of new Set([normalize(row.city), normalize(row.city_ascii)])) {
 			if (!key) continue;
 			const list = map.get(key) ?? [];

@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { lazy } from '../core/lazy.cjs';
 import { Rng } from '../core/random.cjs';
 import type { City } from './cities.cjs';
 
@@ -8,6 +8,11 @@ import type { City } from './cities.cjs';
  * state's otherwise (US), its province's (Canada). Elsewhere the postal code keeps a prefix of
  * its own per city, so the businesses of one city share it.
  */
+
+/** libphonenumber's full metadata, loaded with the first business generated. */
+export const phoneLib = lazy(
+	() => require('libphonenumber-js/max') as typeof import('libphonenumber-js/max'),
+);
 
 /** Area codes of each US state and DC (North American Numbering Plan). */
 const US_AREA_CODES: Record<string, number[]> = {
@@ -190,7 +195,7 @@ export function northAmericanNumber(areaCodes: number[], rng: Rng): string | und
 		const exchange = rng.int(200, 999);
 		if (exchange % 100 === 11) continue; // N11 codes are service numbers
 		const candidate = `+1${rng.pick(areaCodes)}${exchange}${rng.digits(4)}`;
-		if (parsePhoneNumberFromString(candidate)?.isValid()) return candidate;
+		if (phoneLib().parsePhoneNumberFromString(candidate)?.isValid()) return candidate;
 	}
 	return undefined;
 }

@@ -34,6 +34,12 @@ export class HostMap {
 		return map;
 	}
 
+	clear(): this {
+		this.exact.clear();
+		this.suffixes.length = 0;
+		return this;
+	}
+
 	add(host: string, origin: string): this {
 		const target = new URL(origin);
 		if (host.startsWith('*.')) this.suffixes.push([host.slice(1).toLowerCase(), target]);

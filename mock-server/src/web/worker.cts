@@ -3,7 +3,8 @@ import { startSyntheticWebServer } from './routes.cjs';
 
 /**
  * Serves the synthetic web from a worker thread, so rendering and sending the websites runs on
- * another core than the lead search that scans them. The thread loads this file through tsx.
+ * another core than the lead search that scans them. The thread runs this file: the compiled one
+ * as it is, the TypeScript source (npm start, tests) through tsx.
  */
 export interface SyntheticWebWorker {
 	origin: string;
@@ -11,10 +12,11 @@ export interface SyntheticWebWorker {
 }
 
 export async function startSyntheticWebWorker(): Promise<SyntheticWebWorker> {
-	const worker = new Worker(
-		`require('tsx/cjs/api').register(); require(${JSON.stringify(__filename)});`,
-		{ eval: true },
-	);
+	const worker = __filename.endsWith('.cts')
+		? new Worker(`require('tsx/cjs/api').register(); require(${JSON.stringify(__filename)});`, {
+				eval: true,
+			})
+		: new Worker(__filename);
 	const port = await new Promise<number>((resolve, reject) => {
 		worker.once('message', (message: { port: number }) => resolve(message.port));
 		worker.once('error', reject);

@@ -1,0 +1,39 @@
+// Builds the standalone reference server: one CommonJS bundle (dist/cli.cjs) of the TypeScript
+// sources, fastify and zod, so it starts fast with no TypeScript and no tsx at run time. Large data
+// modules and the mail clients stay separate packages, required on first use; better-sqlite3 is
+// native, and swagger-ui-dist's files are served from its package folder.
+'use strict';
+const { build } = require('esbuild');
+const { chmodSync, rmSync } = require('node:fs');
+const { join } = require('node:path');
+
+const EXTERNAL = [
+	'better-sqlite3',
+	'swagger-ui-dist',
+	'city-timezones',
+	'libphonenumber-js',
+	'imapflow',
+	'nodemailer',
+];
+
+(async () => {
+	const dist = join(__dirname, 'dist');
+	rmSync(dist, { recursive: true, force: true });
+	const out = join(dist, 'cli.cjs');
+	await build({
+		entryPoints: [join(__dirname, 'src', 'cli.cts')],
+		outfile: out,
+		bundle: true,
+		platform: 'node',
+		target: 'node20',
+		format: 'cjs',
+		external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
+		resolveExtensions: ['.cts', '.ts', '.cjs', '.js', '.json'],
+		legalComments: 'linked',
+		logLevel: 'warning',
+	});
+	chmodSync(out, 0o755);
+})().catch((error) => {
+	process.stderr.write(`${error.message}\n`);
+	process.exit(1);
+});
