@@ -2,10 +2,12 @@ import { benchCreateInboxesNode } from './create-inboxes-node.bench.cjs';
 import { benchInboxes } from './inboxes.bench.cjs';
 import { benchLeads } from './leads.bench.cjs';
 import { benchScan } from './scan.bench.cjs';
+import { benchStartup } from './startup.bench.cjs';
 
 /** npm run bench: every benchmark, one after the other (each can also run on its own with tsx). */
 async function main(): Promise<void> {
 	console.log(`node ${process.version}, ${require('node:os').cpus().length} cores`);
+	await benchStartup();
 	await benchScan();
 	await benchLeads();
 	await benchInboxes();
