@@ -45,7 +45,7 @@ export async function benchStartup(runs = 7): Promise<void> {
 		[
 			'lead-inbox-mock-server (bundle)',
 			[
-				join(__dirname, '..', 'mock-server', 'dist', 'cli.cjs'),
+				join(__dirname, '..', 'mock-server', 'dist', 'lead-inbox-mock-server'),
 				'--port',
 				String(port),
 				'--db',

@@ -1,4 +1,5 @@
-// Builds the standalone reference server: one CommonJS bundle (dist/cli.cjs) of the TypeScript
+// Builds the standalone reference server: one CommonJS bundle (dist/lead-inbox-mock-server, the
+// bin; extensionless like most bins, which also keeps linters off generated code) of the TypeScript
 // sources, fastify and zod, so it starts fast with no TypeScript and no tsx at run time. Large data
 // modules and the mail clients stay separate packages, required on first use; better-sqlite3 is
 // native, and swagger-ui-dist's files are served from its package folder.
@@ -19,7 +20,7 @@ const EXTERNAL = [
 (async () => {
 	const dist = join(__dirname, 'dist');
 	rmSync(dist, { recursive: true, force: true });
-	const out = join(dist, 'cli.cjs');
+	const out = join(dist, 'lead-inbox-mock-server');
 	await build({
 		entryPoints: [join(__dirname, 'src', 'cli.cts')],
 		outfile: out,

@@ -78,7 +78,7 @@ describe('the community-node package', () => {
 
 	it('keeps the reference server out of the node package, and its dependencies in step with the repo', () => {
 		const server = JSON.parse(readFileSync(join(ROOT, 'mock-server', 'package.json'), 'utf8'));
-		expect(server.bin).toEqual({ 'lead-inbox-mock-server': 'dist/cli.cjs' });
+		expect(server.bin).toEqual({ 'lead-inbox-mock-server': 'dist/lead-inbox-mock-server' });
 		// The standalone package pins what the repository's own tests run against.
 		for (const [name, version] of Object.entries(server.dependencies as Record<string, string>))
 			expect([name, version]).toEqual([name, pkg.devDependencies[name]]);
