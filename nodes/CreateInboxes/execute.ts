@@ -28,7 +28,7 @@ interface CreationResponse {
 interface Failure {
 	index: number;
 	emailAddress: string;
-	/** The service's code, or `invalid_entry` (checked here) / `rate_limited` (never sent). */
+	/** The service's code, `invalid_entry` (checked here), or `rate_limited` / `not_sent` (not sent). */
 	code: string;
 	reason: string;
 }

@@ -40,7 +40,7 @@ describe('/docs in a browser', () => {
 		const createText = await create.innerText();
 		expect(createText).toContain('jane@gmail.com');
 		expect(createText).not.toContain('(any | array<any>)');
-		await create.scrollIntoViewIfNeeded();
+		await create.locator('.opblock-section-request-body').scrollIntoViewIfNeeded();
 		await screenshot(page, 'docs-create-inboxes');
 
 		// "Try it out" starts from the example, not from "string".

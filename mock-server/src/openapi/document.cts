@@ -236,6 +236,17 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
 						},
 						'400': error(
 							'Invalid body shape (empty array, over 100 entries, non-object element), or a single entry that is invalid (code invalid_entry).',
+							{
+								error:
+									'Invalid entry: emailAddress must be a valid email address such as name@example.com',
+								code: 'invalid_entry',
+								details: [
+									{
+										path: 'emailAddress',
+										message: 'emailAddress must be a valid email address such as name@example.com',
+									},
+								],
+							},
 						),
 						...AUTH_ERRORS,
 						'403': error('Key lacks inboxes:write.', {
