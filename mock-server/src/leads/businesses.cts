@@ -2,7 +2,13 @@ import type { CountryCode, Examples } from 'libphonenumber-js';
 import { lazy } from '../core/lazy.cjs';
 import { hash32, Rng } from '../core/random.cjs';
 import type { City } from './cities.cjs';
-import { areaCodesOf, northAmericanNumber, phoneLib, postalCodeOf } from './local-numbers.cjs';
+import {
+	areaCodesOf,
+	localLandline,
+	northAmericanNumber,
+	phoneLib,
+	postalCodeOf,
+} from './local-numbers.cjs';
 import type { Niche } from './niches.cjs';
 
 const mobileExamples = lazy(() => require('libphonenumber-js/mobile/examples') as object);
@@ -229,6 +235,8 @@ function address(city: City, rng: Rng): string {
 function phone(city: City, rng: Rng): string | undefined {
 	const areaCodes = areaCodesOf(city);
 	if (areaCodes) return northAmericanNumber(areaCodes, rng);
+	const landline = localLandline(city, rng);
+	if (landline) return landline;
 	const country = city.iso2 as CountryCode;
 	let example;
 	try {

@@ -172,6 +172,79 @@ const CANADA: Record<string, { areaCodes: number[]; letters: string }> = {
 	'prince edward island': { areaCodes: [782, 902], letters: 'C' },
 };
 
+/**
+ * Larger cities elsewhere: postal-code prefixes and area codes (national, without the trunk 0).
+ * Australia by state: its postcode ranges and the state's area code.
+ */
+const CITIES: Record<string, Record<string, { postal: string[]; area: string[] }>> = {
+	DE: {
+		Berlin: { postal: ['10', '12', '13'], area: ['30'] },
+		Hamburg: { postal: ['20', '21', '22'], area: ['40'] },
+		Munich: { postal: ['80', '81'], area: ['89'] },
+		Cologne: { postal: ['50', '51'], area: ['221'] },
+		Frankfurt: { postal: ['60'], area: ['69'] },
+		Stuttgart: { postal: ['70'], area: ['711'] },
+		Dusseldorf: { postal: ['40'], area: ['211'] },
+		Dortmund: { postal: ['44'], area: ['231'] },
+		Essen: { postal: ['45'], area: ['201'] },
+		Leipzig: { postal: ['04'], area: ['341'] },
+		Bremen: { postal: ['28'], area: ['421'] },
+		Dresden: { postal: ['01'], area: ['351'] },
+		Hannover: { postal: ['30'], area: ['511'] },
+		Nuremberg: { postal: ['90'], area: ['911'] },
+	},
+	GB: {
+		London: { postal: ['E', 'N', 'NW', 'SE', 'SW', 'W'], area: ['20'] },
+		Manchester: { postal: ['M'], area: ['161'] },
+		Birmingham: { postal: ['B'], area: ['121'] },
+		Leeds: { postal: ['LS'], area: ['113'] },
+		Glasgow: { postal: ['G'], area: ['141'] },
+		Liverpool: { postal: ['L'], area: ['151'] },
+		Bristol: { postal: ['BS'], area: ['117'] },
+		Edinburgh: { postal: ['EH'], area: ['131'] },
+		Sheffield: { postal: ['S'], area: ['114'] },
+	},
+	FR: {
+		Paris: { postal: ['750'], area: ['1'] },
+		Marseille: { postal: ['130'], area: ['4'] },
+		Lyon: { postal: ['690'], area: ['4'] },
+		Toulouse: { postal: ['310'], area: ['5'] },
+		Nice: { postal: ['060'], area: ['4'] },
+		Nantes: { postal: ['440'], area: ['2'] },
+		Strasbourg: { postal: ['670'], area: ['3'] },
+		Bordeaux: { postal: ['330'], area: ['5'] },
+		Lille: { postal: ['590'], area: ['3'] },
+	},
+};
+const AU_STATES: Record<string, { postal: [number, number]; area: string }> = {
+	'new south wales': { postal: [2000, 2599], area: '2' },
+	'australian capital territory': { postal: [2600, 2618], area: '2' },
+	victoria: { postal: [3000, 3999], area: '3' },
+	queensland: { postal: [4000, 4999], area: '7' },
+	'south australia': { postal: [5000, 5799], area: '8' },
+	'western australia': { postal: [6000, 6797], area: '8' },
+	tasmania: { postal: [7000, 7799], area: '3' },
+	'northern territory': { postal: [800, 899], area: '8' },
+};
+const COUNTRY_CODES: Record<string, string> = { DE: '49', GB: '44', FR: '33', AU: '61' };
+
+const localCity = (city: City) => CITIES[city.iso2]?.[city.name];
+const auState = (city: City) =>
+	city.iso2 === 'AU' ? AU_STATES[city.region.toLowerCase()] : undefined;
+
+/** A landline of the city's area (the tables above), valid for the country, in E.164. */
+export function localLandline(city: City, rng: Rng): string | undefined {
+	const areas = localCity(city)?.area ?? (auState(city) ? [auState(city)!.area] : undefined);
+	const cc = COUNTRY_CODES[city.iso2];
+	if (!areas || !cc) return undefined;
+	for (let attempt = 0; attempt < 30; attempt++) {
+		const area = rng.pick(areas);
+		const candidate = `+${cc}${area}${rng.int(2, 9)}${rng.digits(rng.int(5, 8) - 1)}`;
+		if (phoneLib().parsePhoneNumberFromString(candidate)?.isValid()) return candidate;
+	}
+	return undefined;
+}
+
 const usCity = (city: City) => US_CITIES[`${city.name}, ${city.regionCode}`];
 const province = (city: City) =>
 	CANADA[
@@ -200,7 +273,10 @@ export function northAmericanNumber(areaCodes: number[], rng: Rng): string | und
 	return undefined;
 }
 
-/** A postal code of the city: from its state (US) or province (Canada), else a per-city prefix. */
+/**
+ * A postal code of the city: its own or its state's (US), its province's (Canada), the larger
+ * cities' of Germany, the UK and France, the state's range (Australia), else a per-city prefix.
+ */
 export function postalCodeOf(city: City, rng: Rng, generic: (rng: Rng) => string): string {
 	if (city.iso2 === 'US' && city.regionCode) {
 		const own = usCity(city)?.zip;
@@ -218,6 +294,16 @@ export function postalCodeOf(city: City, rng: Rng, generic: (rng: Rng) => string
 		if (letters) return `${rng.pick([...letters])}${code.slice(1)}`;
 		return code;
 	}
+	const local = localCity(city);
+	if (local) {
+		const prefix = rng.pick(local.postal);
+		if (city.iso2 === 'GB') return `${prefix}${rng.int(1, 9)} ${generic(rng).split(' ')[1]}`;
+		if (city.iso2 === 'FR' && prefix === '750')
+			return `750${String(rng.int(1, 20)).padStart(2, '0')}`;
+		return `${prefix}${rng.digits(5 - prefix.length)}`;
+	}
+	const state = auState(city);
+	if (state) return String(rng.int(state.postal[0], state.postal[1])).padStart(4, '0');
 	// Elsewhere: the city's own prefix (drawn once per city) on the country's format.
 	const cityCode = generic(new Rng(`postal:${city.id}`));
 	const code = generic(rng);
