@@ -159,9 +159,11 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 	// (and the tag manager stand-in) through its host mapping, filled in once the port is known.
 	const hostMap = new HostMap();
 	let startWebWorker = async () => undefined as void;
-	const scans = new ScanCache(new Scanner({ hostMap, timeoutMs: config.scanTimeoutMs }), clock, {
-		beforeFirstScan: () => startWebWorker(),
-	});
+	const scans = new ScanCache(
+		new Scanner({ hostMap, timeoutMs: config.scanTimeoutMs }),
+		clock,
+		() => startWebWorker(),
+	);
 	registerLeadRoutes(app, ctx, {
 		db,
 		clock,

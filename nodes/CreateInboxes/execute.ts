@@ -154,7 +154,8 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 			wantsNew && newPool ? { ...entry, poolId: newPool.id } : entry,
 		);
 		const createsPool = !newPool && batch.some((b) => b.newPool);
-		let response: ApiResponse<CreationResponse> | undefined;
+		// Waits out 429s within Max Wait; the last answer is returned, whatever its status.
+		let response: ApiResponse<CreationResponse>;
 		try {
 			for (;;) {
 				response = (await apiRequest.call(this, 'inbox', 'POST', '/inboxes', {
@@ -162,28 +163,30 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 					qs: createsPool && poolName ? { poolName } : undefined,
 					itemIndex: batch[0].index,
 				})) as ApiResponse<CreationResponse>;
-				if (response.statusCode !== 429) break;
-				const retryAfterMs = Math.max(1, Number(header(response, 'retry-after') ?? 60)) * 1000;
-				if (waitedMs + retryAfterMs > maxWaitMs) {
-					stopSending(
-						start,
-						'rate_limited',
-						new NodeApiError(this.getNode(), { ...response.body } as unknown as JsonObject, {
-							itemIndex: batch[0].index,
-							httpCode: '429',
-							message: `Hourly inbox limit reached; the service asks to wait ${Math.ceil(retryAfterMs / 1000)} s, more than Max Wait on Rate Limit allows`,
-							description:
-								'Nothing was created. Raise "Max Wait on Rate Limit" (Options), or run the workflow again later.',
-						}),
-					);
-					return done(this, created, failed);
-				}
-				await sleep(retryAfterMs);
-				waitedMs += retryAfterMs;
+				if (response.statusCode !== 429 || waitedMs + retryAfterMs(response) > maxWaitMs) break;
+				await sleep(retryAfterMs(response));
+				waitedMs += retryAfterMs(response);
 			}
-			if (response.statusCode !== 200) throw errorFromResponse(this, response, batch[0].index);
 		} catch (error) {
 			stopSending(start, 'not_sent', asNodeError(this, error, batch[0].index));
+			return done(this, created, failed);
+		}
+		if (response.statusCode === 429) {
+			stopSending(
+				start,
+				'rate_limited',
+				new NodeApiError(this.getNode(), { ...response.body } as unknown as JsonObject, {
+					itemIndex: batch[0].index,
+					httpCode: '429',
+					message: `Hourly inbox limit reached; the service asks to wait ${Math.ceil(retryAfterMs(response) / 1000)} s, more than Max Wait on Rate Limit allows`,
+					description:
+						'Nothing was created. Raise "Max Wait on Rate Limit" (Options), or run the workflow again later.',
+				}),
+			);
+			return done(this, created, failed);
+		}
+		if (response.statusCode !== 200) {
+			stopSending(start, 'not_sent', errorFromResponse(this, response, batch[0].index));
 			return done(this, created, failed);
 		}
 
@@ -205,6 +208,11 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 		});
 	}
 	return done(this, created, failed);
+}
+
+/** The wait a 429 asks for (Retry-After, at least 1 s; 60 s when the header is missing). */
+function retryAfterMs(response: ApiResponse<unknown>): number {
+	return Math.max(1, Number(header(response, 'retry-after') ?? 60)) * 1000;
 }
 
 /** Both outputs in input order, and a hint when entries failed. */

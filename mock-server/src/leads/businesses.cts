@@ -2,13 +2,7 @@ import type { CountryCode, Examples } from 'libphonenumber-js';
 import { lazy } from '../core/lazy.cjs';
 import { hash32, Rng } from '../core/random.cjs';
 import type { City } from './cities.cjs';
-import {
-	areaCodesOf,
-	localLandline,
-	northAmericanNumber,
-	phoneLib,
-	postalCodeOf,
-} from './local-numbers.cjs';
+import { localPhone, phoneLib, postalCodeOf } from './local-numbers.cjs';
 import type { Niche } from './niches.cjs';
 
 const mobileExamples = lazy(() => require('libphonenumber-js/mobile/examples') as object);
@@ -229,14 +223,12 @@ function address(city: City, rng: Rng): string {
 }
 
 /**
- * A phone number of the city's area (US, Canada) or valid for the country (libphonenumber's
- * metadata), in E.164.
+ * A phone number of the city's own area where a table covers it, else one valid for the country
+ * (libphonenumber's metadata), in E.164.
  */
 function phone(city: City, rng: Rng): string | undefined {
-	const areaCodes = areaCodesOf(city);
-	if (areaCodes) return northAmericanNumber(areaCodes, rng);
-	const landline = localLandline(city, rng);
-	if (landline) return landline;
+	const local = localPhone(city, rng);
+	if (local) return local;
 	const country = city.iso2 as CountryCode;
 	let example;
 	try {

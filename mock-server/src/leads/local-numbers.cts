@@ -1,6 +1,6 @@
 import { lazy } from '../core/lazy.cjs';
 import { Rng } from '../core/random.cjs';
-import type { City } from './cities.cjs';
+import { type City, normalize } from './cities.cjs';
 
 /**
  * Phone area codes and postal codes that belong to a business's city, so a CRM's address and
@@ -230,47 +230,47 @@ const COUNTRY_CODES: Record<string, string> = { DE: '49', GB: '44', FR: '33', AU
 
 const localCity = (city: City) => CITIES[city.iso2]?.[city.name];
 const auState = (city: City) =>
-	city.iso2 === 'AU' ? AU_STATES[city.region.toLowerCase()] : undefined;
+	city.iso2 === 'AU' ? AU_STATES[normalize(city.region)] : undefined;
 
-/** A landline of the city's area (the tables above), valid for the country, in E.164. */
-export function localLandline(city: City, rng: Rng): string | undefined {
+const usCity = (city: City) => US_CITIES[`${city.name}, ${city.regionCode}`];
+const province = (city: City) => CANADA[normalize(city.region)];
+
+/** The first of `attempts` drawn candidates that libphonenumber accepts as valid. */
+function firstValid(attempts: number, draw: () => string | undefined): string | undefined {
+	for (let attempt = 0; attempt < attempts; attempt++) {
+		const candidate = draw();
+		if (candidate && phoneLib().parsePhoneNumberFromString(candidate)?.isValid()) return candidate;
+	}
+	return undefined;
+}
+
+/**
+ * A phone number of the city's own area, in E.164: North American area codes by city, state or
+ * province, landlines of the larger cities and Australian states in the tables above; undefined
+ * where no table covers the city (the caller then draws a number valid for the country).
+ */
+export function localPhone(city: City, rng: Rng): string | undefined {
+	const northAmerican =
+		city.iso2 === 'US' && city.regionCode
+			? (usCity(city)?.areaCodes ?? US_AREA_CODES[city.regionCode])
+			: city.iso2 === 'CA'
+				? province(city)?.areaCodes
+				: undefined;
+	if (northAmerican)
+		return firstValid(20, () => {
+			const exchange = rng.int(200, 999);
+			// N11 exchanges are service numbers.
+			return exchange % 100 === 11
+				? undefined
+				: `+1${rng.pick(northAmerican)}${exchange}${rng.digits(4)}`;
+		});
 	const areas = localCity(city)?.area ?? (auState(city) ? [auState(city)!.area] : undefined);
 	const cc = COUNTRY_CODES[city.iso2];
 	if (!areas || !cc) return undefined;
-	for (let attempt = 0; attempt < 30; attempt++) {
-		const area = rng.pick(areas);
-		const candidate = `+${cc}${area}${rng.int(2, 9)}${rng.digits(rng.int(5, 8) - 1)}`;
-		if (phoneLib().parsePhoneNumberFromString(candidate)?.isValid()) return candidate;
-	}
-	return undefined;
-}
-
-const usCity = (city: City) => US_CITIES[`${city.name}, ${city.regionCode}`];
-const province = (city: City) =>
-	CANADA[
-		city.region
-			.toLowerCase()
-			.normalize('NFKD')
-			.replace(/[\u0300-\u036f]/g, '')
-	];
-
-/** Area codes of the city (US, Canada), or undefined where the country has no table here. */
-export function areaCodesOf(city: City): number[] | undefined {
-	if (city.iso2 === 'US' && city.regionCode)
-		return usCity(city)?.areaCodes ?? US_AREA_CODES[city.regionCode];
-	if (city.iso2 === 'CA') return province(city)?.areaCodes;
-	return undefined;
-}
-
-/** A valid North American number in one of the area codes, in E.164. */
-export function northAmericanNumber(areaCodes: number[], rng: Rng): string | undefined {
-	for (let attempt = 0; attempt < 20; attempt++) {
-		const exchange = rng.int(200, 999);
-		if (exchange % 100 === 11) continue; // N11 codes are service numbers
-		const candidate = `+1${rng.pick(areaCodes)}${exchange}${rng.digits(4)}`;
-		if (phoneLib().parsePhoneNumberFromString(candidate)?.isValid()) return candidate;
-	}
-	return undefined;
+	return firstValid(
+		30,
+		() => `+${cc}${rng.pick(areas)}${rng.int(2, 9)}${rng.digits(rng.int(5, 8) - 1)}`,
+	);
 }
 
 /**

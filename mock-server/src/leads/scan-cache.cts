@@ -4,23 +4,16 @@ import type { Scanner, ScanResult } from '../scan/scanner.cjs';
 /** Website scan results kept for a time-to-live (server clock), so repeated searches are fast. */
 export class ScanCache {
 	private readonly entries = new Map<string, { at: number; result: Promise<ScanResult> }>();
-	private readonly ttlMs: number;
-	private readonly maxEntries: number;
 	private ready?: Promise<void>;
 
 	constructor(
 		private readonly scanner: Scanner,
 		private readonly clock: Clock,
-		private readonly options: {
-			ttlMs?: number;
-			maxEntries?: number;
-			/** Awaited once, before the first website is fetched (starts what serves them). */
-			beforeFirstScan?: () => Promise<void>;
-		} = {},
-	) {
-		this.ttlMs = options.ttlMs ?? 6 * 3600 * 1000;
-		this.maxEntries = options.maxEntries ?? 100000;
-	}
+		/** Awaited once, before the first website is fetched (starts what serves them). */
+		private readonly beforeFirstScan: () => Promise<void> = async () => undefined,
+		private readonly ttlMs = 6 * 3600 * 1000,
+		private readonly maxEntries = 100000,
+	) {}
 
 	scan(url: string | null): Promise<ScanResult> {
 		if (!url) return this.scanner.scan(null);
@@ -29,7 +22,7 @@ export class ScanCache {
 		if (hit && now - hit.at < this.ttlMs) return hit.result;
 		if (this.entries.size >= this.maxEntries)
 			this.entries.delete(this.entries.keys().next().value!);
-		this.ready ??= this.options.beforeFirstScan?.() ?? Promise.resolve();
+		this.ready ??= this.beforeFirstScan();
 		const result = this.ready.then(() => this.scanner.scan(url));
 		this.entries.set(url, { at: now, result });
 		return result;

@@ -23,19 +23,18 @@ export class DatabaseInUseError extends Error {
 export function openDatabase(file: string): Db {
 	if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
 	const db = new Database(file);
-	if (file !== ':memory:') {
-		db.pragma('locking_mode = EXCLUSIVE');
-		try {
-			db.pragma('journal_mode = WAL');
-			db.exec('BEGIN EXCLUSIVE; COMMIT');
-		} catch (error) {
-			db.close();
-			if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY'))
-				throw new DatabaseInUseError(file);
-			throw error;
-		}
+	const onDisk = file !== ':memory:';
+	if (onDisk) db.pragma('locking_mode = EXCLUSIVE');
+	try {
+		db.pragma('journal_mode = WAL');
+		// The first write takes the exclusive lock, or fails at once when another process holds it.
+		if (onDisk) db.exec('BEGIN EXCLUSIVE; COMMIT');
+	} catch (error) {
+		db.close();
+		if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY'))
+			throw new DatabaseInUseError(file);
+		throw error;
 	}
-	db.pragma('journal_mode = WAL');
 	db.pragma('synchronous = NORMAL');
 	db.pragma('foreign_keys = ON');
 	db.pragma('busy_timeout = 5000');
