@@ -40,12 +40,7 @@ describe(`the editor of n8n ${target.version}`, () => {
 			],
 		});
 		await stack.app.start();
-		const setup = await fetch(`${stack.app.url}/rest/owner/setup`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ ...OWNER, firstName: 'Lead', lastName: 'Inbox' }),
-		});
-		expect(setup.status).toBe(200);
+		await stack.app.setupOwner(OWNER);
 		browser = await launchBrowser();
 		page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 		page.setDefaultTimeout(20000);

@@ -140,15 +140,7 @@ describe.each(VERSIONS)('examples in n8n $version', (target) => {
 	it('keeps the inboxes created before the hourly limit, the rest on the Failed output', async () => {
 		// Another account that has created 998 inboxes this hour: room for two.
 		const nearlyFull = await stack.server.newAccount();
-		for (let b = 0; b < 10; b++) {
-			const size = b < 9 ? 100 : 98;
-			const body = Array.from({ length: size }, (_, i) => ({
-				emailAddress: `fill${b}-${i}@gmail.com`,
-				imapPassword: 'pw',
-				skipConnectionTest: true,
-			}));
-			await stack.server.call('POST', '/api/v1/inboxes', { key: nearlyFull.apiKey, body });
-		}
+		await stack.server.fillInboxes(nearlyFull.apiKey, 998);
 		await stack.app.importCredentials([
 			{
 				id: 'leadInboxFull001',

@@ -3,7 +3,8 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CACHE } from './n8n-app.cjs';
-import { freePort, ROOT } from './support.cjs';
+import { freePort } from '../helpers/ports.cjs';
+import { pack, ROOT } from './support.cjs';
 
 const run = promisify(execFile);
 const SEED = join(ROOT, 'examples', 'seed.json');
@@ -33,18 +34,7 @@ describe('the lead-inbox-mock-server package', () => {
 		});
 
 	beforeAll(async () => {
-		const packDir = join(CACHE, 'pack-server');
-		mkdirSync(packDir, { recursive: true });
-		const tarball = join(
-			packDir,
-			execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], {
-				cwd: join(ROOT, 'mock-server'),
-				encoding: 'utf8',
-			})
-				.trim()
-				.split('\n')
-				.pop()!,
-		);
+		const tarball = pack(join(ROOT, 'mock-server'), 'pack-server');
 		rmSync(folder, { recursive: true, force: true });
 		mkdirSync(folder, { recursive: true });
 		await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], {

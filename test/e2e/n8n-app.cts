@@ -42,7 +42,6 @@ export class N8nApp {
 	constructor(
 		readonly target: N8nVersion,
 		ports: { port: number; brokerPort: number },
-		extraEnv: Record<string, string> = {},
 	) {
 		this.dir = join(CACHE, `run-${target.version}`);
 		this.port = ports.port;
@@ -73,7 +72,6 @@ export class N8nApp {
 			// Community nodes as AI Agent tools are opt-in (see the README).
 			N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
 			DB_SQLITE_POOL_SIZE: '2',
-			...extraEnv,
 		};
 	}
 
@@ -201,18 +199,23 @@ export class N8nApp {
 		await Promise.race([ready, exited]);
 	}
 
-	/**
-	 * Sets up the owner account and signs in through the REST API; returns a caller that sends
-	 * the session cookie (and the browser id n8n ties it to).
-	 */
-	async signInOwner(owner: { email: string; password: string }) {
-		const headers = { 'content-type': 'application/json', 'browser-id': 'lead-inbox-e2e' };
+	/** Sets up the owner account through the REST API (what the first visit's form does). */
+	async setupOwner(owner: { email: string; password: string }): Promise<void> {
 		const setup = await fetch(`${this.url}/rest/owner/setup`, {
 			method: 'POST',
-			headers,
+			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({ ...owner, firstName: 'Lead', lastName: 'Inbox' }),
 		});
 		if (setup.status !== 200) throw new Error(`owner setup failed: ${await setup.text()}`);
+	}
+
+	/**
+	 * Sets up the owner and signs in through the REST API; returns a caller that sends the session
+	 * cookie (and the browser id n8n ties it to).
+	 */
+	async signInOwner(owner: { email: string; password: string }) {
+		await this.setupOwner(owner);
+		const headers = { 'content-type': 'application/json', 'browser-id': 'lead-inbox-e2e' };
 		const login = await fetch(`${this.url}/rest/login`, {
 			method: 'POST',
 			headers,
@@ -237,11 +240,6 @@ export class N8nApp {
 		const timer = setTimeout(() => server.kill('SIGKILL'), 20000);
 		await exited;
 		clearTimeout(timer);
-	}
-
-	/** The app's own log since `start()`. */
-	get output(): string {
-		return this.log;
 	}
 }
 

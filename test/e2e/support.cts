@@ -1,37 +1,32 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import { join } from 'node:path';
 import { CACHE, N8nApp, type N8nVersion } from './n8n-app.cjs';
+import { freePort } from '../helpers/ports.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
 
 export const ROOT = join(__dirname, '..', '..');
 export const EXAMPLES = join(ROOT, 'examples');
 export const CREDENTIAL = { id: 'leadInboxLocal01', name: 'Lead Inbox account' };
 
-export async function freePort(): Promise<number> {
-	const probe = net.createServer();
-	await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-	const { port } = probe.address() as net.AddressInfo;
-	await new Promise((resolve) => probe.close(resolve));
-	return port;
-}
-
-let tarball: string | undefined;
-/** `npm pack` of the built package (the same file a user installs), made once per run. */
-export function packedPackage(): string {
-	if (tarball) return tarball;
-	const dir = join(CACHE, 'pack');
-	mkdirSync(dir, { recursive: true });
-	const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], {
-		cwd: ROOT,
+/** `npm pack` of a package folder into the cache; the tarball's path. */
+export function pack(folder: string, into: string): string {
+	const destination = join(CACHE, into);
+	mkdirSync(destination, { recursive: true });
+	const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', destination], {
+		cwd: folder,
 		encoding: 'utf8',
 	})
 		.trim()
 		.split('\n')
 		.pop()!;
-	tarball = join(dir, name);
-	return tarball;
+	return join(destination, name);
+}
+
+let tarball: string | undefined;
+/** The built node package, packed once per run (the same file a user installs). */
+export function packedPackage(): string {
+	return (tarball ??= pack(ROOT, 'pack'));
 }
 
 export function loadExample(file: string): any {

@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
+import { freePort } from './ports.cjs';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 
@@ -112,16 +113,6 @@ function makeCertificates(dir: string): void {
 		],
 		dir,
 	);
-}
-
-async function freePort(): Promise<number> {
-	return new Promise((resolve) => {
-		const server = net.createServer();
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as net.AddressInfo;
-			server.close(() => resolve(port));
-		});
-	});
 }
 
 function dovecotConfig(dir: string, name: string, port: number, cert: string, key: string): string {

@@ -21,6 +21,8 @@ export interface TestServer extends RunningServer {
 		path: string,
 		body?: unknown,
 	): Promise<{ status: number; headers: Headers; body: any }>;
+	/** Creates `count` inboxes for the key (batches of 100, no connection test): uses its hourly quota. */
+	fillInboxes(apiKey: string, count: number, prefix?: string): Promise<void>;
 	newAccount(input?: {
 		credits?: number;
 		active?: boolean;
@@ -78,6 +80,18 @@ export async function startServer(
 			logs.filter((line) => line.includes(`"method":"${method}","path":"${path}"`)).length,
 		call,
 		admin,
+		async fillInboxes(apiKey, count, prefix = 'fill') {
+			for (let start = 0; start < count; start += 100) {
+				const body = Array.from({ length: Math.min(100, count - start) }, (_, i) => ({
+					emailAddress: `${prefix}${start + i}@gmail.com`,
+					imapPassword: 'pw',
+					skipConnectionTest: true,
+				}));
+				const res = await call('POST', '/api/v1/inboxes', { key: apiKey, body });
+				if (res.status !== 200)
+					throw new Error(`filling inboxes failed: ${JSON.stringify(res.body)}`);
+			}
+		},
 		async newAccount(input = {}) {
 			const res = await admin('POST', '/accounts', input);
 			if (res.status !== 201)

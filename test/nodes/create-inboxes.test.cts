@@ -187,16 +187,7 @@ describe('Create Inboxes node', () => {
 	describe('hourly limit', () => {
 		const fill = async () => {
 			const { apiKey } = await server.newAccount();
-			for (let b = 0; b < 10; b++) {
-				const body = Array.from({ length: 100 }, (_, i) => ({
-					emailAddress: `fill${b}-${i}@gmail.com`,
-					imapPassword: 'pw',
-					skipConnectionTest: true,
-				}));
-				expect((await server.call('POST', '/api/v1/inboxes', { key: apiKey, body })).status).toBe(
-					200,
-				);
-			}
+			await server.fillInboxes(apiKey, 1000);
 			return apiKey;
 		};
 
@@ -245,16 +236,7 @@ describe('Create Inboxes node', () => {
 
 		it('keeps the inboxes created before the limit and outputs the rest as rate_limited', async () => {
 			const { apiKey } = await server.newAccount();
-			const body = Array.from({ length: 95 }, (_, i) => ({
-				emailAddress: `almost${i}@gmail.com`,
-				imapPassword: 'pw',
-				skipConnectionTest: true,
-			}));
-			for (let b = 0; b < 10; b++)
-				await server.call('POST', '/api/v1/inboxes', {
-					key: apiKey,
-					body: b < 9 ? body.map((e) => ({ ...e, emailAddress: `${b}-${e.emailAddress}` })) : body,
-				});
+			await server.fillInboxes(apiKey, 950);
 			// 950 created: room for 50 more this hour.
 			const result = await run(apiKey, items(80, 'partial'), {
 				options: { batchSize: 25, maxRateLimitWait: 5 },

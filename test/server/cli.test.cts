@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../helpers/ports.cjs';
 import { withTempDir } from '../helpers/temp-dir.cjs';
 
 /** The `npm start` program itself: bad options, a port in use, graceful shutdown. */
@@ -149,11 +150,3 @@ describe('one process per database, and npm start under a process manager', () =
 		}
 	});
 });
-
-async function freePort(): Promise<number> {
-	const probe = net.createServer();
-	await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-	const { port } = probe.address() as net.AddressInfo;
-	await new Promise((resolve) => probe.close(resolve));
-	return port;
-}

@@ -123,11 +123,7 @@ describe('healthz, the request journal and route faults', () => {
 				imapPassword: 'pw',
 				skipConnectionTest: true,
 			}));
-		for (let b = 0; b < 10; b++)
-			await server.call('POST', '/api/v1/inboxes', {
-				key: apiKey,
-				body: entries(100, `real${b}-`),
-			});
+		await server.fillInboxes(apiKey, 1000);
 		const real = await server.call('POST', '/api/v1/inboxes', {
 			key: apiKey,
 			body: entries(3, 'over'),
