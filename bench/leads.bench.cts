@@ -1,90 +1,145 @@
-import { buildServer } from '../mock-server/src/app.cjs';
-import { TEST_CONFIG } from '../test/helpers/server.cjs';
-import { line, PeakMemory } from './support.cjs';
+import http from 'node:http';
+import {
+	line,
+	type ServerProcess,
+	startBareServer,
+	startServerProcess,
+	wrk,
+	wrkLine,
+} from './support.cjs';
 
-/** count: 1000 for a big city (scans included, latency profile none), and small-search throughput. */
+/**
+ * The lead search under load, as a user's CI runs the server (the bundle, its own process, a
+ * database file, latency profile none):
+ * - count 1000, every website scanned for the first time;
+ * - a repeated scheduled pull (count 100, all already contacts of the account) with wrk at 10 and
+ *   50 connections, beside a bare node:http server answering the same bytes;
+ * - GET /api/v1/pools latency while ten count-1000 searches run;
+ * - the server's peak RSS over the whole benchmark.
+ */
+const SEARCH = '/api/v1/niche-finder-leads';
+
+async function newAccountKey(server: ServerProcess, credits = 10_000_000): Promise<string> {
+	const res = await fetch(`${server.url}/__admin/accounts`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' },
+		body: JSON.stringify({ credits }),
+	});
+	return ((await res.json()) as { apiKey: string }).apiKey;
+}
+
+async function search(server: ServerProcess, key: string, body: object) {
+	const res = await fetch(`${server.url}${SEARCH}`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	const text = await res.text();
+	if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${text}`);
+	return { text, json: JSON.parse(text) as { chargedCredits: number; contacts: unknown[] } };
+}
+
+/** A GET over node:http with keep-alive (fetch's own pool would add its own waits). */
+function get(url: string, key: string, agent: http.Agent): Promise<void> {
+	return new Promise((resolve, reject) =>
+		http
+			.get(url, { agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
+				res.resume();
+				res.on('end', () =>
+					res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`)),
+				);
+			})
+			.on('error', reject),
+	);
+}
+
+const since = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e6;
+
 export async function benchLeads(): Promise<void> {
-	const server = await buildServer({ ...TEST_CONFIG, log: false }).listen();
-	const account = () =>
-		server.ctx.accounts.create({ credits: 1_000_000, active: true, permissions: [] }).apiKey;
-	const search = async (key: string, body: object) => {
-		const res = await fetch(`${server.url}/api/v1/niche-finder-leads`, {
-			method: 'POST',
-			headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-			body: JSON.stringify(body),
-		});
-		const json = (await res.json()) as { chargedCredits?: number };
-		if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${JSON.stringify(json)}`);
-		return json;
-	};
+	const server = await startServerProcess();
 	try {
+		const key = await newAccountKey(server);
 		// The first request loads the gazetteer and the phone-number metadata: reported on its own.
-		const cold = Date.now();
-		await search(account(), { niche: 'florist', city: 'Boise', count: 5 });
-		line('first request after start (loads data)', `${Date.now() - cold} ms`);
+		let started = process.hrtime.bigint();
+		await search(server, key, { niche: 'florist', city: 'Boise', count: 5 });
+		line('first request after start (loads data)', `${since(started).toFixed(0)} ms`);
 
 		console.log('\nlead search, count 1000 (every website scanned for the first time)');
 		for (const city of ['New York', 'Los Angeles', 'Chicago']) {
-			const memory = new PeakMemory();
-			const started = Date.now();
-			const result = await search(account(), { niche: 'dentist', city, count: 1000 });
-			line(`${city}: time`, `${Date.now() - started} ms, ${result.chargedCredits} leads`);
-			line(`${city}: peak RSS`, memory.stop());
+			started = process.hrtime.bigint();
+			const { json } = await search(server, key, { niche: 'dentist', city, count: 1000 });
+			line(`${city}`, `${since(started).toFixed(0)} ms, ${json.chargedCredits} leads`);
 		}
 
-		console.log('\nlead search, count 10, 10 concurrent clients, 10 s');
-		const cities = [
-			'Austin',
-			'Denver',
-			'Seattle',
-			'Boston',
-			'Miami',
-			'Dallas',
-			'Phoenix',
-			'Atlanta',
-			'Portland',
-			'Detroit',
-			'Houston',
-			'Toronto',
-			'London',
-			'Paris',
-			'Berlin',
-			'Madrid',
-		];
-		const niches = [
-			'dentist',
-			'plumber',
-			'barber',
-			'florist',
-			'bakery',
-			'cafe',
-			'lawyer',
-			'gym',
-			'spa',
-			'hotel',
-			'electrician',
-			'roofer',
-		];
-		let done = 0;
-		const until = Date.now() + 10000;
-		const memory = new PeakMemory();
-		await Promise.all(
-			Array.from({ length: 10 }, async (_, client) => {
-				const key = account();
-				for (let i = client; Date.now() < until; i += 10) {
-					await search(key, {
-						niche: niches[i % niches.length],
-						city: cities[Math.floor(i / niches.length) % cities.length],
-						count: 10,
-					});
-					done++;
-				}
-			}),
+		const repeated = { niche: 'plumber', city: 'Austin', count: 100 };
+		const first = await search(server, key, repeated);
+		const again = await search(server, key, repeated);
+		console.log(
+			`\nrepeated pull, count 100 (${first.json.chargedCredits} contacts the first time, ` +
+				`${again.json.chargedCredits} after), 10 s per run`,
 		);
-		line('searches/s', (done / 10).toFixed(1));
-		line('peak RSS', memory.stop());
+		const bare = await startBareServer(again.text);
+		try {
+			for (const connections of [10, 50]) {
+				const options = {
+					connections,
+					seconds: 10,
+					method: 'POST',
+					headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+					body: JSON.stringify(repeated),
+				};
+				const ours = await wrk(`${server.url}${SEARCH}`, options);
+				const baseline = await wrk(bare.url, options);
+				line(`${connections} connections: reference server`, wrkLine(ours));
+				line(`${connections} connections: bare node:http`, wrkLine(baseline));
+				line(
+					`${connections} connections: ratio`,
+					`${((ours.requestsPerSec / baseline.requestsPerSec) * 100).toFixed(1)} %`,
+				);
+			}
+		} finally {
+			bare.stop();
+		}
+
+		console.log('\nGET /api/v1/pools while ten count-1000 searches run (cold websites)');
+		const niches = ['lawyer', 'plumber', 'electrician', 'barber', 'bakery', 'cafe', 'gym'];
+		const cities = ['Houston', 'New York'];
+		const searches = Array.from({ length: 10 }, (_, i) =>
+			newAccountKey(server).then((k) =>
+				search(server, k, {
+					niche: niches[i % niches.length],
+					city: cities[i % cities.length],
+					count: 1000,
+				}),
+			),
+		);
+		started = process.hrtime.bigint();
+		let searching = true;
+		const all = Promise.all(searches).finally(() => (searching = false));
+		// One client asking again as soon as it has its answer, for as long as the searches run:
+		// each answer's latency is what a user's short request waits meanwhile.
+		const latencies: number[] = [];
+		const agent = new http.Agent({ keepAlive: true });
+		while (searching) {
+			const asked = process.hrtime.bigint();
+			await get(`${server.url}/api/v1/pools`, key, agent);
+			latencies.push(since(asked));
+		}
+		const results = await all;
+		agent.destroy();
+		line('ten searches: wall time', `${since(started).toFixed(0)} ms`);
+		line('ten searches: leads', results.map((r) => r.json.chargedCredits).join(', '));
+		latencies.sort((a, b) => a - b);
+		const at = (q: number) =>
+			latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+		line(
+			'GET /pools meanwhile',
+			`${latencies.length} requests, p50 ${at(0.5).toFixed(1)} ms, p99 ${at(0.99).toFixed(1)} ms, max ${latencies[latencies.length - 1].toFixed(0)} ms`,
+		);
+		const memory = server.memory();
+		line('server RSS now / peak over the benchmark', `${memory.rssMB} MB / ${memory.peakMB} MB`);
 	} finally {
-		await server.close();
+		await server.stop();
 	}
 }
 

@@ -24,18 +24,12 @@ import { registerInboxRoutes } from './inboxes/routes.cjs';
 import { InboxStore } from './inboxes/store.cjs';
 import { registerDocsRoutes } from './openapi/routes.cjs';
 import { registerLeadRoutes } from './leads/routes.cjs';
+import { BusinessDirectory } from './leads/directory.cjs';
 import { ScanCache } from './leads/scan-cache.cjs';
 import { latencyProfile } from './leads/search.cjs';
-import { HostMap } from './scan/fetcher.cjs';
-import { Scanner } from './scan/scanner.cjs';
+import { startWebsiteScanning, type WebsiteScanning } from './scan/website-scanning.cjs';
 import { openDatabase } from './store/database.cjs';
-import {
-	hostnameOf,
-	isSyntheticHost,
-	registerSyntheticWeb,
-	TAG_MANAGER_HOST,
-} from './web/routes.cjs';
-import { startSyntheticWebWorker, type SyntheticWebWorker } from './web/worker.cjs';
+import { hostnameOf, isSyntheticHost, registerSyntheticWeb } from './web/routes.cjs';
 
 export const DEV_ACCOUNT_CREDITS = 10000;
 
@@ -89,7 +83,6 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 	};
 	seedDevAccount();
 
-	let webWorker: SyntheticWebWorker | undefined;
 	const app = Fastify({
 		bodyLimit: 1024 * 1024,
 		exposeHeadRoutes: false,
@@ -155,20 +148,23 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		),
 	);
 
-	// The business websites are the synthetic ones this process serves: the scanner reaches them
-	// (and the tag manager stand-in) through its host mapping, filled in once the port is known.
-	const hostMap = new HostMap();
-	let startWebWorker = async () => undefined as void;
+	// The business websites are the synthetic ones this process serves. The first scan starts what
+	// scans and serves them (an idle server needs neither the threads' memory nor their start-up):
+	// the synthetic web on a worker thread, then the scanner threads mapped to it.
+	let startScanning: () => Promise<WebsiteScanning> = () =>
+		Promise.reject(new Error('the server is not listening yet'));
+	let scanning: Promise<WebsiteScanning> | undefined;
 	const scans = new ScanCache(
-		new Scanner({ hostMap, timeoutMs: config.scanTimeoutMs }),
+		async (url) => (await (scanning ??= startScanning())).scan(url),
 		clock,
-		() => startWebWorker(),
 	);
+	const directory = new BusinessDirectory();
 	registerLeadRoutes(app, ctx, {
 		db,
 		clock,
 		faults: ctx.faults,
 		scans,
+		directory,
 		latency: latencyProfile(config.latency),
 	});
 
@@ -230,24 +226,15 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 							? `[${address.address}]`
 							: address.address;
 			url = `http://${host}:${address.port}`;
-			// The scanner's websites: this server's own virtual hosts until the first scan starts
-			// the worker thread that serves them on another core (started on first use: an idle
-			// server needs neither its memory nor its start-up time).
+			// Without the worker thread, the websites are this server's own virtual hosts.
 			const local = `http://${address.family === 'IPv6' ? '[::1]' : '127.0.0.1'}:${address.port}`;
-			const serveWebsitesFrom = (origin: string) =>
-				hostMap.clear().add('*.test', origin).add(TAG_MANAGER_HOST, origin);
-			serveWebsitesFrom(local);
-			startWebWorker = async () => {
-				try {
-					webWorker = await startSyntheticWebWorker();
-					serveWebsitesFrom(webWorker.origin);
-				} catch (error) {
-					ctx.logger.warn(
-						'synthetic web worker did not start; serving the websites from the main thread',
-						{ error: (error as Error).message },
-					);
-				}
-			};
+			startScanning = () =>
+				startWebsiteScanning({
+					fallbackOrigin: local,
+					timeoutMs: config.scanTimeoutMs,
+					threads: config.scanThreads,
+					warn: (message, error) => ctx.logger.warn(message, { error: error.message }),
+				});
 			return {
 				app,
 				ctx,
@@ -261,7 +248,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		/** Stops accepting, lets in-flight requests finish, then closes the database cleanly. */
 		async close(): Promise<void> {
 			await app.close();
-			await webWorker?.stop();
+			await (await scanning?.catch(() => undefined))?.stop();
 			if (db.open) db.close();
 		},
 	};

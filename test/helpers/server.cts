@@ -37,6 +37,7 @@ export const TEST_CONFIG: ServerConfig = {
 	connectionTest: 'simulated',
 	latency: 'none',
 	scanTimeoutMs: 1000,
+	scanThreads: 2,
 	mxLookup: false,
 	log: true,
 	journalSize: 10000,

@@ -16,6 +16,8 @@ export interface JournalEntry {
 	response: Record<string, unknown>;
 }
 
+type Kept = Omit<JournalEntry, 'time'> & { at: number };
+
 export interface JournalFilter {
 	method?: string;
 	/** Exact path, or a prefix when it ends with `*`. */
@@ -32,15 +34,16 @@ export interface JournalFilter {
  * ask afterwards what was called. Bodies are redacted (passwords, keys, tokens) before they are kept.
  */
 export class RequestJournal {
-	private readonly ring: JournalEntry[] = [];
+	private readonly ring: Kept[] = [];
 	private start = 0;
 	private nextId = 1;
 
 	constructor(readonly capacity: number) {}
 
-	record(entry: Omit<JournalEntry, 'id' | 'body'> & { body?: unknown }): void {
+	/** `at` is the server clock's time in ms (turned into ISO 8601 only when listed). */
+	record(entry: Omit<JournalEntry, 'id' | 'body' | 'time'> & { at: number; body?: unknown }): void {
 		if (this.capacity <= 0) return;
-		const kept: JournalEntry = {
+		const kept: Kept = {
 			id: this.nextId++,
 			...entry,
 			...(entry.body === undefined ? {} : { body: redact(entry.body) }),
@@ -64,9 +67,11 @@ export class RequestJournal {
 						? e.path.startsWith(filter.path.slice(0, -1))
 						: e.path === filter.path)) &&
 				(filter.status === undefined || e.status === filter.status) &&
-				(since === undefined || Date.parse(e.time) >= since),
+				(since === undefined || e.at >= since),
 		);
-		return filter.limit !== undefined ? matching.slice(-filter.limit) : matching;
+		return (filter.limit !== undefined ? matching.slice(-filter.limit) : matching).map(
+			({ at, ...rest }) => ({ ...rest, time: new Date(at).toISOString() }) as JournalEntry,
+		);
 	}
 
 	clear(): void {
@@ -76,22 +81,27 @@ export class RequestJournal {
 }
 
 /** A few words about an answer: counts and the error, not the whole body. */
-export function summarize(status: number, payload: unknown): Record<string, unknown> {
-	let body: Record<string, unknown>;
+export function summarize(status: number, body: unknown): Record<string, unknown> {
+	if (!body || typeof body !== 'object') return {};
+	const b = body as Record<string, unknown>;
+	if (status >= 400) return { error: b.error, ...(b.code ? { code: b.code } : {}) };
+	const out: Record<string, unknown> = {};
+	if (Array.isArray(b.contacts)) out.contacts = b.contacts.length;
+	if (typeof b.chargedCredits === 'number') out.chargedCredits = b.chargedCredits;
+	if (Array.isArray(b.pools)) out.pools = b.pools.length;
+	if (Array.isArray(b.inboxes)) out.inboxes = b.inboxes.length;
+	if (b.pagination) out.total = (b.pagination as { total?: number }).total;
+	if (b.summary) out.summary = b.summary;
+	if (b.pool) out.pool = b.pool;
+	return out;
+}
+
+/** The summary of an answer that was sent already serialised (only parsed when small). */
+export function summarizeSerialized(status: number, payload: unknown): Record<string, unknown> {
+	if (typeof payload !== 'string' || payload.length > 4096) return {};
 	try {
-		body = typeof payload === 'string' ? JSON.parse(payload) : {};
+		return summarize(status, JSON.parse(payload));
 	} catch {
 		return {};
 	}
-	if (!body || typeof body !== 'object') return {};
-	if (status >= 400) return { error: body.error, ...(body.code ? { code: body.code } : {}) };
-	const out: Record<string, unknown> = {};
-	if (Array.isArray(body.contacts)) out.contacts = body.contacts.length;
-	if (typeof body.chargedCredits === 'number') out.chargedCredits = body.chargedCredits;
-	if (Array.isArray(body.pools)) out.pools = body.pools.length;
-	if (Array.isArray(body.inboxes)) out.inboxes = body.inboxes.length;
-	if (body.pagination) out.total = (body.pagination as { total?: number }).total;
-	if (body.summary) out.summary = body.summary;
-	if (body.pool) out.pool = body.pool;
-	return out;
 }

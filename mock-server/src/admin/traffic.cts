@@ -4,7 +4,14 @@ import { keyIdOf } from '../core/auth.cjs';
 import type { Clock } from '../core/clock.cjs';
 import { HOURLY_LIMIT } from '../inboxes/rate-limit.cjs';
 import type { Faults, RouteFault } from './faults.cjs';
-import { type RequestJournal, summarize } from './journal.cjs';
+import { type RequestJournal, summarize, summarizeSerialized } from './journal.cjs';
+
+const summaries = new WeakMap<FastifyRequest, Record<string, unknown>>();
+
+/** For an answer a route sends already serialised (a cached page): what the journal shows of it. */
+export function journalSummary(request: FastifyRequest, summary: Record<string, unknown>): void {
+	summaries.set(request, summary);
+}
 
 const isApi = (request: FastifyRequest) => request.url.startsWith('/api/');
 const pathOf = (request: FastifyRequest) => request.url.split('?')[0];
@@ -17,8 +24,8 @@ export function registerTrafficHooks(
 	app: FastifyInstance,
 	deps: { faults: Faults; journal: RequestJournal; clock: Clock },
 ): void {
-	const started = new WeakMap<FastifyRequest, { at: number; time: string }>();
-	const summaries = new WeakMap<FastifyRequest, Record<string, unknown>>();
+	// When each API request came in: the server clock (for the journal) and a monotonic start.
+	const started = new WeakMap<FastifyRequest, { at: number; start: number }>();
 	const record = (
 		request: FastifyRequest,
 		status: number | null,
@@ -26,51 +33,58 @@ export function registerTrafficHooks(
 	) => {
 		const start = started.get(request);
 		deps.journal.record({
-			time: start?.time ?? deps.clock.nowIso(),
+			at: start?.at ?? deps.clock.now(),
 			method: request.method,
 			path: pathOf(request),
 			query: { ...(request.query as object) },
 			keyId: keyIdOf.get(request) ?? null,
 			status,
-			durationMs: start ? Math.round(performance.now() - start.at) : 0,
+			durationMs: start ? Math.round(performance.now() - start.start) : 0,
 			body: request.body,
 			response,
 		});
 	};
 
-	app.addHook('onRequest', async (request) => {
-		if (isApi(request)) started.set(request, { at: performance.now(), time: deps.clock.nowIso() });
+	// The hooks are callback-style: they run on every request, and most have nothing to await.
+	app.addHook('onRequest', (request, _reply, done) => {
+		if (isApi(request)) started.set(request, { at: deps.clock.now(), start: performance.now() });
+		done();
 	});
 
 	// Faults apply once the body is read (an injected 429 counts its entries), before the handler.
-	app.addHook('preHandler', async (request, reply) => {
-		if (!isApi(request)) return;
-		const route = request.routeOptions.url;
+	app.addHook('preHandler', (request, reply, done) => {
+		const route = isApi(request) ? request.routeOptions.url : undefined;
 		const fault = route ? deps.faults.takeRoute(request.method, route) : undefined;
-		if (!fault) return;
-		if (fault.delayMs) await sleep(fault.delayMs);
-		if (fault.drop) {
-			record(request, null, { dropped: true, fault: true });
-			reply.hijack();
-			request.raw.socket.destroy();
-			return;
-		}
-		if (fault.status === undefined) return; // a delay only: the real answer follows
-		const { headers, body } = injected(fault, request, deps.clock);
-		return reply
-			.code(fault.status)
-			.headers(headers)
-			.type('application/json; charset=utf-8')
-			.send(body);
+		if (!fault) return done();
+		void (async () => {
+			if (fault.delayMs) await sleep(fault.delayMs);
+			if (fault.drop) {
+				record(request, null, { dropped: true, fault: true });
+				reply.hijack();
+				request.raw.socket.destroy();
+				return;
+			}
+			if (fault.status === undefined) return done(); // a delay only: the real answer follows
+			const { headers, body } = injected(fault, request, deps.clock);
+			reply.code(fault.status).headers(headers).type('application/json; charset=utf-8').send(body);
+		})();
 	});
 
-	app.addHook('onSend', async (request, reply, payload) => {
-		if (isApi(request)) summaries.set(request, summarize(reply.statusCode, payload));
-		return payload;
+	// Summarised from the answer object before it is serialised; never parsed back from JSON.
+	app.addHook('preSerialization', (request, reply, payload, done) => {
+		if (isApi(request) && !summaries.has(request))
+			summaries.set(request, summarize(reply.statusCode, payload));
+		done(null, payload);
+	});
+	app.addHook('onSend', (request, reply, payload, done) => {
+		if (isApi(request) && !summaries.has(request))
+			summaries.set(request, summarizeSerialized(reply.statusCode, payload));
+		done(null, payload);
 	});
 
-	app.addHook('onResponse', async (request, reply) => {
+	app.addHook('onResponse', (request, reply, done) => {
 		if (isApi(request)) record(request, reply.statusCode, summaries.get(request) ?? {});
+		done();
 	});
 }
 

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 
 /**
@@ -16,6 +17,8 @@ export interface ServerConfig {
 	mailCa?: string;
 	latency: 'none' | 'realistic';
 	scanTimeoutMs: number;
+	/** Worker threads that scan websites; 0 scans on the main thread. */
+	scanThreads: number;
 	mxLookup: boolean;
 	log: boolean;
 	journalSize: number;
@@ -75,6 +78,12 @@ export const OPTIONS: Record<keyof ServerConfig, OptionSpec> = {
 		env: 'MOCK_SCAN_TIMEOUT',
 		default: '1000',
 		help: 'per-website scan time-out in milliseconds',
+	},
+	scanThreads: {
+		flag: 'scan-threads',
+		env: 'MOCK_SCAN_THREADS',
+		default: 'auto',
+		help: 'worker threads that scan websites: auto (one per core beside the one serving the websites, 1 to 4), or 0 to 16 (0 scans on the main thread)',
 	},
 	mxLookup: {
 		flag: 'mx-lookup',
@@ -183,6 +192,10 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfi
 		mailCa,
 		latency: oneOf('latency', read('latency')!, ['none', 'realistic'] as const),
 		scanTimeoutMs: integer('scan-timeout', read('scanTimeoutMs')!, 50, 120000),
+		scanThreads:
+			read('scanThreads') === 'auto'
+				? Math.max(1, Math.min(4, availableParallelism() - 1))
+				: integer('scan-threads (or auto)', read('scanThreads')!, 0, 16),
 		mxLookup: oneOf('mx-lookup', read('mxLookup')!, ['on', 'off'] as const) === 'on',
 		log: oneOf('log', read('log')!, ['on', 'off'] as const) === 'on',
 		journalSize: integer('journal-size', read('journalSize')!, 0, 1000000),

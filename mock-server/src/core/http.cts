@@ -52,8 +52,24 @@ export function body<S extends z.ZodType>(
 	return parseOrThrow(schema, request.body ?? {}, 'request body');
 }
 
+/**
+ * Validated query strings, remembered per schema: clients page through lists with the same few
+ * query strings over and over, and validation is a pure function of the string. Bounded, frozen.
+ */
+const validQueries = new WeakMap<z.ZodType, Map<string, unknown>>();
+const VALID_QUERIES_KEPT = 500;
+
 export function query<S extends z.ZodType>(request: FastifyRequest, schema: S): z.output<S> {
-	return parseOrThrow(schema, request.query ?? {}, 'query parameters');
+	const raw = request.url.slice(request.url.indexOf('?') + 1 || request.url.length);
+	let known = validQueries.get(schema);
+	if (!known) validQueries.set(schema, (known = new Map()));
+	const cached = known.get(raw) as z.output<S> | undefined;
+	if (cached !== undefined) return cached;
+	const value = parseOrThrow(schema, request.query ?? {}, 'query parameters');
+	Object.freeze(value);
+	if (known.size >= VALID_QUERIES_KEPT) known.delete(known.keys().next().value!);
+	known.set(raw, value);
+	return value;
 }
 
 /** Maps the framework's own errors (body parsing, size, media type) to the decided error body. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { journalSummary } from '../admin/traffic.cjs';
 import { authenticate } from '../core/auth.cjs';
 import type { Context } from '../core/context.cjs';
 import { ApiError } from '../core/errors.cjs';
@@ -23,7 +24,8 @@ export function registerInboxRoutes(app: FastifyInstance, ctx: Context, deps: Cr
 				throw new ApiError(404, `Pool '${q.poolId}' not found; list pools with GET /pools.`);
 			}
 			const page = deps.store.inboxPage(principal.accountId, q, q.limit ?? 100, q.skip ?? 0);
-			return reply.type('application/json; charset=utf-8').send(page);
+			journalSummary(request, page.summary);
+			return reply.type('application/json; charset=utf-8').send(page.json);
 		},
 		POST: async (request, reply) => {
 			const principal = authenticate(ctx.accounts, request, 'inboxes:write');

@@ -5,12 +5,19 @@ import { type Db, sql } from '../store/database.cjs';
 import type { ResolvedSettings } from './detect.cjs';
 
 /** Pool and inbox rows of one account. Listing never selects connection settings or passwords. */
+/** A serialised page of GET /inboxes and the few words the request journal keeps of it. */
+export interface InboxPage {
+	/** Kept as bytes: sending a cached page then costs no encoding. */
+	json: Buffer;
+	summary: { inboxes: number; total: number };
+}
+
 export class InboxStore {
 	/**
 	 * Serialised list pages per account, valid until the account's next write: listing is the hot
 	 * read path (clients poll it), and every write of pools and inboxes goes through this class.
 	 */
-	private readonly pages = new Map<string, string>();
+	private readonly pages = new Map<string, InboxPage>();
 	private readonly versions = new Map<string, number>();
 
 	constructor(
@@ -76,21 +83,29 @@ export class InboxStore {
 		return { inboxes, total };
 	}
 
-	/** The JSON body of GET /inboxes for these arguments, served from the page cache when current. */
+	/**
+	 * The JSON body of GET /inboxes for these arguments (and its journal summary), served from the
+	 * page cache when current.
+	 */
 	inboxPage(
 		accountId: string,
 		filter: { poolId?: string; status?: string },
 		limit: number,
 		skip: number,
-	): string {
+	): InboxPage {
 		const key = `${accountId}|${this.versions.get(accountId) ?? 0}|${filter.poolId ?? ''}|${filter.status ?? ''}|${limit}|${skip}`;
 		let body = this.pages.get(key);
 		if (body === undefined) {
 			const { inboxes, total } = this.listInboxes(accountId, filter, limit, skip);
-			body = JSON.stringify({
-				inboxes,
-				pagination: { total, limit, skip, hasMore: skip + inboxes.length < total },
-			});
+			body = {
+				json: Buffer.from(
+					JSON.stringify({
+						inboxes,
+						pagination: { total, limit, skip, hasMore: skip + inboxes.length < total },
+					}),
+				),
+				summary: { inboxes: inboxes.length, total },
+			};
 			if (this.pages.size >= 2000) this.pages.delete(this.pages.keys().next().value!);
 			this.pages.set(key, body);
 		}

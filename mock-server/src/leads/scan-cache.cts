@@ -1,31 +1,53 @@
 import type { Clock } from '../core/clock.cjs';
-import type { Scanner, ScanResult } from '../scan/scanner.cjs';
+import type { ScanResult } from '../scan/scanner.cjs';
 
-/** Website scan results kept for a time-to-live (server clock), so repeated searches are fast. */
+/** What a lead needs of a website scan: the three tracker flags (null: not scanned). */
+export type TrackerFlags = Pick<ScanResult, 'fbPixel' | 'tikTokPixel' | 'gAnalytics'>;
+
+const NOT_SCANNED: TrackerFlags = { fbPixel: null, tikTokPixel: null, gAnalytics: null };
+
+/** How many websites' flags the cache keeps (a few dozen bytes each: ~15 MB at most). */
+export const SCAN_CACHE_MAX_ENTRIES = 100000;
+
+interface Entry {
+	at: number;
+	/** The flags once known; until then the scan in flight, shared by every search asking. */
+	flags: TrackerFlags | Promise<TrackerFlags>;
+}
+
+/**
+ * Website scan results kept for a time-to-live (server clock), so repeated searches are fast.
+ * Only the flags are kept, never the pages or the full findings, and the number of entries is
+ * bounded (oldest first out).
+ */
 export class ScanCache {
-	private readonly entries = new Map<string, { at: number; result: Promise<ScanResult> }>();
-	private ready?: Promise<void>;
+	private readonly entries = new Map<string, Entry>();
 
 	constructor(
-		private readonly scanner: Scanner,
+		private readonly scan: (url: string) => Promise<ScanResult>,
 		private readonly clock: Clock,
-		/** Awaited once, before the first website is fetched (starts what serves them). */
-		private readonly beforeFirstScan: () => Promise<void> = async () => undefined,
 		private readonly ttlMs = 6 * 3600 * 1000,
-		private readonly maxEntries = 100000,
+		private readonly maxEntries = SCAN_CACHE_MAX_ENTRIES,
 	) {}
 
-	scan(url: string | null): Promise<ScanResult> {
-		if (!url) return this.scanner.scan(null);
+	/** The flags of a website: at once when cached, else a promise of the scan. */
+	flags(url: string | null): TrackerFlags | Promise<TrackerFlags> {
+		if (!url) return NOT_SCANNED;
 		const now = this.clock.now();
 		const hit = this.entries.get(url);
-		if (hit && now - hit.at < this.ttlMs) return hit.result;
-		if (this.entries.size >= this.maxEntries)
+		if (hit && now - hit.at < this.ttlMs) return hit.flags;
+		if (hit) this.entries.delete(url);
+		else if (this.entries.size >= this.maxEntries)
 			this.entries.delete(this.entries.keys().next().value!);
-		this.ready ??= this.beforeFirstScan();
-		const result = this.ready.then(() => this.scanner.scan(url));
-		this.entries.set(url, { at: now, result });
-		return result;
+		const entry: Entry = {
+			at: now,
+			flags: this.scan(url).then(({ fbPixel, tikTokPixel, gAnalytics }) => {
+				entry.flags = { fbPixel, tikTokPixel, gAnalytics };
+				return entry.flags;
+			}),
+		};
+		this.entries.set(url, entry);
+		return entry.flags;
 	}
 
 	clear(): void {

@@ -3,18 +3,19 @@ import type { Faults } from '../admin/faults.cjs';
 import type { Clock } from '../core/clock.cjs';
 import { ApiError } from '../core/errors.cjs';
 import type { Contact, LeadSearchRequest } from '../schemas/leads.cjs';
-import type { ScanResult } from '../scan/scanner.cjs';
 import { type Db, sql } from '../store/database.cjs';
-import { type Business, businessAt, businessCount } from './businesses.cjs';
+import { type Business, businessCount } from './businesses.cjs';
 import { resolveCity, suggestCity } from './cities.cjs';
+import type { BusinessDirectory } from './directory.cjs';
 import { resolveNiche } from './niches.cjs';
-import type { ScanCache } from './scan-cache.cjs';
+import type { ScanCache, TrackerFlags } from './scan-cache.cjs';
 
 export interface SearchDeps {
 	db: Db;
 	clock: Clock;
 	faults: Faults;
 	scans: ScanCache;
+	directory: BusinessDirectory;
 	/** Waits as the real service would for a search of `count` leads (the latency profile). */
 	latency: (count: number, signal: AbortSignal) => Promise<void>;
 }
@@ -24,7 +25,7 @@ const LOOKAHEAD = 32;
 
 export class Cancelled extends Error {}
 
-function toContact(business: Business, scan: ScanResult): Contact {
+function toContact(business: Business, scan: TrackerFlags): Contact {
 	return {
 		businessName: business.businessName,
 		address: business.address,
@@ -108,8 +109,9 @@ export async function searchLeads(
 
 		// Ranked walk: take the first `count` businesses matching every given filter. Scans run
 		// ahead of the walk (bounded), so one slow website does not stall the ones behind it.
-		const picked: { business: Business; scan: ScanResult }[] = [];
-		const ahead: { business: Business; scan: Promise<ScanResult> }[] = [];
+		const businessAt = deps.directory.of(niche, city);
+		const picked: { business: Business; scan: TrackerFlags }[] = [];
+		const ahead: { business: Business; scan: TrackerFlags | Promise<TrackerFlags> }[] = [];
 		let next = 0;
 		// With filters more candidates are rejected, so scan further ahead.
 		const filtered = [request.metaAds, request.tiktokPixel, request.gAnalytics].some(
@@ -119,11 +121,12 @@ export async function searchLeads(
 		while (picked.length < request.count && (next < total || ahead.length > 0)) {
 			if (signal.aborted) throw new Cancelled();
 			while (next < total && ahead.length < lookahead()) {
-				const business = businessAt(niche, city, next++);
-				ahead.push({ business, scan: deps.scans.scan(business.website) });
+				const business = businessAt(next++);
+				ahead.push({ business, scan: deps.scans.flags(business.website) });
 			}
-			const { business, scan: pending } = ahead.shift()!;
-			const scan = await pending;
+			const { business, scan: known } = ahead.shift()!;
+			// Cached flags are used as they are: a repeated search never waits on a promise.
+			const scan = known instanceof Promise ? await known : known;
 			if (
 				matches(request.metaAds, scan.fbPixel) &&
 				matches(request.tiktokPixel, scan.tikTokPixel) &&
@@ -136,22 +139,32 @@ export async function searchLeads(
 		if (signal.aborted) throw new Cancelled();
 
 		// Dedup within the request, then against the account, in one transaction with the charge.
+		// Only the new contacts are built and serialised: a repeated pull costs a lookup per lead.
 		const contacts = deps.db.transaction(() => {
 			deps.faults.check('leads.save');
+			const keys = picked.map(({ business }) => dedupKey(business));
+			const seen = new Set(
+				(
+					sql(
+						deps.db,
+						// One index lookup per key (a join would walk all the account's contacts).
+						'SELECT dedup_key AS key FROM contacts WHERE account_id = ? AND dedup_key IN (SELECT value FROM json_each(?))',
+					).all(principal.accountId, JSON.stringify(keys)) as { key: string }[]
+				).map((row) => row.key),
+			);
 			const insert = sql(
 				deps.db,
-				'INSERT OR IGNORE INTO contacts (account_id, dedup_key, data, created_at) VALUES (?, ?, ?, ?)',
+				'INSERT INTO contacts (account_id, dedup_key, data, created_at) VALUES (?, ?, ?, ?)',
 			);
 			const now = deps.clock.nowIso();
 			const added: Contact[] = [];
-			for (const { business, scan } of picked) {
+			picked.forEach(({ business, scan }, i) => {
+				if (seen.has(keys[i])) return;
+				seen.add(keys[i]);
 				const contact = toContact(business, scan);
-				if (
-					insert.run(principal.accountId, dedupKey(business), JSON.stringify(contact), now)
-						.changes === 1
-				)
-					added.push(contact);
-			}
+				insert.run(principal.accountId, keys[i], JSON.stringify(contact), now);
+				added.push(contact);
+			});
 			refund(request.count - added.length);
 			return added;
 		})();

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
+import type { Limiter } from './limiter.cjs';
 
 /**
  * A bounded HTTP GET for the scanner: time-out for the whole exchange, response-size cap, redirect
@@ -13,6 +14,8 @@ export interface FetchOptions {
 	maxRedirects: number;
 	hostMap: HostMap;
 	userAgent: string;
+	/** Bodies read at once: a response waits for a place with its bytes left in the socket. */
+	bodies: Limiter;
 }
 
 export type FetchOutcome =
@@ -74,12 +77,22 @@ function reasonOf(error: NodeJS.ErrnoException): string {
 	}
 }
 
-function getOnce(
-	url: URL,
-	options: FetchOptions,
-	signal: AbortSignal,
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body?: Buffer; reason?: string }> {
-	return new Promise((resolve) => {
+type Answer = { status: number; headers: http.IncomingHttpHeaders; body?: Buffer; reason?: string };
+
+function getOnce(url: URL, options: FetchOptions, signal: AbortSignal): Promise<Answer> {
+	return new Promise((resolveOnce) => {
+		let settled = false;
+		let release: (() => void) | undefined;
+		const resolve = (answer: Answer) => {
+			if (settled) return;
+			settled = true;
+			release?.();
+			resolveOnce(answer);
+		};
+		const failed =
+			(status: number, headers: http.IncomingHttpHeaders) => (error: NodeJS.ErrnoException) =>
+				resolve({ status, headers, reason: signal.aborted ? 'time-out' : reasonOf(error) });
+
 		const mapped = options.hostMap.resolve(url.hostname);
 		const target = mapped ?? url;
 		const secure = target.protocol === 'https:';
@@ -100,67 +113,55 @@ function getOnce(
 			},
 			(response) => {
 				const status = response.statusCode ?? 0;
-				if (status >= 300 && status < 400 && response.headers.location) {
+				const { headers } = response;
+				if (status >= 300 && status < 400 && headers.location) {
 					response.resume();
-					resolve({ status, headers: response.headers });
+					resolve({ status, headers });
 					return;
 				}
-				const declared = Number(response.headers['content-length'] ?? 0);
+				const declared = Number(headers['content-length'] ?? 0);
+				const tooLarge = {
+					status,
+					headers,
+					reason: `response too large (over ${options.maxBytes} bytes)`,
+				};
 				if (declared > options.maxBytes) {
 					response.destroy();
-					resolve({
-						status,
-						headers: response.headers,
-						reason: `response too large (over ${options.maxBytes} bytes)`,
-					});
+					resolve(tooLarge);
 					return;
 				}
-				const encoding = String(response.headers['content-encoding'] ?? '').toLowerCase();
-				const stream =
-					encoding === 'gzip'
-						? response.pipe(zlib.createGunzip())
-						: encoding === 'deflate'
-							? response.pipe(zlib.createInflate())
-							: encoding === 'br'
-								? response.pipe(zlib.createBrotliDecompress())
-								: response;
-				const chunks: Buffer[] = [];
-				let size = 0;
-				stream.on('data', (chunk: Buffer) => {
-					size += chunk.length;
-					if (size > options.maxBytes) {
-						response.destroy();
-						resolve({
-							status,
-							headers: response.headers,
-							reason: `response too large (over ${options.maxBytes} bytes)`,
-						});
-						return;
-					}
-					chunks.push(chunk);
+				response.on('error', failed(status, headers));
+				response.pause();
+				void options.bodies.acquire().then((permit) => {
+					if (settled) return permit();
+					release = permit;
+					const encoding = String(headers['content-encoding'] ?? '').toLowerCase();
+					const stream =
+						encoding === 'gzip'
+							? response.pipe(zlib.createGunzip())
+							: encoding === 'deflate'
+								? response.pipe(zlib.createInflate())
+								: encoding === 'br'
+									? response.pipe(zlib.createBrotliDecompress())
+									: response;
+					const chunks: Buffer[] = [];
+					let size = 0;
+					stream.on('data', (chunk: Buffer) => {
+						size += chunk.length;
+						if (size > options.maxBytes) {
+							response.destroy();
+							resolve(tooLarge);
+							return;
+						}
+						chunks.push(chunk);
+					});
+					stream.on('end', () => resolve({ status, headers, body: Buffer.concat(chunks) }));
+					stream.on('error', failed(status, headers));
+					response.resume();
 				});
-				stream.on('end', () =>
-					resolve({ status, headers: response.headers, body: Buffer.concat(chunks) }),
-				);
-				stream.on('error', (error: NodeJS.ErrnoException) =>
-					resolve({
-						status,
-						headers: response.headers,
-						reason: signal.aborted ? 'time-out' : reasonOf(error),
-					}),
-				);
-				response.on('error', (error: NodeJS.ErrnoException) =>
-					resolve({
-						status,
-						headers: response.headers,
-						reason: signal.aborted ? 'time-out' : reasonOf(error),
-					}),
-				);
 			},
 		);
-		request.on('error', (error: NodeJS.ErrnoException) =>
-			resolve({ status: 0, headers: {}, reason: signal.aborted ? 'time-out' : reasonOf(error) }),
-		);
+		request.on('error', failed(0, {}));
 		request.end();
 	});
 }

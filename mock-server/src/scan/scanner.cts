@@ -1,5 +1,6 @@
 import { analyzeContainer } from './container.cjs';
 import { fetchText, HostMap } from './fetcher.cjs';
+import { Limiter } from './limiter.cjs';
 import { scanPage } from './page.cjs';
 import type { ContainerRef, Finding } from './signatures.cjs';
 
@@ -30,6 +31,11 @@ export interface ScannerOptions {
 	/** Depth bound for containers loading containers (zones, Google tags). */
 	maxContainerDepth?: number;
 	concurrency?: number;
+	/**
+	 * Response bodies read and parsed at once. The other scans wait with their response unread in
+	 * the socket, so memory is bounded by this, not by how many sites are scanned at once.
+	 */
+	bodyConcurrency?: number;
 	hostMap?: HostMap;
 	/** Where containers come from; the real one unless a test or demo maps it. */
 	tagManagerOrigin?: string;
@@ -42,7 +48,7 @@ const unique = (values: (string | undefined)[]) => [
 	...new Set(values.filter((v): v is string => !!v)),
 ];
 
-function notScanned(url: string | null, reason: string, finalUrl?: string): ScanResult {
+export function notScanned(url: string | null, reason: string, finalUrl?: string): ScanResult {
 	return {
 		url,
 		...(finalUrl && finalUrl !== url ? { finalUrl } : {}),
@@ -63,31 +69,13 @@ function notScanned(url: string | null, reason: string, finalUrl?: string): Scan
 	};
 }
 
-/** A counting semaphore: bounded concurrency for scanning many sites at once. */
-class Limiter {
-	private active = 0;
-	private readonly waiting: (() => void)[] = [];
-
-	constructor(private readonly limit: number) {}
-
-	async run<T>(task: () => Promise<T>): Promise<T> {
-		if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-		this.active++;
-		try {
-			return await task();
-		} finally {
-			this.active--;
-			this.waiting.shift()?.();
-		}
-	}
-}
-
 /**
  * The website scan: fetch the page, find trackers in it, then follow the tag-manager containers
  * and Google tags it loads (recursively, depth-bounded, each container once).
  */
 export class Scanner {
 	private readonly limiter: Limiter;
+	private readonly bodies: Limiter;
 	private readonly o: Required<Omit<ScannerOptions, 'hostMap'>> & { hostMap: HostMap };
 
 	constructor(options: ScannerOptions = {}) {
@@ -98,10 +86,12 @@ export class Scanner {
 			maxRedirects: options.maxRedirects ?? 5,
 			maxContainerDepth: options.maxContainerDepth ?? 3,
 			concurrency: options.concurrency ?? 128,
+			bodyConcurrency: options.bodyConcurrency ?? 16,
 			hostMap: options.hostMap ?? new HostMap(),
 			tagManagerOrigin: options.tagManagerOrigin ?? 'https://www.googletagmanager.com',
 		};
 		this.limiter = new Limiter(this.o.concurrency);
+		this.bodies = new Limiter(this.o.bodyConcurrency);
 	}
 
 	scan(url: string | null | undefined): Promise<ScanResult> {
@@ -119,6 +109,7 @@ export class Scanner {
 			maxRedirects: this.o.maxRedirects,
 			hostMap: this.o.hostMap,
 			userAgent: USER_AGENT,
+			bodies: this.bodies,
 		};
 	}
 

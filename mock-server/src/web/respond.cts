@@ -35,13 +35,15 @@ class Lru<V> {
 	}
 }
 
-const pages = new Lru<string>(500);
-const containers = new Lru<string>(500);
+// Rendered once per host or container and kept as bytes (no re-encoding per answer); a few dozen
+// recent ones are enough for repeated visits and keep the thread's memory small.
+const pages = new Lru<Buffer>(64);
+const containers = new Lru<Buffer>(64);
 
 export const isSyntheticHost = (hostname: string) =>
 	hostname.endsWith('.test') || hostname === TAG_MANAGER_HOST;
 
-const html = (status: number, body: string): SyntheticResponse => ({
+const html = (status: number, body: string | Buffer): SyntheticResponse => ({
 	status,
 	headers: { 'content-type': 'text/html; charset=utf-8' },
 	body,
@@ -54,7 +56,7 @@ const redirect = (status: number, location: string): SyntheticResponse => ({
 
 function site(host: string, path: string): SyntheticResponse {
 	const profile = siteProfile(host);
-	const page = () => pages.get(host, () => renderPage(profile));
+	const page = () => pages.get(host, () => Buffer.from(renderPage(profile)));
 	switch (profile.behavior) {
 		case 'server-error':
 			return html(503, '<!DOCTYPE html><html><body><h1>503 Service Unavailable</h1></body></html>');
@@ -80,15 +82,15 @@ function site(host: string, path: string): SyntheticResponse {
 
 function tagManager(path: string, search: string): SyntheticResponse {
 	const id = new URLSearchParams(search).get('id') ?? '';
-	const js = (body: string): SyntheticResponse => ({
+	const js = (body: Buffer): SyntheticResponse => ({
 		status: 200,
 		headers: { 'content-type': 'application/javascript; charset=utf-8' },
 		body,
 	});
 	if (path === '/gtm.js' && /^GTM-[A-Z0-9]{4,9}$/.test(id))
-		return js(containers.get(id, () => renderGtmContainer(containerProfile(id))));
+		return js(containers.get(id, () => Buffer.from(renderGtmContainer(containerProfile(id)))));
 	if (path === '/gtag/js' && /^(G|GT|AW|DC)-[A-Z0-9-]{4,14}$/.test(id))
-		return js(containers.get(id, () => renderGoogleTag(id)));
+		return js(containers.get(id, () => Buffer.from(renderGoogleTag(id))));
 	return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not found' };
 }
 

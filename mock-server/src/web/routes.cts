@@ -27,12 +27,15 @@ function clientStillThere(ms: number, response: http.ServerResponse): Promise<bo
 }
 
 export function registerSyntheticWeb(app: FastifyInstance): void {
-	app.addHook('onRequest', async (request, reply) => {
+	// Callback-style: it runs before every request, and API requests pass straight through.
+	app.addHook('onRequest', (request, reply, done) => {
 		const hostname = hostnameOf(request.headers.host);
-		if (!isSyntheticHost(hostname)) return;
+		if (!isSyntheticHost(hostname)) return done();
 		const answer = respondSynthetic(hostname, request.method, request.url);
-		if (answer.delayMs && !(await clientStillThere(answer.delayMs, reply.raw))) return reply;
-		return reply.code(answer.status).headers(answer.headers).send(answer.body);
+		void (async () => {
+			if (answer.delayMs && !(await clientStillThere(answer.delayMs, reply.raw))) return;
+			reply.code(answer.status).headers(answer.headers).send(answer.body);
+		})();
 	});
 }
 

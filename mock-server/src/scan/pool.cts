@@ -1,0 +1,109 @@
+import { parentPort, type Worker } from 'node:worker_threads';
+import { firstMessage, spawnThread, threadRole } from '../core/threads.cjs';
+import { HostMap } from './fetcher.cjs';
+import { notScanned, Scanner, type ScanResult } from './scanner.cjs';
+
+/**
+ * Website scans spread over worker threads: parsing pages and containers is CPU work, and on the
+ * main thread it would stall every other request while a large search scans. Each thread runs its
+ * own Scanner (its share of the concurrency, its own keep-alive sockets); a scan goes to the
+ * thread with the fewest in flight.
+ */
+export interface ScanPoolOptions {
+	threads: number;
+	timeoutMs: number;
+	/** The scanner's host mapping, as "HOST=http://127.0.0.1:PORT" entries. */
+	hosts: string[];
+	/**
+	 * Scans in flight in all threads together. High, so that every website of a large search is
+	 * asked at once and the slow ones time out together instead of one after another; memory is
+	 * bounded by the scanner's body concurrency, not by this.
+	 */
+	concurrency?: number;
+}
+
+interface Thread {
+	worker: Worker;
+	/** Scans sent to this thread and not answered yet. */
+	waiting: Map<number, { url: string; resolve: (result: ScanResult) => void }>;
+}
+
+type Reply = { id: number; result: ScanResult };
+
+export class ScanPool {
+	private threads: Thread[] = [];
+	private nextId = 0;
+	private stopping = false;
+
+	private constructor(private readonly data: object) {}
+
+	static async start(options: ScanPoolOptions): Promise<ScanPool> {
+		const pool = new ScanPool({
+			timeoutMs: options.timeoutMs,
+			hosts: options.hosts,
+			concurrency: Math.ceil(
+				(options.concurrency ?? Number(process.env.CONC ?? 1024)) / options.threads,
+			),
+		});
+		try {
+			await Promise.all(Array.from({ length: options.threads }, () => pool.spawn()));
+		} catch (error) {
+			await pool.stop();
+			throw error;
+		}
+		return pool;
+	}
+
+	private async spawn(): Promise<void> {
+		const worker = spawnThread(__filename, 'scanner', this.data);
+		const thread: Thread = { worker, waiting: new Map() };
+		worker.on('message', (reply: Reply) => {
+			thread.waiting.get(reply.id)?.resolve(reply.result);
+			thread.waiting.delete(reply.id);
+		});
+		// A thread that dies answers its scans as failed and is replaced; the scans after it go
+		// to the others meanwhile.
+		worker.on('exit', () => {
+			this.threads = this.threads.filter((t) => t !== thread);
+			for (const { url, resolve } of thread.waiting.values())
+				resolve(notScanned(url, 'scan failed: the scanner thread stopped'));
+			if (!this.stopping) void this.spawn().catch(() => undefined);
+		});
+		await firstMessage(worker);
+		worker.unref();
+		this.threads.push(thread);
+	}
+
+	scan(url: string): Promise<ScanResult> {
+		if (this.threads.length === 0)
+			return Promise.resolve(notScanned(url, 'scan failed: no scanner thread running'));
+		const thread = this.threads.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a));
+		const id = this.nextId++;
+		return new Promise((resolve) => {
+			thread.waiting.set(id, { url, resolve });
+			thread.worker.postMessage({ id, url });
+		});
+	}
+
+	async stop(): Promise<void> {
+		this.stopping = true;
+		await Promise.all(this.threads.map(({ worker }) => worker.terminate()));
+	}
+}
+
+const role = threadRole();
+if (role?.role === 'scanner') {
+	const scanner = new Scanner({
+		timeoutMs: role.timeoutMs as number,
+		hostMap: HostMap.parse(role.hosts as string[]),
+		concurrency: role.concurrency as number,
+	});
+	parentPort!.on(
+		'message',
+		({ id, url }: { id: number; url: string }) =>
+			void scanner
+				.scan(url)
+				.then((result) => parentPort!.postMessage({ id, result } satisfies Reply)),
+	);
+	parentPort!.postMessage({ ready: true });
+}

@@ -1,0 +1,59 @@
+import { TAG_MANAGER_HOST } from '../web/respond.cjs';
+import { startSyntheticWebWorker } from '../web/worker.cjs';
+import { HostMap } from './fetcher.cjs';
+import { ScanPool } from './pool.cjs';
+import { Scanner, type ScanResult } from './scanner.cjs';
+
+/**
+ * How the server scans the business websites of its lead searches: the synthetic web on a worker
+ * thread, scanned by a pool of scanner threads, so neither serving nor parsing the pages runs on
+ * the thread that answers the API. Where a thread cannot start, the work falls back to the main
+ * thread (the websites are also this server's own virtual hosts) with a warning.
+ */
+export interface WebsiteScanning {
+	scan(url: string): Promise<ScanResult>;
+	stop(): Promise<void>;
+}
+
+export async function startWebsiteScanning(options: {
+	/** The server's own port, serving the websites when the worker thread cannot. */
+	fallbackOrigin: string;
+	timeoutMs: number;
+	/** Scanner threads; 0 scans on the main thread. */
+	threads: number;
+	warn: (message: string, error: Error) => void;
+}): Promise<WebsiteScanning> {
+	let origin = options.fallbackOrigin;
+	let stopWeb = async () => undefined as void;
+	try {
+		const web = await startSyntheticWebWorker();
+		origin = web.origin;
+		stopWeb = web.stop;
+	} catch (error) {
+		options.warn(
+			'synthetic web worker did not start; serving the websites from the main thread',
+			error as Error,
+		);
+	}
+	const hosts = [`*.test=${origin}`, `${TAG_MANAGER_HOST}=${origin}`];
+	if (options.threads > 0) {
+		try {
+			const pool = await ScanPool.start({
+				threads: options.threads,
+				timeoutMs: options.timeoutMs,
+				hosts,
+			});
+			return {
+				scan: (url) => pool.scan(url),
+				stop: async () => {
+					await pool.stop();
+					await stopWeb();
+				},
+			};
+		} catch (error) {
+			options.warn('scanner threads did not start; scanning on the main thread', error as Error);
+		}
+	}
+	const scanner = new Scanner({ timeoutMs: options.timeoutMs, hostMap: HostMap.parse(hosts) });
+	return { scan: (url) => scanner.scan(url), stop: stopWeb };
+}
