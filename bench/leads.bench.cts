@@ -53,6 +53,11 @@ function get(url: string, key: string, agent: http.Agent): Promise<void> {
 	);
 }
 
+const rss = (server: ServerProcess) => {
+	const { rssMB, peakMB } = server.memory();
+	return `RSS ${rssMB} MB (peak so far ${peakMB} MB)`;
+};
+
 const since = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e6;
 
 export async function benchLeads(): Promise<void> {
@@ -68,7 +73,10 @@ export async function benchLeads(): Promise<void> {
 		for (const city of ['New York', 'Los Angeles', 'Chicago']) {
 			started = process.hrtime.bigint();
 			const { json } = await search(server, key, { niche: 'dentist', city, count: 1000 });
-			line(`${city}`, `${since(started).toFixed(0)} ms, ${json.chargedCredits} leads`);
+			line(
+				`${city}`,
+				`${since(started).toFixed(0)} ms, ${json.chargedCredits} leads, ${rss(server)}`,
+			);
 		}
 
 		const repeated = { niche: 'plumber', city: 'Austin', count: 100 };
@@ -90,7 +98,7 @@ export async function benchLeads(): Promise<void> {
 				};
 				const ours = await wrk(`${server.url}${SEARCH}`, options);
 				const baseline = await wrk(bare.url, options);
-				line(`${connections} connections: reference server`, wrkLine(ours));
+				line(`${connections} connections: reference server`, `${wrkLine(ours)}, ${rss(server)}`);
 				line(`${connections} connections: bare node:http`, wrkLine(baseline));
 				line(
 					`${connections} connections: ratio`,
@@ -127,7 +135,7 @@ export async function benchLeads(): Promise<void> {
 		}
 		const results = await all;
 		agent.destroy();
-		line('ten searches: wall time', `${since(started).toFixed(0)} ms`);
+		line('ten searches: wall time', `${since(started).toFixed(0)} ms, ${rss(server)}`);
 		line('ten searches: leads', results.map((r) => r.json.chargedCredits).join(', '));
 		latencies.sort((a, b) => a - b);
 		const at = (q: number) =>

@@ -41,9 +41,7 @@ export class ScanPool {
 		const pool = new ScanPool({
 			timeoutMs: options.timeoutMs,
 			hosts: options.hosts,
-			concurrency: Math.ceil(
-				(options.concurrency ?? Number(process.env.CONC ?? 1024)) / options.threads,
-			),
+			concurrency: Math.ceil((options.concurrency ?? 1024) / options.threads),
 		});
 		try {
 			await Promise.all(Array.from({ length: options.threads }, () => pool.spawn()));
@@ -60,14 +58,21 @@ export class ScanPool {
 		worker.on('message', (reply: Reply) => {
 			thread.waiting.get(reply.id)?.resolve(reply.result);
 			thread.waiting.delete(reply.id);
+			// An idle thread does not keep the process alive; one with scans to answer does.
+			if (thread.waiting.size === 0) worker.unref();
 		});
-		// A thread that dies answers its scans as failed and is replaced; the scans after it go
-		// to the others meanwhile.
+		// A thread that dies (out of its heap limit, say) is replaced, and its unanswered scans are
+		// asked again once of the threads still running; only then would they count as failed.
 		worker.on('exit', () => {
 			this.threads = this.threads.filter((t) => t !== thread);
+			if (this.stopping) return;
+			const replaced = this.spawn().catch(() => undefined);
 			for (const { url, resolve } of thread.waiting.values())
-				resolve(notScanned(url, 'scan failed: the scanner thread stopped'));
-			if (!this.stopping) void this.spawn().catch(() => undefined);
+				void replaced.then(() =>
+					this.threads.length > 0
+						? this.scan(url).then(resolve)
+						: resolve(notScanned(url, 'scan failed: the scanner thread stopped')),
+				);
 		});
 		await firstMessage(worker);
 		worker.unref();
@@ -80,6 +85,7 @@ export class ScanPool {
 		const thread = this.threads.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a));
 		const id = this.nextId++;
 		return new Promise((resolve) => {
+			if (thread.waiting.size === 0) thread.worker.ref();
 			thread.waiting.set(id, { url, resolve });
 			thread.worker.postMessage({ id, url });
 		});
