@@ -21,6 +21,12 @@ export const VERSIONS: N8nVersion[] = [
 	{ version: '2.40.7', nodeBin: NODE24_BIN },
 ];
 
+/** A running n8n process and everything it printed so far. */
+export interface N8nProcess {
+	child: ChildProcess;
+	log: string;
+}
+
 export interface RunResult {
 	status: 'success' | 'error';
 	/** Items per node and output index, from the last run of each node. */
@@ -36,8 +42,7 @@ export interface RunResult {
 export class N8nApp {
 	readonly dir: string;
 	readonly port: number;
-	private server?: ChildProcess;
-	private log = '';
+	private readonly processes: N8nProcess[] = [];
 
 	constructor(
 		readonly target: N8nVersion,
@@ -175,28 +180,43 @@ export class N8nApp {
 
 	/** Starts the app (editor and REST API) and resolves once the editor is accessible. */
 	async start(): Promise<void> {
-		this.server = spawn(join(this.target.nodeBin, 'node'), [this.bin, 'start'], {
-			env: { ...this.env, N8N_LOG_LEVEL: 'info' },
+		await this.startProcess(['start'], 'Editor is now accessible');
+	}
+
+	/**
+	 * Starts another n8n process on this app's user folder and database (a queue-mode worker, say)
+	 * and resolves once it prints `readyText`. Stopped with the app.
+	 */
+	async startProcess(
+		args: string[],
+		readyText: string,
+		env: Record<string, string> = {},
+	): Promise<N8nProcess> {
+		const child = spawn(join(this.target.nodeBin, 'node'), [this.bin, ...args], {
+			env: { ...this.env, N8N_LOG_LEVEL: 'info', ...env },
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
+		const handle: N8nProcess = { child, log: '' };
+		this.processes.push(handle);
 		const exited = new Promise<never>((_, reject) =>
-			this.server!.once('exit', (code) =>
+			child.once('exit', (code) =>
 				reject(
 					new Error(
-						`n8n ${this.target.version} exited (${code}) before it was ready:\n${this.log.slice(-3000)}`,
+						`n8n ${this.target.version} ${args[0]} exited (${code}) before it was ready:\n${handle.log.slice(-3000)}`,
 					),
 				),
 			),
 		);
 		const ready = new Promise<void>((resolve) => {
 			const watch = (chunk: Buffer) => {
-				this.log += chunk.toString();
-				if (this.log.includes('Editor is now accessible')) resolve();
+				handle.log += chunk.toString();
+				if (handle.log.includes(readyText)) resolve();
 			};
-			this.server!.stdout!.on('data', watch);
-			this.server!.stderr!.on('data', watch);
+			child.stdout!.on('data', watch);
+			child.stderr!.on('data', watch);
 		});
 		await Promise.race([ready, exited]);
+		return handle;
 	}
 
 	/** Sets up the owner account through the REST API (what the first visit's form does). */
@@ -232,14 +252,16 @@ export class N8nApp {
 		};
 	}
 
+	/** Stops every process of the app (workers first, then the main instance). */
 	async stop(): Promise<void> {
-		const server = this.server;
-		if (!server || server.exitCode !== null) return;
-		const exited = new Promise((resolve) => server.once('exit', resolve));
-		server.kill('SIGTERM');
-		const timer = setTimeout(() => server.kill('SIGKILL'), 20000);
-		await exited;
-		clearTimeout(timer);
+		for (const { child } of [...this.processes].reverse()) {
+			if (child.exitCode !== null || child.signalCode !== null) continue;
+			const exited = new Promise((resolve) => child.once('exit', resolve));
+			child.kill('SIGTERM');
+			const timer = setTimeout(() => child.kill('SIGKILL'), 20000);
+			await exited;
+			clearTimeout(timer);
+		}
 	}
 }
 
