@@ -150,7 +150,7 @@ describe('n8n 2.8.4 in queue mode (Redis, PostgreSQL, a main instance and two wo
 		}
 		await app.start();
 		workers = [];
-		for (const name of ['worker-1', 'worker-2'])
+		for (let worker = 0; worker < 2; worker++)
 			workers.push(
 				await app.startProcess(['worker', '--concurrency=10'], 'n8n worker is now ready', {
 					N8N_RUNNERS_BROKER_PORT: String(await freePort()),
