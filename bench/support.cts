@@ -41,6 +41,7 @@ export async function startServerProcess(extraArgs: string[] = []): Promise<Serv
 	const child = spawn(
 		process.execPath,
 		[
+			// BENCH_SERVER_PROF=<folder>: the server writes a CPU profile there when it stops.
 			...(process.env.BENCH_SERVER_PROF
 				? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROF}`]
 				: []),

@@ -32,8 +32,8 @@ export interface ScannerOptions {
 	maxContainerDepth?: number;
 	concurrency?: number;
 	/**
-	 * Response bodies read and parsed at once. The other scans wait with their response unread in
-	 * the socket, so memory is bounded by this, not by how many sites are scanned at once.
+	 * Response bodies read at once. The other scans wait with their response unread in the socket,
+	 * so memory is bounded by this, not by how many sites are scanned at once.
 	 */
 	bodyConcurrency?: number;
 	hostMap?: HostMap;
