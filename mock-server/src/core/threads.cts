@@ -8,18 +8,23 @@ import { isMainThread, Worker, workerData } from 'node:worker_threads';
 export type ThreadRole = 'synthetic-web' | 'scanner';
 
 /**
- * Old-generation limits. The synthetic web keeps a few dozen rendered pages; a scanner keeps up
- * to ~1,000 scans in flight (~35 KB each) and 16 bodies being read, so 128 MB leaves it room.
+ * Heap limits per thread (MB). Young generations stay small: these threads allocate fast and keep
+ * little, and V8 would otherwise grow each to 32 MB. Old generations: the synthetic web keeps a few
+ * dozen rendered pages; a scanner up to ~1,000 scans in flight (~35 KB each) and 16 bodies being
+ * read.
  */
-const HEAP_MB: Record<ThreadRole, number> = { 'synthetic-web': 32, scanner: 128 };
+const HEAP_MB: Record<ThreadRole, { young: number; old: number }> = {
+	'synthetic-web': { young: 4, old: 32 },
+	scanner: { young: 4, old: 128 },
+};
 
 export function spawnThread(filename: string, role: ThreadRole, data: object = {}): Worker {
 	const options = {
 		workerData: { role, ...data },
-		// Bounded heaps: a small young generation (these threads allocate fast and keep little;
-		// V8 would grow it to tens of MB per thread) and an old generation sized to the thread's
-		// work, so garbage is collected early instead of growing the server's memory.
-		resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: HEAP_MB[role] },
+		resourceLimits: {
+			maxYoungGenerationSizeMb: HEAP_MB[role].young,
+			maxOldGenerationSizeMb: HEAP_MB[role].old,
+		},
 	};
 	return filename.endsWith('.cts')
 		? new Worker(`require('tsx/cjs/api').register(); require(${JSON.stringify(filename)});`, {
