@@ -10,7 +10,7 @@ export type ThreadRole = 'synthetic-web' | 'scanner';
 /**
  * Heap limits per thread (MB). Young generations stay small: these threads allocate fast and keep
  * little, and V8 would otherwise grow each to 32 MB. Old generations: the synthetic web keeps a few
- * dozen rendered pages; a scanner up to ~1,000 scans in flight (~35 KB each) and 16 bodies being
+ * dozen rendered pages; a scanner up to 256 scans in flight (~35 KB each) and 16 bodies being
  * read.
  */
 const HEAP_MB: Record<ThreadRole, { young: number; old: number }> = {

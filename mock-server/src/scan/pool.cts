@@ -42,9 +42,7 @@ export class ScanPool {
 		const pool = new ScanPool({
 			timeoutMs: options.timeoutMs,
 			hosts: options.hosts,
-			concurrency: Math.ceil(
-				(options.concurrency ?? 256) / options.threads,
-			),
+			concurrency: Math.ceil((options.concurrency ?? 256) / options.threads),
 		});
 		try {
 			await Promise.all(Array.from({ length: options.threads }, () => pool.spawn()));
