@@ -1,8 +1,8 @@
 import { freePort } from '../helpers/ports.cjs';
-import { startServer, type TestServer } from '../helpers/server.cjs';
+import type { TestServer } from '../helpers/server.cjs';
 import { N8nApp, type N8nProcess, VERSIONS } from './n8n-app.cjs';
 import { startPostgres, startRedis, type Service } from './queue-services.cjs';
-import { CREDENTIAL, packedPackage } from './support.cjs';
+import { CREDENTIAL, startStack } from './support.cjs';
 
 /**
  * The nodes under n8n's queue mode, as teams run it at scale: Redis and PostgreSQL, one main
@@ -115,35 +115,22 @@ describe('n8n 2.8.4 in queue mode (Redis, PostgreSQL, a main instance and two wo
 	let account: { accountId: string; apiKey: string };
 
 	beforeAll(async () => {
-		server = await startServer({ log: false });
 		redis = await startRedis(await freePort());
 		postgres = await startPostgres(await freePort());
-		app = new N8nApp(target, { port: await freePort(), brokerPort: await freePort() });
-		Object.assign(app.env, {
-			EXECUTIONS_MODE: 'queue',
-			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-			QUEUE_BULL_REDIS_PORT: String(redis.port),
-			DB_TYPE: 'postgresdb',
-			DB_POSTGRESDB_HOST: '127.0.0.1',
-			DB_POSTGRESDB_PORT: String(postgres.port),
-			DB_POSTGRESDB_USER: 'n8n',
-			DB_POSTGRESDB_DATABASE: 'postgres',
-			DB_POSTGRESDB_PASSWORD: '',
-			N8N_PROXY_HOPS: '0',
-		});
-		await app.installPackage(packedPackage());
-		account = await server.newAccount({ credits: 5000 });
-		await app.importCredentials([
-			{
-				...CREDENTIAL,
-				type: 'leadInboxApi',
-				data: {
-					apiKey: account.apiKey,
-					leadsBaseUrl: server.url,
-					inboxBaseUrl: `${server.url}/api/v1`,
-				},
+		({ app, server, account } = await startStack(target, {
+			credits: 5000,
+			env: {
+				EXECUTIONS_MODE: 'queue',
+				QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+				QUEUE_BULL_REDIS_PORT: String(redis.port),
+				DB_TYPE: 'postgresdb',
+				DB_POSTGRESDB_HOST: '127.0.0.1',
+				DB_POSTGRESDB_PORT: String(postgres.port),
+				DB_POSTGRESDB_USER: 'n8n',
+				DB_POSTGRESDB_DATABASE: 'postgres',
+				DB_POSTGRESDB_PASSWORD: '',
 			},
-		]);
+		}));
 		for (const w of [LEADS, INBOXES]) {
 			await app.importWorkflow(w);
 			await app.cli(['publish:workflow', `--id=${w.id}`]);

@@ -67,10 +67,12 @@ export interface Stack {
  */
 export async function startStack(
 	target: N8nVersion,
-	options: { credits?: number; credential?: boolean } = {},
+	/** `env`: more environment for n8n (queue mode's database and Redis, say). */
+	options: { credits?: number; credential?: boolean; env?: Record<string, string> } = {},
 ): Promise<Stack> {
 	const server = await startServer({ log: false });
 	const app = new N8nApp(target, { port: await freePort(), brokerPort: await freePort() });
+	Object.assign(app.env, options.env);
 	await app.installPackage(packedPackage());
 	const account = await server.newAccount({ credits: options.credits ?? 1000 });
 	if (options.credential === false) return { app, server, account };
