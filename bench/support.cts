@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -75,7 +75,7 @@ export async function startServerProcess(extraArgs: string[] = []): Promise<Serv
 			child.kill('SIGTERM');
 			await new Promise((resolve) => child.once('exit', resolve));
 			for (const suffix of ['', '-wal', '-shm', '.secret'])
-				execFileSync('rm', ['-f', `${db}${suffix}`]);
+				rmSync(`${db}${suffix}`, { force: true });
 		},
 	};
 }
@@ -159,7 +159,9 @@ export function wrk(
 	];
 	return new Promise((resolve, reject) =>
 		execFile('wrk', args, (error, stdout) => {
-			execFileSync('rm', ['-f', script]);
+			rmSync(script, { force: true });
+			if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT')
+				return reject(new Error('wrk is missing: sudo apt-get install -y wrk (bash .ci/run does)'));
 			if (error) return reject(new Error(`wrk failed: ${error.message}`));
 			const percentile = (p: string) => msOf(new RegExp(`\\s${p}%\\s+(\\S+)`).exec(stdout)![1]);
 			const count = (re: RegExp) => Number(re.exec(stdout)?.[1] ?? 0);

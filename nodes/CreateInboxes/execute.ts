@@ -56,23 +56,24 @@ function text(ctx: IExecuteFunctions, name: string, i: number): string {
 function entryOf(
 	ctx: IExecuteFunctions,
 	i: number,
-): { entry: IDataObject; newPool: boolean } | { problem: string } {
+): { entry: IDataObject; newPool: boolean } | { problem: string; emailAddress: string } {
 	const emailAddress = text(ctx, 'emailAddress', i);
+	const problem = (reason: string) => ({ problem: reason, emailAddress });
 	if (!emailAddress)
-		return {
-			problem: 'Email Address is empty: map the address with an expression, e.g. {{ $json.email }}',
-		};
+		return problem(
+			'Email Address is empty: map the address with an expression, e.g. {{ $json.email }}',
+		);
 	const entry: IDataObject = {
 		emailAddress,
 		imapPassword: String(ctx.getNodeParameter('imapPassword', i, '') ?? ''),
 	};
-	if (!entry.imapPassword) return { problem: 'IMAP Password is empty' };
+	if (!entry.imapPassword) return problem('IMAP Password is empty');
 	const newPool = ctx.getNodeParameter('poolMode', i) === 'new';
 	if (!newPool) {
 		const poolId = String(
 			ctx.getNodeParameter('poolId', i, '', { extractValue: true }) ?? '',
 		).trim();
-		if (!poolId) return { problem: 'Choose a pool, or set "Add Inboxes To" to "A New Pool"' };
+		if (!poolId) return problem('Choose a pool, or set "Add Inboxes To" to "A New Pool"');
 		entry.poolId = poolId;
 	}
 	const extra = ctx.getNodeParameter('additionalFields', i, {}) as IDataObject;
@@ -83,7 +84,7 @@ function entryOf(
 		if (extra[key] === undefined || extra[key] === '') continue;
 		const value = Number(extra[key]);
 		if (!Number.isInteger(value))
-			return { problem: `${key} must be a whole number (got ${extra[key]})` };
+			return problem(`${key} must be a whole number (got ${extra[key]})`);
 		entry[key] = value;
 	}
 	if (extra.skipConnectionTest === true) entry.skipConnectionTest = true;
@@ -133,7 +134,7 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 		if ('problem' in entry)
 			fail({
 				index: i,
-				emailAddress: text(this, 'emailAddress', i),
+				emailAddress: entry.emailAddress,
 				code: 'invalid_entry',
 				reason: entry.problem,
 			});
@@ -163,9 +164,10 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 					qs: createsPool && poolName ? { poolName } : undefined,
 					itemIndex: batch[0].index,
 				})) as ApiResponse<CreationResponse>;
-				if (response.statusCode !== 429 || waitedMs + retryAfterMs(response) > maxWaitMs) break;
-				await sleep(retryAfterMs(response));
-				waitedMs += retryAfterMs(response);
+				const waitMs = response.statusCode === 429 ? retryAfterMs(response) : 0;
+				if (!waitMs || waitedMs + waitMs > maxWaitMs) break;
+				await sleep(waitMs);
+				waitedMs += waitMs;
 			}
 		} catch (error) {
 			stopSending(start, 'not_sent', asNodeError(this, error, batch[0].index));

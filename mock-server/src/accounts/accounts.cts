@@ -121,7 +121,6 @@ export class Accounts {
 		return apiKey;
 	}
 
-	/** Makes sure a given key (the dev key) exists for the account. */
 	/** The account a key belongs to, if any. */
 	accountOfKey(apiKey: string): string | undefined {
 		return (
@@ -131,12 +130,9 @@ export class Accounts {
 		)?.account_id;
 	}
 
+	/** Makes sure a given key (the dev key) exists for the account. */
 	ensureKey(accountId: string, apiKey: string, permissions: Permission[]): void {
-		const existing = sql(this.db, 'SELECT account_id FROM api_keys WHERE key_hash = ?').get(
-			hashApiKey(apiKey),
-		) as { account_id: string } | undefined;
-		if (existing) return;
-		this.insertKey(accountId, apiKey, permissions);
+		if (!this.accountOfKey(apiKey)) this.insertKey(accountId, apiKey, permissions);
 	}
 
 	devAccountId(): string | undefined {

@@ -9,6 +9,7 @@ import { contact } from '../schemas/leads.cjs';
 import { parseOrThrow } from '../schemas/validation.cjs';
 import { type Db, sql } from '../store/database.cjs';
 import { ApiError } from '../core/errors.cjs';
+import { contactKey } from '../leads/search.cjs';
 
 /**
  * A known starting state (seed file, --seed / MOCK_SEED, or POST /__admin/seed): accounts with
@@ -152,6 +153,7 @@ export async function applySeed(
 				deps.db,
 				'INSERT OR IGNORE INTO contacts (account_id, dedup_key, data, created_at) VALUES (?, ?, ?, ?)',
 			);
+			const now = deps.clock.nowIso();
 			for (const c of account.contacts) {
 				const full = {
 					businessName: c.businessName,
@@ -170,10 +172,12 @@ export async function applySeed(
 					gAnalytics: c.gAnalytics ?? null,
 					googleBusinessCategories: c.googleBusinessCategories ?? [],
 				};
-				const key = full.email
-					? `email:${full.email.trim().toLowerCase()}`
-					: `seed:${full.businessName}`;
-				insert.run(accountId, key, JSON.stringify(full), deps.clock.nowIso());
+				insert.run(
+					accountId,
+					contactKey(full.email, `seed:${full.businessName}`),
+					JSON.stringify(full),
+					now,
+				);
 			}
 		});
 	})();

@@ -67,7 +67,7 @@ export function registerTrafficHooks(
 			if (fault.status === undefined) return done(); // a delay only: the real answer follows
 			const { headers, body } = injected(fault, request, deps.clock);
 			reply.code(fault.status).headers(headers).type('application/json; charset=utf-8').send(body);
-		})();
+		})().catch(done);
 	});
 
 	// Summarised from the answer object before it is serialised; never parsed back from JSON.

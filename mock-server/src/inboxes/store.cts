@@ -4,7 +4,6 @@ import type { Secrets } from '../core/secrets.cjs';
 import { type Db, sql } from '../store/database.cjs';
 import type { ResolvedSettings } from './detect.cjs';
 
-/** Pool and inbox rows of one account. Listing never selects connection settings or passwords. */
 /** A serialised page of GET /inboxes and the few words the request journal keeps of it. */
 export interface InboxPage {
 	/** Kept as bytes: sending a cached page then costs no encoding. */
@@ -12,6 +11,7 @@ export interface InboxPage {
 	summary: { inboxes: number; total: number };
 }
 
+/** Pool and inbox rows of one account. Listing never selects connection settings or passwords. */
 export class InboxStore {
 	/**
 	 * Serialised list pages per account, valid until the account's next write: listing is the hot

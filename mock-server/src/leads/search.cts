@@ -45,10 +45,14 @@ function toContact(business: Business, scan: TrackerFlags): Contact {
 	};
 }
 
-const dedupKey = (business: Business) =>
-	business.emails[0]
-		? `email:${business.emails[0].trim().toLowerCase()}`
-		: `business:${business.key}`;
+/**
+ * A contact's dedup key in its account: the primary email, trimmed and lower-cased, or `identity`
+ * when it has none (searches and seed files both store contacts under it).
+ */
+export const contactKey = (email: string | null | undefined, identity: string) =>
+	email ? `email:${email.trim().toLowerCase()}` : identity;
+
+const dedupKey = (business: Business) => contactKey(business.emails[0], `business:${business.key}`);
 
 function matches(filter: boolean | undefined, flag: boolean | null): boolean {
 	return filter === undefined || flag === filter;
