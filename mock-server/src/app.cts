@@ -154,10 +154,14 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 	let startScanning: () => Promise<WebsiteScanning> = () =>
 		Promise.reject(new Error('the server is not listening yet'));
 	let scanning: Promise<WebsiteScanning> | undefined;
-	const scans = new ScanCache(
-		async (url) => (await (scanning ??= startScanning())).scan(url),
-		clock,
-	);
+	const scans = new ScanCache(async (url) => {
+		// A start that failed is not kept: the next scan tries again.
+		scanning ??= startScanning().catch((error: Error) => {
+			scanning = undefined;
+			throw error;
+		});
+		return (await scanning).scan(url);
+	}, clock);
 	const directory = new BusinessDirectory();
 	registerLeadRoutes(app, ctx, {
 		db,
