@@ -30,7 +30,7 @@ export async function benchScan(): Promise<void> {
 				Array.from({ length: 1000 }, (_, i) => scanning.scan(`http://bench-${run}-${i}.test/`)),
 			);
 			const ms = Number(process.hrtime.bigint() - started) / 1e6;
-			const containers = results.reduce((n, r) => n + r.containers.length, 0);
+			const containers = results.reduce((n, r) => n + r.containers, 0);
 			const timeouts = results.filter((r) => r.reason === 'time-out');
 			const failed = results.filter((r) => !r.scanned).length - timeouts.length;
 			// A time-out of a site that answers at once means the scan was slowed by the load on

@@ -4,10 +4,10 @@ import { resolveCity } from '../../mock-server/src/leads/cities.cjs';
 import { BusinessDirectory } from '../../mock-server/src/leads/directory.cjs';
 import { resolveNiche } from '../../mock-server/src/leads/niches.cjs';
 import { ScanCache } from '../../mock-server/src/leads/scan-cache.cjs';
-import { notScanned, type ScanResult } from '../../mock-server/src/scan/scanner.cjs';
+import { notScanned, type ScanSummary, summarize } from '../../mock-server/src/scan/scanner.cjs';
 
-const scanned = (url: string, fbPixel: boolean): ScanResult => ({
-	...notScanned(url, ''),
+const scanned = (url: string, fbPixel: boolean): ScanSummary => ({
+	...summarize(notScanned(url, '')),
 	scanned: true,
 	reason: undefined,
 	fbPixel,

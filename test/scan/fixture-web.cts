@@ -7,7 +7,7 @@ const DIR = join(__dirname, '../fixtures/scan');
 
 /**
  * A local web for the scanner tests: fixture pages at http://fixtures.test/<file>, containers at
- * the tag manager's paths, and the failure modes (slow, huge, loops, 5xx, not HTML).
+ * the tag manager's paths, and the failure modes (slow, dripping, huge, loops, 5xx, not HTML).
  */
 export async function startFixtureWeb(): Promise<{ origin: string; close(): Promise<void> }> {
 	const server = http.createServer((req, res) => {
@@ -30,6 +30,14 @@ export async function startFixtureWeb(): Promise<{ origin: string; close(): Prom
 					3000,
 				).unref();
 				return;
+			case '/drip': {
+				// Answers at once, then sends the rest of the page over 3 s.
+				res.writeHead(200, { 'content-type': 'text/html' });
+				res.write('<html><body>');
+				const timer = setTimeout(() => res.end('</body></html>'), 3000).unref();
+				res.on('close', () => clearTimeout(timer));
+				return;
+			}
 			case '/huge':
 				res.writeHead(200, { 'content-type': 'text/html' });
 				res.end('<html><body>' + 'x'.repeat(300 * 1024) + '</body></html>');

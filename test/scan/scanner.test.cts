@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { HostMap } from '../../mock-server/src/scan/fetcher.cjs';
 import { Scanner, type ScanResult } from '../../mock-server/src/scan/scanner.cjs';
 import { siteTruth } from '../../mock-server/src/web/profiles.cjs';
@@ -165,6 +166,7 @@ describe('website scanner on the fixture corpus', () => {
 	it.each([
 		['no website', null, 'no website'],
 		['a time-out', '/slow', 'time-out'],
+		['a body sent slower than the time-out', '/drip', 'time-out'],
 		['the size cap', '/huge', 'response too large (over 204800 bytes)'],
 		['a redirect loop', '/loop-a', 'redirect loop'],
 		['an HTTP error', '/error', 'HTTP 503'],
@@ -190,6 +192,35 @@ describe('website scanner on the fixture corpus', () => {
 			gAnalytics: true,
 			finalUrl: 'http://fixtures.test/pages/ga4-gtag.html',
 		});
+	});
+});
+
+describe("the scanner's time-out", () => {
+	it("counts the site's time, not the time its answer waited for a busy scanner", async () => {
+		// A site on another thread answers after 50 ms, while this thread is busy for 300 ms: its
+		// answer waits in the socket past the 100 ms time-out, and must still count as in time.
+		const site = new Worker(
+			`const http = require('node:http');
+			const server = http.createServer((req, res) => setTimeout(() =>
+				res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>hi</body></html>'), 50));
+			server.listen(0, '127.0.0.1', () =>
+				require('node:worker_threads').parentPort.postMessage(server.address().port));`,
+			{ eval: true },
+		);
+		try {
+			const port = await new Promise<number>((resolve) => site.once('message', resolve));
+			const scanner = new Scanner({
+				hostMap: new HostMap().add('late.test', `http://127.0.0.1:${port}`),
+				timeoutMs: 100,
+			});
+			const scan = scanner.scan('http://late.test/');
+			await new Promise((resolve) => setTimeout(resolve, 20)); // the request is on its way
+			const busyUntil = Date.now() + 300;
+			while (Date.now() < busyUntil); // the thread is busy, as under a large search
+			expect(await scan).toMatchObject({ scanned: true, url: 'http://late.test/' });
+		} finally {
+			await site.terminate();
+		}
 	});
 });
 

@@ -14,8 +14,8 @@ export type ThreadRole = 'synthetic-web' | 'scanner';
  * read.
  */
 const HEAP_MB: Record<ThreadRole, { young: number; old: number }> = {
-	'synthetic-web': { young: 4, old: 32 },
-	scanner: { young: 4, old: 128 },
+	'synthetic-web': { young: 16, old: 64 },
+	scanner: { young: 16, old: 128 },
 };
 
 export function spawnThread(filename: string, role: ThreadRole, data: object = {}): Worker {
@@ -46,4 +46,21 @@ export function firstMessage<T>(worker: Worker): Promise<T> {
 		worker.once('error', reject);
 		worker.once('exit', (code) => reject(new Error(`worker thread exited with ${code}`)));
 	});
+}
+
+/**
+ * Sends items to another thread in batches: what is sent in one turn of the event loop goes as one
+ * message (a search asks for a thousand scans at once; one message each cost more than the scans).
+ */
+export function batched<T>(send: (items: T[]) => void): (item: T) => void {
+	let batch: T[] | undefined;
+	return (item) => {
+		if (batch) return void batch.push(item);
+		batch = [item];
+		setImmediate(() => {
+			const items = batch!;
+			batch = undefined;
+			send(items);
+		});
+	};
 }

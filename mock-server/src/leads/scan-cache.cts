@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.cjs';
-import type { ScanResult } from '../scan/scanner.cjs';
+import type { ScanResult, ScanSummary } from '../scan/scanner.cjs';
 
 /** What a lead needs of a website scan: the three tracker flags (null: not scanned). */
 export type TrackerFlags = Pick<ScanResult, 'fbPixel' | 'tikTokPixel' | 'gAnalytics'>;
@@ -24,7 +24,7 @@ export class ScanCache {
 	private readonly entries = new Map<string, Entry>();
 
 	constructor(
-		private readonly scan: (url: string) => Promise<ScanResult>,
+		private readonly scan: (url: string) => Promise<ScanSummary>,
 		private readonly clock: Clock,
 		private readonly ttlMs = 6 * 3600 * 1000,
 		private readonly maxEntries = SCAN_CACHE_MAX_ENTRIES,

@@ -4,9 +4,14 @@ import zlib from 'node:zlib';
 import type { Limiter } from './limiter.cjs';
 
 /**
- * A bounded HTTP GET for the scanner: time-out for the whole exchange, response-size cap, redirect
- * limit with loop detection, gzip/deflate/br, a proper user agent, and an injectable host mapping
- * (`*.test` or an exact host -> http://127.0.0.1:PORT) so tests and demos never touch real DNS.
+ * A bounded HTTP GET for the scanner: time-outs, response-size cap, redirect limit with loop
+ * detection, gzip/deflate/br, a proper user agent, and an injectable host mapping (`*.test` or an
+ * exact host -> http://127.0.0.1:PORT) so tests and demos never touch real DNS.
+ *
+ * The time-out is the site's time, not the scanner's: a site has `timeoutMs` to answer (all
+ * redirects together) and `timeoutMs` to send a body once the scanner reads it. Time a response
+ * waits for the scanner (its place among the bodies read at once, a busy thread) does not count,
+ * so a site that answered at once is never reported as timed out because the scanner was loaded.
  */
 export interface FetchOptions {
 	timeoutMs: number;
@@ -56,10 +61,43 @@ export class HostMap {
 	}
 }
 
+// Sockets are not limited here: the scanner's own concurrency bounds them, and a request queued in
+// an agent would wait for a socket while its site's clock runs.
 const agents = {
-	http: new http.Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 1000 }),
-	https: new https.Agent({ keepAlive: true, maxSockets: 256 }),
+	http: new http.Agent({ keepAlive: true, keepAliveMsecs: 1000, maxFreeSockets: 1024 }),
+	https: new https.Agent({ keepAlive: true }),
 };
+
+/**
+ * Counts the time spent waiting on the site, and aborts the exchange when that time is used up.
+ * The abort waits one turn of the event loop after the timer: an answer that arrived while the
+ * thread was busy is read first, and counts as in time.
+ */
+class SiteClock {
+	private timer: NodeJS.Timeout | undefined;
+	private since = 0;
+
+	constructor(
+		private remainingMs: number,
+		private readonly controller: AbortController,
+	) {}
+
+	start(): void {
+		this.since = performance.now();
+		const timer: NodeJS.Timeout = setTimeout(
+			() => setImmediate(() => this.timer === timer && this.controller.abort()),
+			Math.max(0, this.remainingMs),
+		);
+		this.timer = timer;
+	}
+
+	stop(): void {
+		if (!this.timer) return;
+		clearTimeout(this.timer);
+		this.timer = undefined;
+		this.remainingMs -= performance.now() - this.since;
+	}
+}
 
 function reasonOf(error: NodeJS.ErrnoException): string {
 	switch (error.code) {
@@ -79,15 +117,25 @@ function reasonOf(error: NodeJS.ErrnoException): string {
 
 type Answer = { status: number; headers: http.IncomingHttpHeaders; body?: Buffer; reason?: string };
 
-function getOnce(url: URL, options: FetchOptions, signal: AbortSignal): Promise<Answer> {
+/** One request: `answer` runs while the site owes response headers, a fresh clock for the body. */
+function getOnce(
+	url: URL,
+	options: FetchOptions,
+	controller: AbortController,
+	answer: SiteClock,
+): Promise<Answer> {
+	const { signal } = controller;
 	return new Promise((resolveOnce) => {
 		let settled = false;
 		let release: (() => void) | undefined;
-		const resolve = (answer: Answer) => {
+		const body = new SiteClock(options.timeoutMs, controller);
+		const resolve = (result: Answer) => {
 			if (settled) return;
 			settled = true;
+			answer.stop();
+			body.stop();
 			release?.();
-			resolveOnce(answer);
+			resolveOnce(result);
 		};
 		const failed =
 			(status: number, headers: http.IncomingHttpHeaders) => (error: NodeJS.ErrnoException) =>
@@ -112,6 +160,7 @@ function getOnce(url: URL, options: FetchOptions, signal: AbortSignal): Promise<
 				signal,
 			},
 			(response) => {
+				answer.stop();
 				const status = response.statusCode ?? 0;
 				const { headers } = response;
 				if (status >= 300 && status < 400 && headers.location) {
@@ -131,10 +180,15 @@ function getOnce(url: URL, options: FetchOptions, signal: AbortSignal): Promise<
 					return;
 				}
 				response.on('error', failed(status, headers));
+				// Closed before the whole body came, without an error (destroyed while paused): an answer.
+				response.on('close', () => {
+					if (!response.complete) failed(status, headers)(new Error('connection closed'));
+				});
 				response.pause();
 				void options.bodies.acquire().then((permit) => {
 					if (settled) return permit();
 					release = permit;
+					body.start();
 					const encoding = String(headers['content-encoding'] ?? '').toLowerCase();
 					const stream =
 						encoding === 'gzip'
@@ -162,6 +216,7 @@ function getOnce(url: URL, options: FetchOptions, signal: AbortSignal): Promise<
 			},
 		);
 		request.on('error', failed(0, {}));
+		answer.start();
 		request.end();
 	});
 }
@@ -174,48 +229,44 @@ export async function fetchText(input: string, options: FetchOptions): Promise<F
 		return { ok: false, url: input, reason: 'not a valid URL' };
 	}
 	const controller = new AbortController();
-	const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+	const answer = new SiteClock(options.timeoutMs, controller);
 	const visited = new Set<string>();
-	try {
-		for (let hop = 0; ; hop++) {
-			if (url.protocol !== 'http:' && url.protocol !== 'https:')
-				return { ok: false, url: url.href, reason: `unsupported scheme ${url.protocol}` };
-			visited.add(url.href);
-			const result = await getOnce(url, options, controller.signal);
-			if (result.reason)
+	for (let hop = 0; ; hop++) {
+		if (url.protocol !== 'http:' && url.protocol !== 'https:')
+			return { ok: false, url: url.href, reason: `unsupported scheme ${url.protocol}` };
+		visited.add(url.href);
+		const result = await getOnce(url, options, controller, answer);
+		if (result.reason)
+			return {
+				ok: false,
+				url: url.href,
+				reason: result.reason,
+				status: result.status || undefined,
+			};
+		if (result.status >= 300 && result.status < 400) {
+			const next = new URL(String(result.headers.location), url);
+			if (visited.has(next.href))
+				return { ok: false, url: url.href, reason: 'redirect loop', status: result.status };
+			if (hop >= options.maxRedirects)
 				return {
 					ok: false,
 					url: url.href,
-					reason: result.reason,
-					status: result.status || undefined,
+					reason: `too many redirects (over ${options.maxRedirects})`,
+					status: result.status,
 				};
-			if (result.status >= 300 && result.status < 400) {
-				const next = new URL(String(result.headers.location), url);
-				if (visited.has(next.href))
-					return { ok: false, url: url.href, reason: 'redirect loop', status: result.status };
-				if (hop >= options.maxRedirects)
-					return {
-						ok: false,
-						url: url.href,
-						reason: `too many redirects (over ${options.maxRedirects})`,
-						status: result.status,
-					};
-				url = next;
-				continue;
-			}
-			if (result.status >= 400)
-				return { ok: false, url: url.href, reason: `HTTP ${result.status}`, status: result.status };
-			// Latin-1 maps bytes 1:1 and is much faster than UTF-8 decoding; every signature and id
-			// the scanner looks for is ASCII, so non-ASCII text may come out garbled without harm.
-			return {
-				ok: true,
-				url: url.href,
-				status: result.status,
-				contentType: String(result.headers['content-type'] ?? ''),
-				body: result.body!.toString('latin1'),
-			};
+			url = next;
+			continue;
 		}
-	} finally {
-		clearTimeout(timer);
+		if (result.status >= 400)
+			return { ok: false, url: url.href, reason: `HTTP ${result.status}`, status: result.status };
+		// Latin-1 maps bytes 1:1 and is much faster than UTF-8 decoding; every signature and id
+		// the scanner looks for is ASCII, so non-ASCII text may come out garbled without harm.
+		return {
+			ok: true,
+			url: url.href,
+			status: result.status,
+			contentType: String(result.headers['content-type'] ?? ''),
+			body: result.body!.toString('latin1'),
+		};
 	}
 }

@@ -1,7 +1,7 @@
 import { parentPort, type Worker } from 'node:worker_threads';
-import { firstMessage, spawnThread, threadRole } from '../core/threads.cjs';
+import { batched, firstMessage, spawnThread, threadRole } from '../core/threads.cjs';
 import { HostMap } from './fetcher.cjs';
-import { notScanned, Scanner, type ScanResult } from './scanner.cjs';
+import { notScanned, Scanner, type ScanSummary, summarize } from './scanner.cjs';
 
 /**
  * Website scans spread over worker threads: parsing pages and containers is CPU work, and on the
@@ -25,11 +25,13 @@ export interface ScanPoolOptions {
 
 interface Thread {
 	worker: Worker;
+	ask: (request: Request) => void;
 	/** Scans sent to this thread and not answered yet. */
-	waiting: Map<number, { url: string; resolve: (result: ScanResult) => void }>;
+	waiting: Map<number, { url: string; resolve: (result: ScanSummary) => void }>;
 }
 
-type Reply = { id: number; result: ScanResult };
+type Request = { id: number; url: string };
+type Reply = { id: number; result: ScanSummary };
 
 export class ScanPool {
 	private threads: Thread[] = [];
@@ -42,7 +44,7 @@ export class ScanPool {
 		const pool = new ScanPool({
 			timeoutMs: options.timeoutMs,
 			hosts: options.hosts,
-			concurrency: Math.ceil((options.concurrency ?? 256) / options.threads),
+			concurrency: Math.ceil((options.concurrency ?? 1024) / options.threads),
 		});
 		try {
 			await Promise.all(Array.from({ length: options.threads }, () => pool.spawn()));
@@ -55,10 +57,17 @@ export class ScanPool {
 
 	private async spawn(): Promise<void> {
 		const worker = spawnThread(__filename, 'scanner', this.data);
-		const thread: Thread = { worker, waiting: new Map() };
-		worker.on('message', (reply: Reply) => {
-			thread.waiting.get(reply.id)?.resolve(reply.result);
-			thread.waiting.delete(reply.id);
+		const thread: Thread = {
+			worker,
+			ask: batched((requests) => worker.postMessage(requests)),
+			waiting: new Map(),
+		};
+		worker.on('message', (replies: Reply[] | { ready: true }) => {
+			if (!Array.isArray(replies)) return;
+			for (const reply of replies) {
+				thread.waiting.get(reply.id)?.resolve(reply.result);
+				thread.waiting.delete(reply.id);
+			}
 			// An idle thread does not keep the process alive; one with scans to answer does.
 			if (thread.waiting.size === 0) worker.unref();
 		});
@@ -72,7 +81,7 @@ export class ScanPool {
 				void replaced.then(() =>
 					this.threads.length > 0
 						? this.scan(url).then(resolve)
-						: resolve(notScanned(url, 'scan failed: the scanner thread stopped')),
+						: resolve(summarize(notScanned(url, 'scan failed: the scanner thread stopped'))),
 				);
 		});
 		await firstMessage(worker);
@@ -80,15 +89,15 @@ export class ScanPool {
 		this.threads.push(thread);
 	}
 
-	scan(url: string): Promise<ScanResult> {
+	scan(url: string): Promise<ScanSummary> {
 		if (this.threads.length === 0)
-			return Promise.resolve(notScanned(url, 'scan failed: no scanner thread running'));
+			return Promise.resolve(summarize(notScanned(url, 'scan failed: no scanner thread running')));
 		const thread = this.threads.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a));
 		const id = this.nextId++;
 		return new Promise((resolve) => {
 			if (thread.waiting.size === 0) thread.worker.ref();
 			thread.waiting.set(id, { url, resolve });
-			thread.worker.postMessage({ id, url });
+			thread.ask({ id, url });
 		});
 	}
 
@@ -105,12 +114,10 @@ if (role?.role === 'scanner') {
 		hostMap: HostMap.parse(role.hosts as string[]),
 		concurrency: role.concurrency as number,
 	});
-	parentPort!.on(
-		'message',
-		({ id, url }: { id: number; url: string }) =>
-			void scanner
-				.scan(url)
-				.then((result) => parentPort!.postMessage({ id, result } satisfies Reply)),
-	);
+	const reply = batched<Reply>((replies) => parentPort!.postMessage(replies));
+	parentPort!.on('message', (requests: Request[]) => {
+		for (const { id, url } of requests)
+			void scanner.scan(url).then((result) => reply({ id, result: summarize(result) }));
+	});
 	parentPort!.postMessage({ ready: true });
 }

@@ -23,6 +23,29 @@ export interface ScanResult {
 	containers: { id: string; url: string; loaded: boolean; reason?: string }[];
 }
 
+/**
+ * What the lead search needs of a scan, and all a scanner thread sends back: the flags and why a
+ * site was not scanned, without the findings (copying those between threads cost as much as a
+ * quarter of a scan).
+ */
+export type ScanSummary = Pick<
+	ScanResult,
+	'url' | 'scanned' | 'reason' | 'fbPixel' | 'tikTokPixel' | 'gAnalytics'
+> & { containers: number };
+
+export function summarize(result: ScanResult): ScanSummary {
+	const { url, scanned, reason, fbPixel, tikTokPixel, gAnalytics, containers } = result;
+	return {
+		url,
+		scanned,
+		...(reason === undefined ? {} : { reason }),
+		fbPixel,
+		tikTokPixel,
+		gAnalytics,
+		containers: containers.length,
+	};
+}
+
 export interface ScannerOptions {
 	timeoutMs?: number;
 	maxPageBytes?: number;

@@ -2,7 +2,7 @@ import { TAG_MANAGER_HOST } from '../web/respond.cjs';
 import { startSyntheticWebWorker } from '../web/worker.cjs';
 import { HostMap } from './fetcher.cjs';
 import { ScanPool } from './pool.cjs';
-import { Scanner, type ScanResult } from './scanner.cjs';
+import { Scanner, type ScanSummary, summarize } from './scanner.cjs';
 
 /**
  * How the server scans the business websites of its lead searches: the synthetic web on a worker
@@ -11,7 +11,7 @@ import { Scanner, type ScanResult } from './scanner.cjs';
  * thread (the websites are also this server's own virtual hosts) with a warning.
  */
 export interface WebsiteScanning {
-	scan(url: string): Promise<ScanResult>;
+	scan(url: string): Promise<ScanSummary>;
 	stop(): Promise<void>;
 }
 
@@ -55,5 +55,5 @@ export async function startWebsiteScanning(options: {
 		}
 	}
 	const scanner = new Scanner({ timeoutMs: options.timeoutMs, hostMap: HostMap.parse(hosts) });
-	return { scan: (url) => scanner.scan(url), stop: stopWeb };
+	return { scan: (url) => scanner.scan(url).then(summarize), stop: stopWeb };
 }

@@ -53,8 +53,10 @@ export function startSyntheticWebServer(): Promise<{ port: number; server: http.
 			.end(request.method === 'HEAD' ? undefined : answer.body);
 	});
 	server.keepAliveTimeout = 30000;
+	// A scan of 1,000 websites opens up to as many connections at once: with the default backlog
+	// (511) the rest are dropped and retried by the kernel a second later, past the scan time-out.
 	return new Promise((resolve) =>
-		server.listen(0, '127.0.0.1', () =>
+		server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () =>
 			resolve({ port: (server.address() as AddressInfo).port, server }),
 		),
 	);
