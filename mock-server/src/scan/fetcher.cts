@@ -21,6 +21,8 @@ export interface FetchOptions {
 	userAgent: string;
 	/** Bodies read at once: a response waits for a place with its bytes left in the socket. */
 	bodies: Limiter;
+	/** Told how long each answer (response headers) took after its request was made. */
+	answered?: (ms: number) => void;
 }
 
 export type FetchOutcome =
@@ -144,6 +146,7 @@ function getOnce(
 		const mapped = options.hostMap.resolve(url.hostname);
 		const target = mapped ?? url;
 		const secure = target.protocol === 'https:';
+		const madeAt = performance.now();
 		const request = (secure ? https : http).request(
 			{
 				host: target.hostname,
@@ -161,6 +164,7 @@ function getOnce(
 			},
 			(response) => {
 				answer.stop();
+				options.answered?.(performance.now() - madeAt);
 				const status = response.statusCode ?? 0;
 				const { headers } = response;
 				if (status >= 300 && status < 400 && headers.location) {
@@ -185,7 +189,10 @@ function getOnce(
 					if (!response.complete) failed(status, headers)(new Error('connection closed'));
 				});
 				response.pause();
-				void options.bodies.acquire().then((permit) => {
+				// The body is read in a later turn of the event loop than the place is given: bodies
+				// already received would otherwise be read and scanned back to back in one turn, for
+				// seconds under load, while no other request could be sent or answer be read.
+				const read = (permit: () => void) => {
 					if (settled) return permit();
 					release = permit;
 					body.start();
@@ -212,7 +219,8 @@ function getOnce(
 					stream.on('end', () => resolve({ status, headers, body: Buffer.concat(chunks) }));
 					stream.on('error', failed(status, headers));
 					response.resume();
-				});
+				};
+				void options.bodies.acquire().then((permit) => setImmediate(read, permit));
 			},
 		);
 		request.on('error', failed(0, {}));

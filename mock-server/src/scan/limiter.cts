@@ -3,7 +3,21 @@ export class Limiter {
 	private active = 0;
 	private readonly waiting: (() => void)[] = [];
 
-	constructor(private readonly limit: number) {}
+	constructor(private limit: number) {}
+
+	/** Nobody holds or waits for a place. */
+	get idle(): boolean {
+		return this.active === 0 && this.waiting.length === 0;
+	}
+
+	/** A new limit: waiters get the places it adds; places above it are not given again. */
+	resize(limit: number): void {
+		this.limit = limit;
+		while (this.active < this.limit && this.waiting.length > 0) {
+			this.active++;
+			this.waiting.shift()!();
+		}
+	}
 
 	/** Waits for a place; the returned function gives it back (once). */
 	async acquire(): Promise<() => void> {
@@ -13,9 +27,9 @@ export class Limiter {
 		return () => {
 			if (released) return;
 			released = true;
-			const next = this.waiting.shift();
-			// The place goes straight to the next waiter, so `active` stays as it is.
-			if (next) next();
+			// The place goes straight to the next waiter (so `active` stays), unless it is above
+			// the limit after a resize.
+			if (this.active <= this.limit && this.waiting.length > 0) this.waiting.shift()!();
 			else this.active--;
 		};
 	}

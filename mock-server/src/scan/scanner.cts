@@ -2,6 +2,7 @@ import { analyzeContainer } from './container.cjs';
 import { fetchText, HostMap } from './fetcher.cjs';
 import { Limiter } from './limiter.cjs';
 import { scanPage } from './page.cjs';
+import { ScanWindow } from './window.cjs';
 import type { ContainerRef, Finding } from './signatures.cjs';
 
 export interface ScanResult {
@@ -98,6 +99,7 @@ export function notScanned(url: string | null, reason: string, finalUrl?: string
  */
 export class Scanner {
 	private readonly limiter: Limiter;
+	private readonly window: ScanWindow;
 	private readonly bodies: Limiter;
 	private readonly o: Required<Omit<ScannerOptions, 'hostMap'>> & { hostMap: HostMap };
 
@@ -114,6 +116,12 @@ export class Scanner {
 			tagManagerOrigin: options.tagManagerOrigin ?? 'https://www.googletagmanager.com',
 		};
 		this.limiter = new Limiter(this.o.concurrency);
+		this.window = new ScanWindow(
+			this.limiter,
+			this.o.concurrency,
+			Math.min(32, this.o.concurrency),
+			this.o.timeoutMs / 4,
+		);
 		this.bodies = new Limiter(this.o.bodyConcurrency);
 	}
 
@@ -122,7 +130,8 @@ export class Scanner {
 		// A scan never fails the caller: anything unexpected is reported as "not scanned".
 		return this.limiter
 			.run(() => this.scanNow(url))
-			.catch((error: Error) => notScanned(url, `scan failed: ${error.message}`));
+			.catch((error: Error) => notScanned(url, `scan failed: ${error.message}`))
+			.finally(() => this.window.settled());
 	}
 
 	private fetchOptions(maxBytes: number) {
@@ -133,6 +142,7 @@ export class Scanner {
 			hostMap: this.o.hostMap,
 			userAgent: USER_AGENT,
 			bodies: this.bodies,
+			answered: (ms: number) => this.window.answered(ms),
 		};
 	}
 
