@@ -8,10 +8,11 @@ import type { Limiter } from './limiter.cjs';
  * detection, gzip/deflate/br, a proper user agent, and an injectable host mapping (`*.test` or an
  * exact host -> http://127.0.0.1:PORT) so tests and demos never touch real DNS.
  *
- * The time-out is the site's time, not the scanner's: a site has `timeoutMs` to answer (all
- * redirects together) and `timeoutMs` to send a body once the scanner reads it. Time a response
- * waits for the scanner (its place among the bodies read at once, a busy thread) does not count,
- * so a site that answered at once is never reported as timed out because the scanner was loaded.
+ * The time-out is the site's time, not the scanner's. For each request (a redirect is another
+ * one) a site has `timeoutMs` to accept the connection and take the request, `timeoutMs` to answer
+ * it, and `timeoutMs` to send the body once the scanner reads it. Time a request or a response
+ * waits for the scanner (a busy thread, its place among the bodies read at once) does not count, so
+ * a site that answers at once is never reported as timed out because the scanner was loaded.
  */
 export interface FetchOptions {
 	timeoutMs: number;
@@ -21,7 +22,7 @@ export interface FetchOptions {
 	userAgent: string;
 	/** Bodies read at once: a response waits for a place with its bytes left in the socket. */
 	bodies: Limiter;
-	/** Told how long each answer (response headers) took after its request was made. */
+	/** Told how long each answer (response headers) took after its request was sent. */
 	answered?: (ms: number) => void;
 }
 
@@ -71,33 +72,29 @@ const agents = {
 };
 
 /**
- * Counts the time spent waiting on the site, and aborts the exchange when that time is used up.
- * The abort waits one turn of the event loop after the timer: an answer that arrived while the
- * thread was busy is read first, and counts as in time.
+ * One step the site owes (taking the request, answering it, sending the body): aborts the
+ * exchange when it is not done within the time-out. The abort waits one turn of the event loop
+ * after the timer: what arrived while the thread was busy is read first, and counts as in time.
  */
 class SiteClock {
 	private timer: NodeJS.Timeout | undefined;
-	private since = 0;
 
 	constructor(
-		private remainingMs: number,
+		private readonly timeoutMs: number,
 		private readonly controller: AbortController,
 	) {}
 
 	start(): void {
-		this.since = performance.now();
 		const timer: NodeJS.Timeout = setTimeout(
 			() => setImmediate(() => this.timer === timer && this.controller.abort()),
-			Math.max(0, this.remainingMs),
+			this.timeoutMs,
 		);
 		this.timer = timer;
 	}
 
 	stop(): void {
-		if (!this.timer) return;
 		clearTimeout(this.timer);
 		this.timer = undefined;
-		this.remainingMs -= performance.now() - this.since;
 	}
 }
 
@@ -119,21 +116,19 @@ function reasonOf(error: NodeJS.ErrnoException): string {
 
 type Answer = { status: number; headers: http.IncomingHttpHeaders; body?: Buffer; reason?: string };
 
-/** One request: `answer` runs while the site owes response headers, a fresh clock for the body. */
-function getOnce(
-	url: URL,
-	options: FetchOptions,
-	controller: AbortController,
-	answer: SiteClock,
-): Promise<Answer> {
+/** One request, with a clock for each step the site owes. */
+function getOnce(url: URL, options: FetchOptions, controller: AbortController): Promise<Answer> {
 	const { signal } = controller;
 	return new Promise((resolveOnce) => {
 		let settled = false;
 		let release: (() => void) | undefined;
-		const body = new SiteClock(options.timeoutMs, controller);
+		const [connect, answer, body] = [1, 2, 3].map(
+			() => new SiteClock(options.timeoutMs, controller),
+		);
 		const resolve = (result: Answer) => {
 			if (settled) return;
 			settled = true;
+			connect.stop();
 			answer.stop();
 			body.stop();
 			release?.();
@@ -146,7 +141,8 @@ function getOnce(
 		const mapped = options.hostMap.resolve(url.hostname);
 		const target = mapped ?? url;
 		const secure = target.protocol === 'https:';
-		const madeAt = performance.now();
+		let sentAt = 0;
+		let responded = false;
 		const request = (secure ? https : http).request(
 			{
 				host: target.hostname,
@@ -163,8 +159,10 @@ function getOnce(
 				signal,
 			},
 			(response) => {
+				responded = true;
+				connect.stop();
 				answer.stop();
-				options.answered?.(performance.now() - madeAt);
+				options.answered?.(performance.now() - (sentAt || performance.now()));
 				const status = response.statusCode ?? 0;
 				const { headers } = response;
 				if (status >= 300 && status < 400 && headers.location) {
@@ -224,7 +222,13 @@ function getOnce(
 			},
 		);
 		request.on('error', failed(0, {}));
-		answer.start();
+		// The request is on the wire: from here the site owes the answer.
+		request.on('finish', () => {
+			connect.stop();
+			sentAt = performance.now();
+			if (!responded) answer.start();
+		});
+		connect.start();
 		request.end();
 	});
 }
@@ -237,13 +241,12 @@ export async function fetchText(input: string, options: FetchOptions): Promise<F
 		return { ok: false, url: input, reason: 'not a valid URL' };
 	}
 	const controller = new AbortController();
-	const answer = new SiteClock(options.timeoutMs, controller);
 	const visited = new Set<string>();
 	for (let hop = 0; ; hop++) {
 		if (url.protocol !== 'http:' && url.protocol !== 'https:')
 			return { ok: false, url: url.href, reason: `unsupported scheme ${url.protocol}` };
 		visited.add(url.href);
-		const result = await getOnce(url, options, controller, answer);
+		const result = await getOnce(url, options, controller);
 		if (result.reason)
 			return {
 				ok: false,
