@@ -20,7 +20,7 @@ export interface FetchOptions {
 	maxRedirects: number;
 	hostMap: HostMap;
 	userAgent: string;
-	/** Bodies read at once: a response waits for a place with its bytes left in the socket. */
+	/** Bodies read at once: a response waits for a place with what its socket delivered so far. */
 	bodies: Limiter;
 	/** Told how long each answer (response headers) took after its request was sent. */
 	answered?: (ms: number) => void;
@@ -122,9 +122,9 @@ function getOnce(url: URL, options: FetchOptions, controller: AbortController): 
 	return new Promise((resolveOnce) => {
 		let settled = false;
 		let release: (() => void) | undefined;
-		const [connect, answer, body] = [1, 2, 3].map(
-			() => new SiteClock(options.timeoutMs, controller),
-		);
+		const connect = new SiteClock(options.timeoutMs, controller);
+		const answer = new SiteClock(options.timeoutMs, controller);
+		const body = new SiteClock(options.timeoutMs, controller);
 		const resolve = (result: Answer) => {
 			if (settled) return;
 			settled = true;
@@ -162,7 +162,7 @@ function getOnce(url: URL, options: FetchOptions, controller: AbortController): 
 				responded = true;
 				connect.stop();
 				answer.stop();
-				options.answered?.(performance.now() - (sentAt || performance.now()));
+				options.answered?.(sentAt ? performance.now() - sentAt : 0);
 				const status = response.statusCode ?? 0;
 				const { headers } = response;
 				if (status >= 300 && status < 400 && headers.location) {
