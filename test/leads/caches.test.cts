@@ -64,6 +64,17 @@ describe('the scan cache', () => {
 		expect(cache.flags(null)).toEqual({ fbPixel: null, tikTokPixel: null, gAnalytics: null });
 	});
 
+	it('keeps no failure of the scanning itself: the next search asks again', async () => {
+		let fail = true;
+		const cache = new ScanCache(async (url) => {
+			if (fail) throw new Error('the scanner threads did not start');
+			return scanned(url, true);
+		}, new Clock());
+		await expect(cache.flags('http://a.test/')).rejects.toThrow('did not start');
+		fail = false;
+		expect(await cache.flags('http://a.test/')).toMatchObject({ fbPixel: true });
+	});
+
 	it('holds at most its limit of websites', async () => {
 		const cache = new ScanCache(async (url) => scanned(url, false), new Clock(), 60000, 3);
 		for (const host of ['a', 'b', 'c', 'd']) await cache.flags(`http://${host}.test/`);

@@ -1,8 +1,8 @@
 import type { Clock } from '../core/clock.cjs';
-import type { ScanResult, ScanSummary } from '../scan/scanner.cjs';
+import type { ScanSummary } from '../scan/scanner.cjs';
 
 /** What a lead needs of a website scan: the three tracker flags (null: not scanned). */
-export type TrackerFlags = Pick<ScanResult, 'fbPixel' | 'tikTokPixel' | 'gAnalytics'>;
+export type TrackerFlags = Pick<ScanSummary, 'fbPixel' | 'tikTokPixel' | 'gAnalytics'>;
 
 const NOT_SCANNED: TrackerFlags = { fbPixel: null, tikTokPixel: null, gAnalytics: null };
 
@@ -41,10 +41,18 @@ export class ScanCache {
 			this.entries.delete(this.entries.keys().next().value!);
 		const entry: Entry = {
 			at: now,
-			flags: this.scan(url).then(({ fbPixel, tikTokPixel, gAnalytics }) => {
-				entry.flags = { fbPixel, tikTokPixel, gAnalytics };
-				return entry.flags;
-			}),
+			flags: this.scan(url).then(
+				({ fbPixel, tikTokPixel, gAnalytics }) => {
+					entry.flags = { fbPixel, tikTokPixel, gAnalytics };
+					return entry.flags;
+				},
+				(error: Error) => {
+					// The scanning could not run at all (its threads did not start): not a result
+					// to keep, so the next search asks again.
+					if (this.entries.get(url) === entry) this.entries.delete(url);
+					throw error;
+				},
+			),
 		};
 		this.entries.set(url, entry);
 		return entry.flags;
