@@ -9,7 +9,7 @@ import { contact } from '../schemas/leads.cjs';
 import { parseOrThrow } from '../schemas/validation.cjs';
 import { type Db, sql } from '../store/database.cjs';
 import { ApiError } from '../core/errors.cjs';
-import { contactKey } from '../leads/search.cjs';
+import { contactKey } from '../leads/contact-key.cjs';
 
 /**
  * A known starting state (seed file, --seed / MOCK_SEED, or POST /__admin/seed): accounts with

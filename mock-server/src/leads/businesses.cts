@@ -2,6 +2,7 @@ import type { CountryCode, Examples } from 'libphonenumber-js';
 import { lazy } from '../core/lazy.cjs';
 import { hash32, Rng } from '../core/random.cjs';
 import type { City } from './cities.cjs';
+import { contactKey } from './contact-key.cjs';
 import { localPhone, phoneLib, postalCodeOf } from './local-numbers.cjs';
 import type { Niche } from './niches.cjs';
 
@@ -15,6 +16,8 @@ const mobileExamples = lazy(() => require('libphonenumber-js/mobile/examples') a
 export interface Business {
 	/** Stable identity, the dedup key of a business without email. */
 	key: string;
+	/** What an account deduplicates the business's contact under (computed once, with the listing). */
+	dedupKey: string;
 	businessName: string;
 	address: string;
 	website: string | null;
@@ -249,7 +252,9 @@ function phone(city: City, rng: Rng): string | undefined {
 	return example.number as string;
 }
 
-export function generateBusiness(niche: Niche, city: City, rank: number): Business {
+type Listing = Omit<Business, 'dedupKey'>;
+
+function generateListing(niche: Niche, city: City, rank: number): Listing {
 	const key = `${niche.id}|${city.id}|${rank}`;
 	const rng = new Rng(`business:${key}`);
 	const noun = niche.categories[0];
@@ -307,15 +312,20 @@ export function generateBusiness(niche: Niche, city: City, rank: number): Busine
  * just before, sharing its email: the same request must count that email once.
  */
 export function businessAt(niche: Niche, city: City, rank: number): Business {
-	const business = generateBusiness(niche, city, rank);
-	if (rank > 0 && new Rng(`branch:${business.key}`).chance(0.02)) {
-		const main = generateBusiness(niche, city, rank - 1);
+	const listing = listingAt(niche, city, rank);
+	return { ...listing, dedupKey: contactKey(listing.emails[0], `business:${listing.key}`) };
+}
+
+function listingAt(niche: Niche, city: City, rank: number): Listing {
+	const listing = generateListing(niche, city, rank);
+	if (rank > 0 && new Rng(`branch:${listing.key}`).chance(0.02)) {
+		const main = generateListing(niche, city, rank - 1);
 		if (main.emails.length)
 			return {
-				...business,
-				businessName: `${main.businessName} (${business.address.split(',')[0]})`,
+				...listing,
+				businessName: `${main.businessName} (${listing.address.split(',')[0]})`,
 				emails: main.emails,
 			};
 	}
-	return business;
+	return listing;
 }

@@ -45,15 +45,6 @@ function toContact(business: Business, scan: TrackerFlags): Contact {
 	};
 }
 
-/**
- * A contact's dedup key in its account: the primary email, trimmed and lower-cased, or `identity`
- * when it has none (searches and seed files both store contacts under it).
- */
-export const contactKey = (email: string | null | undefined, identity: string) =>
-	email ? `email:${email.trim().toLowerCase()}` : identity;
-
-const dedupKey = (business: Business) => contactKey(business.emails[0], `business:${business.key}`);
-
 function matches(filter: boolean | undefined, flag: boolean | null): boolean {
 	return filter === undefined || flag === filter;
 }
@@ -146,16 +137,18 @@ export async function searchLeads(
 		// Only the new contacts are built and serialised: a repeated pull costs a lookup per lead.
 		const contacts = deps.db.transaction(() => {
 			deps.faults.check('leads.save');
-			const keys = picked.map(({ business }) => dedupKey(business));
-			const seen = new Set(
-				(
-					sql(
-						deps.db,
-						// One index lookup per key (a join would walk all the account's contacts).
-						'SELECT dedup_key AS key FROM contacts WHERE account_id = ? AND dedup_key IN (SELECT value FROM json_each(?))',
-					).all(principal.accountId, JSON.stringify(keys)) as { key: string }[]
-				).map((row) => row.key),
+			const keys = picked.map(({ business }) => business.dedupKey);
+			// Which of them the account already has, by position: one index lookup per key (a join
+			// would walk all the account's contacts), and only numbers come back.
+			const known = new Set(
+				sql(
+					deps.db,
+					'SELECT k.key FROM json_each(?) AS k WHERE EXISTS (SELECT 1 FROM contacts WHERE account_id = ? AND dedup_key = k.value)',
+				)
+					.pluck()
+					.all(JSON.stringify(keys), principal.accountId) as number[],
 			);
+			const seen = new Set<string>();
 			const insert = sql(
 				deps.db,
 				'INSERT INTO contacts (account_id, dedup_key, data, created_at) VALUES (?, ?, ?, ?)',
@@ -163,7 +156,7 @@ export async function searchLeads(
 			const now = deps.clock.nowIso();
 			const added: Contact[] = [];
 			picked.forEach(({ business, scan }, i) => {
-				if (seen.has(keys[i])) return;
+				if (known.has(i) || seen.has(keys[i])) return;
 				seen.add(keys[i]);
 				const contact = toContact(business, scan);
 				insert.run(principal.accountId, keys[i], JSON.stringify(contact), now);
