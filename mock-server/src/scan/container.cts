@@ -15,6 +15,11 @@ import {
  * `data` object with a string-aware brace scan and JSON.parse (never eval), resolves macro and
  * template references, and classifies each active tag. Falls back to regexes over the unescaped
  * text when the object cannot be parsed.
+ *
+ * The object is found and delimited in the bytes as received, and only it becomes a string: a
+ * container is mostly its runtime library (the data is about 1 % of 50-160 KB), and turning whole
+ * containers into strings was most of what the scanner allocated. Bytes are read as Latin-1, as
+ * pages are (page.cts).
  */
 interface Tag {
 	function?: string;
@@ -26,32 +31,52 @@ interface ContainerData {
 	permissions?: Record<string, Record<string, unknown>>;
 }
 
-/** Index just past the balanced object starting at `start` (which must be '{'), or -1. */
-function objectEnd(text: string, start: number): number {
-	let depth = 0;
-	let quote: string | undefined;
-	for (let i = start; i < text.length; i++) {
-		const c = text[i];
-		if (quote) {
-			if (c === '\\') i++;
-			else if (c === quote) quote = undefined;
-			continue;
-		}
-		if (c === '"' || c === "'") quote = c;
-		else if (c === '{') depth++;
-		else if (c === '}' && --depth === 0) return i + 1;
+// What /\s/ matches among single bytes (Latin-1).
+const isSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0;
+
+/** Where the `{` of `var data = {` is (as /var\s+data\s*=\s*\{/ finds it first), or -1. */
+function dataObjectStart(script: Buffer): number {
+	for (let at = script.indexOf('data'); at >= 0; at = script.indexOf('data', at + 4)) {
+		let before = at - 1;
+		if (!isSpace(script[before])) continue;
+		while (before >= 0 && isSpace(script[before])) before--;
+		if (before < 2 || script.toString('latin1', before - 2, before + 1) !== 'var') continue;
+		let after = at + 4;
+		while (isSpace(script[after])) after++;
+		if (script[after++] !== 0x3d) continue; // =
+		while (isSpace(script[after])) after++;
+		if (script[after] === 0x7b) return after; // {
 	}
 	return -1;
 }
 
-export function extractContainerData(script: string): ContainerData | undefined {
-	const marker = /var\s+data\s*=\s*\{/.exec(script);
-	if (!marker) return undefined;
-	const start = marker.index + marker[0].length - 1;
+/** Index just past the balanced object starting at `start` (which must be '{'), or -1. */
+function objectEnd(bytes: Buffer, start: number): number {
+	let depth = 0;
+	let quote = 0;
+	for (let i = start; i < bytes.length; i++) {
+		const c = bytes[i];
+		if (quote) {
+			if (c === 0x5c)
+				i++; // backslash
+			else if (c === quote) quote = 0;
+			continue;
+		}
+		if (c === 0x22 || c === 0x27)
+			quote = c; // " '
+		else if (c === 0x7b) depth++;
+		else if (c === 0x7d && --depth === 0) return i + 1;
+	}
+	return -1;
+}
+
+function extractContainerData(script: Buffer): ContainerData | undefined {
+	const start = dataObjectStart(script);
+	if (start < 0) return undefined;
 	const end = objectEnd(script, start);
 	if (end < 0) return undefined;
 	try {
-		return JSON.parse(script.slice(start, end)) as ContainerData;
+		return JSON.parse(script.toString('latin1', start, end)) as ContainerData;
 	} catch {
 		return undefined;
 	}
@@ -104,14 +129,14 @@ function permissionText(permissions: Record<string, unknown> | undefined): strin
 }
 
 export function analyzeContainer(
-	script: string,
+	script: Buffer,
 	label: string,
 ): { findings: Finding[]; refs: ContainerRef[]; parsed: boolean } {
 	const findings: Finding[] = [];
 	const refs: ContainerRef[] = [];
 	const data = extractContainerData(script);
 	if (!data?.resource) {
-		const text = unescapeJs(script);
+		const text = unescapeJs(script.toString('latin1'));
 		return {
 			findings: findTrackers(text, `${label} (unparsed)`),
 			refs: findContainerRefs(text, `${label} (unparsed)`),

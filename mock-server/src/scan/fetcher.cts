@@ -27,7 +27,7 @@ export interface FetchOptions {
 }
 
 export type FetchOutcome =
-	| { ok: true; url: string; status: number; contentType: string; body: string }
+	| { ok: true; url: string; status: number; contentType: string; body: Buffer }
 	| { ok: false; url: string; reason: string; status?: number };
 
 export class HostMap {
@@ -233,7 +233,8 @@ function getOnce(url: URL, options: FetchOptions, controller: AbortController): 
 	});
 }
 
-export async function fetchText(input: string, options: FetchOptions): Promise<FetchOutcome> {
+/** GETs a URL, following redirects: the body's bytes (decompressed) or why there are none. */
+export async function fetchBody(input: string, options: FetchOptions): Promise<FetchOutcome> {
 	let url: URL;
 	try {
 		url = new URL(input);
@@ -270,14 +271,12 @@ export async function fetchText(input: string, options: FetchOptions): Promise<F
 		}
 		if (result.status >= 400)
 			return { ok: false, url: url.href, reason: `HTTP ${result.status}`, status: result.status };
-		// Latin-1 maps bytes 1:1 and is much faster than UTF-8 decoding; every signature and id
-		// the scanner looks for is ASCII, so non-ASCII text may come out garbled without harm.
 		return {
 			ok: true,
 			url: url.href,
 			status: result.status,
 			contentType: String(result.headers['content-type'] ?? ''),
-			body: result.body!.toString('latin1'),
+			body: result.body!,
 		};
 	}
 }

@@ -1,5 +1,5 @@
 import { analyzeContainer } from './container.cjs';
-import { fetchText, HostMap } from './fetcher.cjs';
+import { fetchBody, HostMap } from './fetcher.cjs';
 import { Limiter } from './limiter.cjs';
 import { scanPage } from './page.cjs';
 import { ScanWindow } from './window.cjs';
@@ -147,12 +147,12 @@ export class Scanner {
 	}
 
 	private async scanNow(url: string): Promise<ScanResult> {
-		const page = await fetchText(url, this.fetchOptions(this.o.maxPageBytes));
+		const page = await fetchBody(url, this.fetchOptions(this.o.maxPageBytes));
 		if (!page.ok) return notScanned(url, page.reason, page.url);
 		const type = page.contentType.toLowerCase();
 		const looksHtml = type
 			? /text\/html|application\/xhtml\+xml/.test(type)
-			: /^\s*(<!doctype html|<html)/i.test(page.body);
+			: /^\s*(<!doctype html|<html)/i.test(page.body.toString('latin1', 0, 1024));
 		if (!looksHtml) return notScanned(url, `not HTML (${type || 'no content type'})`, page.url);
 
 		const { findings, refs } = scanPage(page.body);
@@ -166,7 +166,7 @@ export class Scanner {
 				batch.map(async (ref) => {
 					const path = ref.kind === 'googleTagManager' ? '/gtm.js' : '/gtag/js';
 					const containerUrl = `${this.o.tagManagerOrigin}${path}?id=${encodeURIComponent(ref.id)}`;
-					const response = await fetchText(
+					const response = await fetchBody(
 						containerUrl,
 						this.fetchOptions(this.o.maxContainerBytes),
 					);
