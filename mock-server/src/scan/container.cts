@@ -31,6 +31,10 @@ interface ContainerData {
 	permissions?: Record<string, Record<string, unknown>>;
 }
 
+// The bytes the scan compares (ASCII).
+const [BACKSLASH, DOUBLE_QUOTE, SINGLE_QUOTE, EQUALS, OPEN, CLOSE] = [
+	0x5c, 0x22, 0x27, 0x3d, 0x7b, 0x7d,
+];
 // What /\s/ matches among single bytes (Latin-1).
 const isSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0;
 
@@ -43,9 +47,9 @@ function dataObjectStart(script: Buffer): number {
 		if (before < 2 || script.toString('latin1', before - 2, before + 1) !== 'var') continue;
 		let after = at + 4;
 		while (isSpace(script[after])) after++;
-		if (script[after++] !== 0x3d) continue; // =
+		if (script[after++] !== EQUALS) continue;
 		while (isSpace(script[after])) after++;
-		if (script[after] === 0x7b) return after; // {
+		if (script[after] === OPEN) return after;
 	}
 	return -1;
 }
@@ -57,15 +61,13 @@ function objectEnd(bytes: Buffer, start: number): number {
 	for (let i = start; i < bytes.length; i++) {
 		const c = bytes[i];
 		if (quote) {
-			if (c === 0x5c)
-				i++; // backslash
+			if (c === BACKSLASH) i++;
 			else if (c === quote) quote = 0;
 			continue;
 		}
-		if (c === 0x22 || c === 0x27)
-			quote = c; // " '
-		else if (c === 0x7b) depth++;
-		else if (c === 0x7d && --depth === 0) return i + 1;
+		if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) quote = c;
+		else if (c === OPEN) depth++;
+		else if (c === CLOSE && --depth === 0) return i + 1;
 	}
 	return -1;
 }

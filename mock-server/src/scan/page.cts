@@ -19,7 +19,7 @@ const GT = 0x3e; // >
 const SLASH = 0x2f;
 const isNameEnd = (c: number) =>
 	c === GT || c === SLASH || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
-// Lower-cases an ASCII letter's byte (other bytes it maps are never compared with a letter).
+// Lower-cases an ASCII letter's byte; only 'N' and 'O' (and themselves) map to 'n' and 'o'.
 const lowerByte = (c: number) => c | 0x20;
 
 type Tag = { kind: 'script' | 'noscript'; closing: boolean; start: number };

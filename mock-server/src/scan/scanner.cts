@@ -150,6 +150,7 @@ export class Scanner {
 		const page = await fetchBody(url, this.fetchOptions(this.o.maxPageBytes));
 		if (!page.ok) return notScanned(url, page.reason, page.url);
 		const type = page.contentType.toLowerCase();
+		// Without a content type, the start of the body tells.
 		const looksHtml = type
 			? /text\/html|application\/xhtml\+xml/.test(type)
 			: /^\s*(<!doctype html|<html)/i.test(page.body.toString('latin1', 0, 1024));
