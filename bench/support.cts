@@ -45,6 +45,9 @@ export async function startServerProcess(extraArgs: string[] = []): Promise<Serv
 			...(process.env.BENCH_SERVER_PROF
 				? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROF}`]
 				: []),
+			// BENCH_SERVER_FLAGS="--max-semi-space-size=2 ...": node flags for the server, to
+			// measure what they change (the server's own environment variables pass through).
+			...(process.env.BENCH_SERVER_FLAGS?.split(/\s+/).filter(Boolean) ?? []),
 			BUNDLE,
 			'--db',
 			db,

@@ -2,12 +2,14 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 
 const DIR = join(__dirname, '../fixtures/scan');
 
 /**
  * A local web for the scanner tests: fixture pages at http://fixtures.test/<file>, containers at
- * the tag manager's paths, and the failure modes (slow, dripping, huge, loops, 5xx, not HTML).
+ * the tag manager's paths, and compressed pages, and
+ * the failure modes (slow, dripping, huge, cut off, loops, 5xx, not HTML).
  */
 export async function startFixtureWeb(): Promise<{ origin: string; close(): Promise<void> }> {
 	const server = http.createServer((req, res) => {
@@ -53,6 +55,27 @@ export async function startFixtureWeb(): Promise<{ origin: string; close(): Prom
 				return;
 			case '/error':
 				res.writeHead(503, { 'content-type': 'text/html' }).end('<h1>down</h1>');
+				return;
+			case '/gzipped':
+			case '/brotli': {
+				// A compressed page sent in chunks (no content-length), as most real servers send it.
+				const page = readFileSync(join(DIR, 'pages', 'ga4-gtag.html'));
+				const gzip = url.pathname === '/gzipped';
+				const body = gzip ? gzipSync(page) : brotliCompressSync(page);
+				res.writeHead(200, {
+					'content-type': 'text/html',
+					'content-encoding': gzip ? 'gzip' : 'br',
+				});
+				const half = body.length >> 1;
+				res.write(body.subarray(0, half));
+				setTimeout(() => res.end(body.subarray(half)), 20).unref();
+				return;
+			}
+			case '/cut':
+				// Promises a body and closes the connection halfway through it.
+				res.writeHead(200, { 'content-type': 'text/html', 'content-length': '2000' });
+				res.write('<html><body>' + 'x'.repeat(988));
+				setTimeout(() => res.destroy(), 20).unref();
 				return;
 			case '/brochure.pdf':
 				res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4');

@@ -172,6 +172,7 @@ describe('website scanner on the fixture corpus', () => {
 		['an HTTP error', '/error', 'HTTP 503'],
 		['non-HTML content', '/brochure.pdf', 'not HTML (application/pdf)'],
 		['a DNS failure', 'http://nowhere.invalid/', 'DNS lookup failed'],
+		['a connection closed before the whole body came', '/cut', 'connection closed'],
 	])('reports %s as not scanned', async (_label, path, reason) => {
 		const url =
 			path === null ? null : path.startsWith('http') ? path : `http://fixtures.test${path}`;
@@ -183,6 +184,14 @@ describe('website scanner on the fixture corpus', () => {
 			tikTokPixel: null,
 			gAnalytics: null,
 		});
+	});
+
+	it.each([
+		['gzip', '/gzipped'],
+		['brotli', '/brotli'],
+	])('reads a page sent %s-compressed in chunks', async (_encoding, path) => {
+		const result = await scanner.scan(`http://fixtures.test${path}`);
+		expect(result).toMatchObject({ scanned: true, gAnalytics: true, fbPixel: false });
 	});
 
 	it('follows redirects to the page', async () => {

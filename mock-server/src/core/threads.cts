@@ -11,8 +11,8 @@ export type ThreadRole = 'synthetic-web' | 'scanner';
  * Heap limits per thread (MB). Young generations are bounded at 8 MB: these threads allocate fast
  * and keep little; at 4 MB garbage collection took a third of their time, and V8 would otherwise
  * grow each to 32 MB. Old generations: the synthetic web keeps a few dozen rendered pages and up
- * to 512 open requests (at 32 MB it spent half its time collecting); a scanner up to 512 scans in
- * flight and 16 bodies being read.
+ * to 1,024 open requests (at 32 MB it spent half its time collecting); a scanner up to 1,024 scans
+ * in flight and 16 bodies being read.
  */
 const HEAP_MB: Record<ThreadRole, { young: number; old: number }> = {
 	'synthetic-web': { young: 8, old: 64 },

@@ -16,9 +16,11 @@ export interface ScanPoolOptions {
 	hosts: string[];
 	/**
 	 * Scans in flight in all threads together, at most. More at once lets more slow sites' time-outs
-	 * run at the same time (1,024 scanned 1,000 sites in ~1.05 s), but the synthetic web answers on
-	 * one thread: with 1,024 queued at once and both cores busy, some sites that answer at once
-	 * waited there past their time-out (their flags wrongly null). 512 never did in the benchmarks.
+	 * run at the same time: 1,024 scan 1,000 sites in ~1.05 s, 512 in ~1.5 s. With Node's HTTP
+	 * client, 1,024 at once under ten concurrent searches made sites that answer at once wait past
+	 * their time-out behind the others (flags wrongly null); with undici (half the CPU per request)
+	 * none did in the benchmarks. It costs memory: the answers received and not read yet (peak RSS
+	 * of ten concurrent count-1000 searches ~430 MB at 1,024, ~370 MB at 512).
 	 * Each thread's ScanWindow keeps fewer in flight while answers slow down under sustained load.
 	 */
 	concurrency?: number;
@@ -45,7 +47,7 @@ export class ScanPool {
 		const pool = new ScanPool({
 			timeoutMs: options.timeoutMs,
 			hosts: options.hosts,
-			concurrency: Math.ceil((options.concurrency ?? 512) / options.threads),
+			concurrency: Math.ceil((options.concurrency ?? 1024) / options.threads),
 		});
 		try {
 			await Promise.all(Array.from({ length: options.threads }, () => pool.spawn()));

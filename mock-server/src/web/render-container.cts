@@ -1,4 +1,5 @@
 import { Rng } from '../core/random.cjs';
+import { ByteWriter } from './byte-writer.cjs';
 import { type ContainerProfile, googleTagDestination } from './profiles.cjs';
 
 /**
@@ -15,15 +16,26 @@ const escapeHtml = (html: string) =>
 const RUNTIME_CHUNK =
 	'var ba=function(a){var b=0;return function(){return b<a.length?{done:!1,value:a[b++]}:{done:!0}}},ca=typeof Object.defineProperties=="function"?Object.defineProperty:function(a,b,c){if(a==Array.prototype||a==Object.prototype)return a;a[b]=c.value;return a};var ea=function(a){a=["object"==typeof globalThis&&globalThis,a,"object"==typeof window&&window];for(var b=0;b<a.length;++b){var c=a[b];if(c&&c.Math==Math)return c}throw Error("a");};';
 
-function filler(sizeKb: number): string {
-	return RUNTIME_CHUNK.repeat(Math.max(1, Math.ceil((sizeKb * 1024) / RUNTIME_CHUNK.length)));
+/** The runtime: the chunk repeated to the container's size, as bytes made once and sliced. */
+let runtimeBytes = Buffer.alloc(0);
+function runtime(sizeKb: number): Buffer {
+	const repeats = Math.max(1, Math.ceil((sizeKb * 1024) / RUNTIME_CHUNK.length));
+	if (runtimeBytes.length < repeats * RUNTIME_CHUNK.length)
+		runtimeBytes = Buffer.from(RUNTIME_CHUNK.repeat(repeats));
+	return runtimeBytes.subarray(0, repeats * RUNTIME_CHUNK.length);
 }
 
-function wrap(data: Record<string, Json>, sizeKb: number): string {
-	return `\n// Copyright 2012 Google Inc. All rights reserved.\n(function(){\n\nvar data = ${JSON.stringify(data)};\nvar productSettings = {"cookiePrefix":"_gcl"};\n${filler(sizeKb)}\n})()\n`;
+function wrap(data: Record<string, Json>, sizeKb: number): Buffer {
+	return new ByteWriter()
+		.text(
+			`\n// Copyright 2012 Google Inc. All rights reserved.\n(function(){\n\nvar data = ${JSON.stringify(data)};\nvar productSettings = {"cookiePrefix":"_gcl"};\n`,
+		)
+		.bytes(runtime(sizeKb))
+		.text('\n})()\n')
+		.finish();
 }
 
-export function renderGtmContainer(profile: ContainerProfile): string {
+export function renderGtmContainer(profile: ContainerProfile): Buffer {
 	const rng = new Rng(`render:${profile.id}`);
 	const macros: Json[] = [{ function: '__e' }, { function: '__u', vtp_component: 'URL' }];
 	const tags: Json[] = [];
@@ -177,7 +189,7 @@ export function renderGtmContainer(profile: ContainerProfile): string {
 }
 
 /** gtag/js?id=...: a Google tag names its GA4 destination; an ads tag names none. */
-export function renderGoogleTag(id: string): string {
+export function renderGoogleTag(id: string): Buffer {
 	const destination = googleTagDestination(id);
 	const tags: Json[] = [{ function: '__googtag', vtp_tagId: id, tag_id: 1 }];
 	if (destination)

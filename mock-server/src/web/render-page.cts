@@ -1,4 +1,5 @@
 import { Rng } from '../core/random.cjs';
+import { ByteWriter } from './byte-writer.cjs';
 import type { SiteProfile } from './profiles.cjs';
 
 /**
@@ -93,7 +94,9 @@ function decoys(profile: SiteProfile, rng: Rng): string {
 	return out.join('\n');
 }
 
-export function renderPage(profile: SiteProfile): string {
+const HEADINGS = ['Services', 'About us', 'Reviews', 'Pricing', 'Contact', 'FAQ'];
+
+export function renderPage(profile: SiteProfile): Buffer {
 	const rng = new Rng(`page:${profile.host}`);
 	const name = title(profile.host);
 	const head: string[] = [];
@@ -108,15 +111,7 @@ export function renderPage(profile: SiteProfile): string {
 		(profile.meta.variant === 'noscript-only' ? body : head).push(metaCode(profile));
 	if (profile.tiktok) head.push(tiktokCode(profile));
 
-	const sections: string[] = [];
-	const target = profile.sizeKb * 1024;
-	let size = 0;
-	for (let i = 0; size < target; i++) {
-		const p = `<section class="block block-${i}"><h2>${name} &ndash; ${['Services', 'About us', 'Reviews', 'Pricing', 'Contact', 'FAQ'][i % 6]}</h2><p>${PARAGRAPHS[(i + rng.int(0, 5)) % PARAGRAPHS.length]}</p><p>${PARAGRAPHS[(i * 7 + 3) % PARAGRAPHS.length]}</p></section>`;
-		sections.push(p);
-		size += p.length;
-	}
-	return `<!DOCTYPE html>
+	const page = new ByteWriter().text(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -131,12 +126,25 @@ ${head.join('\n')}
 ${body.join('\n')}
 <header><nav><a href="/">Home</a> <a href="/services">Services</a> <a href="/contact">Contact</a></nav><h1>${name}</h1></header>
 <main>
-${sections.join('\n')}
+`);
+	// Sections of text up to the page's size, written one by one (no page-sized strings).
+	const target = profile.sizeKb * 1024;
+	let size = 0;
+	for (let i = 0; size < target; i++) {
+		const section = `<section class="block block-${i}"><h2>${name} &ndash; ${HEADINGS[i % 6]}</h2><p>${PARAGRAPHS[(i + rng.int(0, 5)) % PARAGRAPHS.length]}</p><p>${PARAGRAPHS[(i * 7 + 3) % PARAGRAPHS.length]}</p></section>`;
+		page.text(i > 0 ? '\n' + section : section);
+		size += section.length;
+	}
+	return page
+		.text(
+			`
 </main>
 <footer>
 ${decoys(profile, rng)}
 <p>&copy; ${name}. All rights reserved.</p>
 </footer>
 </body>
-</html>`;
+</html>`,
+		)
+		.finish();
 }

@@ -56,7 +56,7 @@ const redirect = (status: number, location: string): SyntheticResponse => ({
 
 function site(host: string, path: string): SyntheticResponse {
 	const profile = siteProfile(host);
-	const page = () => pages.get(host, () => Buffer.from(renderPage(profile)));
+	const page = () => pages.get(host, () => renderPage(profile));
 	switch (profile.behavior) {
 		case 'server-error':
 			return html(503, '<!DOCTYPE html><html><body><h1>503 Service Unavailable</h1></body></html>');
@@ -88,9 +88,9 @@ function tagManager(path: string, search: string): SyntheticResponse {
 		body,
 	});
 	if (path === '/gtm.js' && /^GTM-[A-Z0-9]{4,9}$/.test(id))
-		return js(containers.get(id, () => Buffer.from(renderGtmContainer(containerProfile(id)))));
+		return js(containers.get(id, () => renderGtmContainer(containerProfile(id))));
 	if (path === '/gtag/js' && /^(G|GT|AW|DC)-[A-Z0-9-]{4,14}$/.test(id))
-		return js(containers.get(id, () => Buffer.from(renderGoogleTag(id))));
+		return js(containers.get(id, () => renderGoogleTag(id)));
 	return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not found' };
 }
 
