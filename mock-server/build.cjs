@@ -1,8 +1,9 @@
 // Builds the standalone reference server: one CommonJS bundle (dist/lead-inbox-mock-server, the
 // bin; extensionless like most bins, which also keeps linters off generated code) of the TypeScript
 // sources, fastify and zod, so it starts fast with no TypeScript and no tsx at run time. Large data
-// modules and the mail clients stay separate packages, required on first use; better-sqlite3 is
-// native, and swagger-ui-dist's files are served from its package folder.
+// modules, the mail clients and the scanner's HTTP client stay separate packages, required on first
+// use (every thread parses the bundle); better-sqlite3 is native, and swagger-ui-dist's files are
+// served from its package folder.
 'use strict';
 const { build } = require('esbuild');
 const { chmodSync, rmSync } = require('node:fs');
@@ -15,6 +16,7 @@ const EXTERNAL = [
 	'libphonenumber-js',
 	'imapflow',
 	'nodemailer',
+	'undici',
 ];
 
 (async () => {
