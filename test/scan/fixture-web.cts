@@ -8,8 +8,8 @@ const DIR = join(__dirname, '../fixtures/scan');
 
 /**
  * A local web for the scanner tests: fixture pages at http://fixtures.test/<file>, containers at
- * the tag manager's paths, and compressed pages, and
- * the failure modes (slow, dripping, huge, cut off, loops, 5xx, not HTML).
+ * the tag manager's paths, compressed pages, and the failure modes (slow, dripping, huge, cut off,
+ * loops, 5xx, not HTML).
  */
 export async function startFixtureWeb(): Promise<{ origin: string; close(): Promise<void> }> {
 	const server = http.createServer((req, res) => {

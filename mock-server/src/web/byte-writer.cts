@@ -2,7 +2,8 @@
  * Writes a response body straight into bytes. The synthetic web's pages and containers are tens
  * to hundreds of kilobytes: built as strings, each was joined, flattened and encoded, three
  * copies of garbage per answer, and garbage collection was a quarter of the thread's time. Here
- * the pieces go into one reused scratch buffer, and the body is a single copy of it.
+ * the pieces go into one reused scratch buffer, and the body is a single copy of it. One body is
+ * written at a time: rendering is synchronous, so a writer is finished before the next starts.
  */
 export class ByteWriter {
 	private static scratch = Buffer.allocUnsafeSlow(256 * 1024);
