@@ -237,6 +237,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 					fallbackOrigin: local,
 					timeoutMs: config.scanTimeoutMs,
 					threads: config.scanThreads,
+					concurrency: config.scanConcurrency,
 					warn: (message, error) => ctx.logger.warn(message, { error: error.message }),
 				});
 			return {

@@ -38,6 +38,7 @@ export const TEST_CONFIG: ServerConfig = {
 	latency: 'none',
 	scanTimeoutMs: 1000,
 	scanThreads: 2,
+	scanConcurrency: 1024,
 	mxLookup: false,
 	log: true,
 	journalSize: 10000,

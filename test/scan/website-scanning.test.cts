@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ScanPool } from '../../mock-server/src/scan/pool.cjs';
 import { startWebsiteScanning } from '../../mock-server/src/scan/website-scanning.cjs';
 import { siteTruth } from '../../mock-server/src/web/profiles.cjs';
@@ -55,6 +57,36 @@ describe("the server's website scanning (synthetic web and scanners on worker th
 		} finally {
 			await pool.stop();
 			await web.stop();
+		}
+	});
+
+	it('keeps at most --scan-concurrency websites in flight, all threads together', async () => {
+		// Each site answers after 100 ms; the server counts the requests it holds at once.
+		let open = 0;
+		let most = 0;
+		const site = http.createServer((_request, response) => {
+			most = Math.max(most, ++open);
+			setTimeout(() => {
+				open--;
+				response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body></body></html>');
+			}, 100);
+		});
+		await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+		const pool = await ScanPool.start({
+			threads: 2,
+			timeoutMs: 3000,
+			hosts: [`*.test=http://127.0.0.1:${(site.address() as AddressInfo).port}`],
+			concurrency: 4,
+		});
+		try {
+			const hosts = Array.from({ length: 24 }, (_, i) => `bounded-${i}.test`);
+			const results = await Promise.all(hosts.map((h) => pool.scan(`http://${h}/`)));
+			expect(results.every((r) => r.scanned)).toBe(true);
+			expect(most).toBe(4);
+		} finally {
+			await pool.stop();
+			site.closeAllConnections();
+			site.close();
 		}
 	});
 });

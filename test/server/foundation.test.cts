@@ -304,6 +304,11 @@ describe('options', () => {
 		);
 		expect(() => parseConfig(['--prot', '1'], {})).toThrow(/--help/);
 		expect(() => parseConfig([], { MOCK_PORT: 'x' })).toThrow(/--port must be an integer/);
+		expect(parseConfig([], { MOCK_SCAN_CONCURRENCY: '64' })).toMatchObject({ scanConcurrency: 64 });
+		expect(parseConfig([], {})).toMatchObject({ scanConcurrency: 1024 });
+		expect(() => parseConfig(['--scan-concurrency', '0'], {})).toThrow(
+			'--scan-concurrency must be an integer from 1 to 8192 (got "0")',
+		);
 		expect(() => parseConfig(['--mail-ca', '/nonexistent/ca.pem'], {})).toThrow(
 			/--mail-ca: no file at \/nonexistent\/ca.pem/,
 		);

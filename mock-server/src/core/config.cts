@@ -19,6 +19,8 @@ export interface ServerConfig {
 	scanTimeoutMs: number;
 	/** Worker threads that scan websites; 0 scans on the main thread. */
 	scanThreads: number;
+	/** Websites scanned at once, all scanner threads together. */
+	scanConcurrency: number;
 	mxLookup: boolean;
 	log: boolean;
 	journalSize: number;
@@ -84,6 +86,12 @@ export const OPTIONS: Record<keyof ServerConfig, OptionSpec> = {
 		env: 'MOCK_SCAN_THREADS',
 		default: 'auto',
 		help: 'worker threads that scan websites: auto (one per core beside the one serving the websites, 1 to 4), or 0 to 16 (0 scans on the main thread)',
+	},
+	scanConcurrency: {
+		flag: 'scan-concurrency',
+		env: 'MOCK_SCAN_CONCURRENCY',
+		default: '1024',
+		help: 'websites scanned at once, all scanner threads together (1 to 8192): fewer use less memory and take large searches longer',
 	},
 	mxLookup: {
 		flag: 'mx-lookup',
@@ -196,6 +204,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfi
 			read('scanThreads') === 'auto'
 				? Math.max(1, Math.min(4, availableParallelism() - 1))
 				: integer('scan-threads (or auto)', read('scanThreads')!, 0, 16),
+		scanConcurrency: integer('scan-concurrency', read('scanConcurrency')!, 1, 8192),
 		mxLookup: oneOf('mx-lookup', read('mxLookup')!, ['on', 'off'] as const) === 'on',
 		log: oneOf('log', read('log')!, ['on', 'off'] as const) === 'on',
 		journalSize: integer('journal-size', read('journalSize')!, 0, 1000000),

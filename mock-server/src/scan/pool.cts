@@ -15,7 +15,7 @@ export interface ScanPoolOptions {
 	/** The scanner's host mapping, as "HOST=http://127.0.0.1:PORT" entries. */
 	hosts: string[];
 	/**
-	 * Scans in flight in all threads together, at most. More at once lets more slow sites' time-outs
+	 * Scans in flight in all threads together, at most (and at least one per thread). More at once lets more slow sites' time-outs
 	 * run at the same time: 1,024 scan 1,000 sites in ~1.05 s, 512 in ~1.5 s. With Node's HTTP
 	 * client, 1,024 at once under ten concurrent searches made sites that answer at once wait past
 	 * their time-out behind the others (flags wrongly null); with undici (half the CPU per request)
@@ -47,7 +47,7 @@ export class ScanPool {
 		const pool = new ScanPool({
 			timeoutMs: options.timeoutMs,
 			hosts: options.hosts,
-			concurrency: Math.ceil((options.concurrency ?? 1024) / options.threads),
+			concurrency: Math.max(1, Math.floor((options.concurrency ?? 1024) / options.threads)),
 		});
 		try {
 			await Promise.all(Array.from({ length: options.threads }, () => pool.spawn()));

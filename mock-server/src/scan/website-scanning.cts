@@ -21,6 +21,8 @@ export async function startWebsiteScanning(options: {
 	timeoutMs: number;
 	/** Scanner threads; 0 scans on the main thread. */
 	threads: number;
+	/** Websites scanned at once, all threads together (ScanPool's default when absent). */
+	concurrency?: number;
 	warn: (message: string, error: Error) => void;
 }): Promise<WebsiteScanning> {
 	let origin = options.fallbackOrigin;
@@ -42,6 +44,7 @@ export async function startWebsiteScanning(options: {
 				threads: options.threads,
 				timeoutMs: options.timeoutMs,
 				hosts,
+				concurrency: options.concurrency,
 			});
 			return {
 				scan: (url) => pool.scan(url),
@@ -54,6 +57,11 @@ export async function startWebsiteScanning(options: {
 			options.warn('scanner threads did not start; scanning on the main thread', error as Error);
 		}
 	}
-	const scanner = new Scanner({ timeoutMs: options.timeoutMs, hostMap: HostMap.parse(hosts) });
+	// On the main thread at most 128 at once: more would stall the API's own requests.
+	const scanner = new Scanner({
+		timeoutMs: options.timeoutMs,
+		hostMap: HostMap.parse(hosts),
+		concurrency: Math.min(128, options.concurrency ?? 128),
+	});
 	return { scan: (url) => scanner.scan(url).then(summarize), stop: stopWeb };
 }
