@@ -261,6 +261,18 @@ describe('the synthetic web', () => {
 			expect(new Set(results.filter((r) => !r.scanned).map((r) => r.reason))).toEqual(
 				new Set(['time-out', 'HTTP 503', 'not HTML (application/pdf)', 'redirect loop']),
 			);
+			// closing the scanner closes the connections it kept (a closing server waits for them)
+			const connections = () =>
+				new Promise<number>((resolve, reject) =>
+					server.app.server.getConnections((error, count) =>
+						error ? reject(error) : resolve(count),
+					),
+				);
+			expect(await connections()).toBeGreaterThan(0);
+			await scanner.close();
+			for (let tries = 0; tries < 50 && (await connections()) > 0; tries++)
+				await new Promise((resolve) => setTimeout(resolve, 20));
+			expect(await connections()).toBe(0);
 			// deterministic: the same site twice gives the same page
 			const again = await fetch(`${origin}/`, { headers: { host: hosts[0] } });
 			const first = await fetch(`${origin}/`, { headers: { host: hosts[0] } });

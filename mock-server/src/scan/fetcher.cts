@@ -1,6 +1,5 @@
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import { lazy } from '../core/lazy.cjs';
 import type { Limiter } from './limiter.cjs';
 
 /**
@@ -24,6 +23,8 @@ export interface FetchOptions {
 	bodies: Limiter;
 	/** Told how long each answer (response headers) took after its request was sent. */
 	answered?: (ms: number) => void;
+	/** The HTTP client (see httpClient). */
+	client: Dispatcher;
 }
 
 export type FetchOutcome =
@@ -64,25 +65,28 @@ export class HostMap {
 	}
 }
 
-// One keep-alive pool per origin, from undici (the client behind Node's fetch): it costs the
-// scanner half the CPU per request of node:http's client, which was most of a scan's time. No
-// limit on connections (the scanner's own concurrency bounds them: a request queued for a
-// connection would wait while its site's clock runs), and no time-outs of its own: the site
-// clocks below are the time-outs, measured as this module documents.
-const dispatcher = lazy(() => {
+/**
+ * The scanner's HTTP client: undici (the client behind Node's fetch), one keep-alive pool per
+ * origin. It costs the scanner half the CPU per request of node:http's client, which was most of a
+ * scan's time. No limit on connections (the scanner's own concurrency bounds them: a request queued
+ * for a connection would wait while its site's clock runs), and no time-outs of its own: the site
+ * clocks below are the time-outs, measured as this module documents.
+ *
+ * Idle connections are closed after `keepAliveMs` at most, whatever a site asks for. Giving up an
+ * exchange closes its connection, and undici then opens another that nothing uses until this time
+ * ends: a server being closed waits for those.
+ */
+export function httpClient(keepAliveMs: number): Dispatcher {
 	const { Agent } = require('undici') as typeof import('undici');
 	return new Agent({
 		connections: null,
 		pipelining: 1,
-		keepAliveTimeout: 4000,
-		// Also when a site asks for longer. Giving up an exchange closes its connection, and undici
-		// then opens another that nothing uses until it times out: one a server being closed would
-		// wait for.
-		keepAliveMaxTimeout: 4000,
+		keepAliveTimeout: Math.min(4000, keepAliveMs),
+		keepAliveMaxTimeout: keepAliveMs,
 		headersTimeout: 0,
 		bodyTimeout: 0,
 	});
-});
+}
 
 /**
  * One step the site owes (taking the request, answering it, sending the body): aborts the
@@ -308,7 +312,7 @@ class Exchange implements Dispatcher.DispatchHandlers {
 function getOnce(url: URL, options: FetchOptions): Promise<Answer> {
 	const exchange = new Exchange(options);
 	try {
-		dispatcher().dispatch(
+		options.client.dispatch(
 			{
 				origin: (options.hostMap.resolve(url.hostname) ?? url).origin,
 				path: url.pathname + url.search,

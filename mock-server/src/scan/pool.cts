@@ -24,6 +24,8 @@ export interface ScanPoolOptions {
 	 * Each thread's ScanWindow keeps fewer in flight while answers slow down under sustained load.
 	 */
 	concurrency?: number;
+	/** How long each thread keeps an idle connection (Scanner's keepAliveMs). */
+	keepAliveMs?: number;
 }
 
 interface Thread {
@@ -47,6 +49,7 @@ export class ScanPool {
 		const pool = new ScanPool({
 			timeoutMs: options.timeoutMs,
 			hosts: options.hosts,
+			keepAliveMs: options.keepAliveMs,
 			concurrency: Math.max(1, Math.floor((options.concurrency ?? 1024) / options.threads)),
 		});
 		try {
@@ -116,6 +119,7 @@ if (role?.role === 'scanner') {
 		timeoutMs: role.timeoutMs as number,
 		hostMap: HostMap.parse(role.hosts as string[]),
 		concurrency: role.concurrency as number,
+		keepAliveMs: role.keepAliveMs as number | undefined,
 	});
 	const reply = batched<Reply>((replies) => parentPort!.postMessage(replies));
 	parentPort!.on('message', (requests: Request[]) => {

@@ -1,5 +1,6 @@
+import type { Dispatcher } from 'undici';
 import { analyzeContainer } from './container.cjs';
-import { fetchBody, HostMap } from './fetcher.cjs';
+import { fetchBody, HostMap, httpClient } from './fetcher.cjs';
 import { Limiter } from './limiter.cjs';
 import { scanPage } from './page.cjs';
 import { ScanWindow } from './window.cjs';
@@ -63,6 +64,11 @@ export interface ScannerOptions {
 	hostMap?: HostMap;
 	/** Where containers come from; the real one unless a test or demo maps it. */
 	tagManagerOrigin?: string;
+	/**
+	 * How long an idle connection is kept for the next scan, at most (4 s by default). Longer saves
+	 * reconnecting to a web scanned again and again; a server closing waits for these connections.
+	 */
+	keepAliveMs?: number;
 }
 
 export const USER_AGENT =
@@ -102,6 +108,7 @@ export class Scanner {
 	private readonly window: ScanWindow;
 	private readonly bodies: Limiter;
 	private readonly o: Required<Omit<ScannerOptions, 'hostMap'>> & { hostMap: HostMap };
+	private client: Dispatcher | undefined;
 
 	constructor(options: ScannerOptions = {}) {
 		this.o = {
@@ -114,6 +121,7 @@ export class Scanner {
 			bodyConcurrency: options.bodyConcurrency ?? 16,
 			hostMap: options.hostMap ?? new HostMap(),
 			tagManagerOrigin: options.tagManagerOrigin ?? 'https://www.googletagmanager.com',
+			keepAliveMs: options.keepAliveMs ?? 4000,
 		};
 		this.limiter = new Limiter(this.o.concurrency);
 		this.window = new ScanWindow(
@@ -134,8 +142,18 @@ export class Scanner {
 			.finally(() => this.window.settled());
 	}
 
+	/** Closes its connections (scans in flight end as not scanned); a later scan opens new ones. */
+	async close(): Promise<void> {
+		const client = this.client;
+		this.client = undefined;
+		await client?.destroy();
+	}
+
 	private fetchOptions(maxBytes: number) {
+		// Made on first use: the HTTP client is a separate package, loaded only where scans run.
+		this.client ??= httpClient(this.o.keepAliveMs);
 		return {
+			client: this.client,
 			timeoutMs: this.o.timeoutMs,
 			maxBytes,
 			maxRedirects: this.o.maxRedirects,

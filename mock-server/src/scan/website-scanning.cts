@@ -27,10 +27,14 @@ export async function startWebsiteScanning(options: {
 }): Promise<WebsiteScanning> {
 	let origin = options.fallbackOrigin;
 	let stopWeb = async () => undefined as void;
+	// Connections to the web's own thread are kept for later searches (it keeps them 30 s); to the
+	// server's own port only briefly, as the server's close waits for them.
+	let keepAliveMs: number | undefined;
 	try {
 		const web = await startSyntheticWebWorker();
 		origin = web.origin;
 		stopWeb = web.stop;
+		keepAliveMs = 25000;
 	} catch (error) {
 		options.warn(
 			'synthetic web worker did not start; serving the websites from the main thread',
@@ -45,6 +49,7 @@ export async function startWebsiteScanning(options: {
 				timeoutMs: options.timeoutMs,
 				hosts,
 				concurrency: options.concurrency,
+				keepAliveMs,
 			});
 			return {
 				scan: (url) => pool.scan(url),
@@ -63,5 +68,11 @@ export async function startWebsiteScanning(options: {
 		hostMap: HostMap.parse(hosts),
 		concurrency: Math.min(128, options.concurrency ?? 128),
 	});
-	return { scan: (url) => scanner.scan(url).then(summarize), stop: stopWeb };
+	return {
+		scan: (url) => scanner.scan(url).then(summarize),
+		stop: async () => {
+			await scanner.close();
+			await stopWeb();
+		},
+	};
 }
