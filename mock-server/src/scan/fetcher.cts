@@ -89,8 +89,8 @@ export function httpClient(keepAliveMs: number): Dispatcher {
 }
 
 /**
- * One step the site owes (taking the request, answering it, sending the body): aborts the
- * exchange when it is not done within the time-out. The abort waits one turn of the event loop
+ * One step the site owes (taking the request, answering it, sending the body): ends the
+ * exchange as timed out when it is not done in time. That waits one turn of the event loop
  * after the timer: what arrived while the thread was busy is read first, and counts as in time.
  */
 class SiteClock {
