@@ -177,7 +177,6 @@ class Exchange implements Dispatcher.DispatchHandlers {
 	readonly answer: Promise<Answer>;
 	private settle!: (answer: Answer) => void;
 	private settled = false;
-	private timedOut = false;
 	/** Gives up the exchange (closing its connection) while undici runs it. */
 	private abort: ((error: Error) => void) | undefined;
 	private release: (() => void) | undefined;
@@ -194,10 +193,7 @@ class Exchange implements Dispatcher.DispatchHandlers {
 
 	constructor(private readonly options: FetchOptions) {
 		this.answer = new Promise((resolve) => (this.settle = resolve));
-		const expired = () => {
-			this.timedOut = true;
-			this.finish({ status: 0, reason: 'time-out' });
-		};
+		const expired = () => this.finish({ status: 0, reason: 'time-out' });
 		this.connectClock = new SiteClock(options.timeoutMs, expired);
 		this.answerClock = new SiteClock(options.timeoutMs, expired);
 		this.bodyClock = new SiteClock(options.timeoutMs, expired);
@@ -305,7 +301,8 @@ class Exchange implements Dispatcher.DispatchHandlers {
 
 	onError(error: Error & { code?: string }): void {
 		this.abort = undefined;
-		this.finish({ status: this.status, reason: this.timedOut ? 'time-out' : reasonOf(error) });
+		// After a time-out the exchange is already finished: its abort's error changes nothing.
+		this.finish({ status: this.status, reason: reasonOf(error) });
 	}
 }
 

@@ -1,4 +1,5 @@
 import { TAG_MANAGER_HOST } from '../web/respond.cjs';
+import { SYNTHETIC_WEB_KEEP_ALIVE_MS } from '../web/routes.cjs';
 import { startSyntheticWebWorker } from '../web/worker.cjs';
 import { HostMap } from './fetcher.cjs';
 import { ScanPool } from './pool.cjs';
@@ -27,14 +28,14 @@ export async function startWebsiteScanning(options: {
 }): Promise<WebsiteScanning> {
 	let origin = options.fallbackOrigin;
 	let stopWeb = async () => undefined as void;
-	// Connections to the web's own thread are kept for later searches (it keeps them 30 s); to the
-	// server's own port only briefly, as the server's close waits for them.
+	// Connections to the web's own thread are kept for later searches, closed a little before it
+	// would close them; to the server's own port only briefly, as the server's close waits for them.
 	let keepAliveMs: number | undefined;
 	try {
 		const web = await startSyntheticWebWorker();
 		origin = web.origin;
 		stopWeb = web.stop;
-		keepAliveMs = 25000;
+		keepAliveMs = SYNTHETIC_WEB_KEEP_ALIVE_MS - 5000;
 	} catch (error) {
 		options.warn(
 			'synthetic web worker did not start; serving the websites from the main thread',

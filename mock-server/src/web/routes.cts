@@ -39,6 +39,9 @@ export function registerSyntheticWeb(app: FastifyInstance): void {
 	});
 }
 
+/** How long the synthetic web's own server keeps an idle connection. */
+export const SYNTHETIC_WEB_KEEP_ALIVE_MS = 30000;
+
 /** A bare HTTP server of the synthetic web (what the worker thread runs). */
 export function startSyntheticWebServer(): Promise<{ port: number; server: http.Server }> {
 	const server = http.createServer(async (request, response) => {
@@ -52,7 +55,7 @@ export function startSyntheticWebServer(): Promise<{ port: number; server: http.
 			.writeHead(answer.status, answer.headers)
 			.end(request.method === 'HEAD' ? undefined : answer.body);
 	});
-	server.keepAliveTimeout = 30000;
+	server.keepAliveTimeout = SYNTHETIC_WEB_KEEP_ALIVE_MS;
 	// A scan of 1,000 websites opens up to as many connections at once: with the default backlog
 	// (511) the rest are dropped and retried by the kernel a second later, past the scan time-out.
 	return new Promise((resolve) =>
