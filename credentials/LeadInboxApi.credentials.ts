@@ -1,7 +1,6 @@
 import type {
 	IAuthenticateGeneric,
 	Icon,
-	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -59,37 +58,7 @@ export class LeadInboxApi implements ICredentialType {
 		},
 	};
 
-	// Lists the pools of the inbox service: cheap, changes nothing, and needs the key, the
-	// pools:read permission and the /api/v1 prefix to be right. HTTP errors are read as data so
-	// that the messages below are what n8n shows (its own generic text replaces them otherwise).
-	// The lead search URL cannot be checked here without charging credits: Fetch Leads says so
-	// at its first run when that URL does not lead to the search endpoint.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.inboxBaseUrl.replace(/\\/+$/, "")}}',
-			url: '/pools',
-			method: 'GET',
-			ignoreHttpStatusErrors: true,
-		},
-		rules: [
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'code',
-					value: 'route_not_found',
-					message:
-						'Inbox Base URL not found: it must end with /api/v1, e.g. http://127.0.0.1:4010/api/v1.',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'pools',
-					value: undefined,
-					message:
-						'The inbox service did not list your pools: check the API key (it needs the pools:read permission) and that the Inbox Base URL ends with /api/v1, e.g. http://127.0.0.1:4010/api/v1.',
-				},
-			},
-		],
-	};
+	// Tested by the nodes (testedBy: 'leadInboxApiTest', nodes/shared/credentialTest.ts): checking
+	// both base URLs and the key's permissions takes several requests, which a declarative test
+	// cannot make; n8n prefers a credential's own `test`, so there is none here.
 }

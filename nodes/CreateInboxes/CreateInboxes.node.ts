@@ -5,6 +5,7 @@ import {
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
+import { leadInboxApiTest } from '../shared/credentialTest';
 import { searchPools } from '../shared/pools';
 import { createInboxesProperties } from './description';
 import { createInboxes } from './execute';
@@ -24,11 +25,11 @@ export class CreateInboxes implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
 		outputNames: ['Created', 'Failed'],
-		credentials: [{ name: 'leadInboxApi', required: true }],
+		credentials: [{ name: 'leadInboxApi', required: true, testedBy: 'leadInboxApiTest' }],
 		properties: createInboxesProperties,
 	};
 
-	methods = { listSearch: { searchPools } };
+	methods = { listSearch: { searchPools }, credentialTest: { leadInboxApiTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return createInboxes.call(this);

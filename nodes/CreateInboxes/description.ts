@@ -1,5 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { poolLocator } from '../shared/pools';
+import { timeoutOption } from '../shared/timeout';
+
+export const CREATE_INBOXES_TIMEOUT_SECONDS = 300;
 
 export const createInboxesProperties: INodeProperties[] = [
 	{
@@ -170,6 +173,10 @@ export const createInboxesProperties: INodeProperties[] = [
 				description:
 					'The service creates at most 1000 inboxes per hour per API key. When the limit is hit, the node waits as long as the service asks, up to this many seconds in total; then the items not sent go to the Failed output with code rate_limited.',
 			},
+			timeoutOption(
+				CREATE_INBOXES_TIMEOUT_SECONDS,
+				'each batch (the service tests the IMAP/SMTP login of every entry)',
+			),
 		],
 	},
 ];

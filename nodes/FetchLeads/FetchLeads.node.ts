@@ -5,6 +5,7 @@ import {
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
+import { leadInboxApiTest } from '../shared/credentialTest';
 import { fetchLeadsProperties } from './description';
 import { fetchLeads } from './execute';
 
@@ -22,9 +23,11 @@ export class FetchLeads implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'leadInboxApi', required: true }],
+		credentials: [{ name: 'leadInboxApi', required: true, testedBy: 'leadInboxApiTest' }],
 		properties: fetchLeadsProperties,
 	};
+
+	methods = { credentialTest: { leadInboxApiTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return fetchLeads.call(this);

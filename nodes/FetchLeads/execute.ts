@@ -1,56 +1,71 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import {
+	describeBody,
+	envelopeOf,
+	isObject,
+	listIn,
+	readNumber,
+	serviceWords,
+	type ServiceAnswer,
+} from '../shared/answer';
+import { apiError, errorFromAnswer, unexpectedAnswer } from '../shared/errors';
 import { perItem } from '../shared/perItem';
-import { apiRequest, errorFromResponse } from '../shared/transport';
+import { apiRequest } from '../shared/transport';
+import { isNothingFound } from './notFound';
 
 const FILTER_VALUES: Record<string, boolean | undefined> = { any: undefined, yes: true, no: false };
 
-/** Hints per status that tell the user how to fix the request. */
-function hintFor(status: number, body: IDataObject, count: number): string | undefined {
-	switch (status) {
+const PATH = '/api/v1/niche-finder-leads';
+
+/** What a search that got no answer may have done, and how to check before running it again. */
+const MAY_HAVE_CHARGED =
+	"The search was sent and may have been carried out: the service may have charged credits for contacts this run never received. Before re-running, check the account's contacts or credit balance with the service. A re-run does not return contacts already added (they count as duplicates and are free).";
+
+/** Hints per status that tell the user how to fix the request, after the service's own words. */
+function hintFor(answer: ServiceAnswer, count: number): string | undefined {
+	const said = serviceWords(answer).message;
+	switch (answer.statusCode) {
 		case 400:
+		case 422:
+			if (!said) return 'The service did not say what it refused: check Niche, City and Count.';
 			// The service's own message already says how to fix a city ("Did you mean ...?").
-			return /city/i.test(String(body.error)) ? undefined : 'Check the field named in the message.';
+			return /city/i.test(said) ? undefined : 'Check the field named in the message.';
 		case 401:
 			return 'Check the API key in the Lead Inbox API credential; the account must have an active subscription.';
 		case 402:
 			return `This search needs ${count} credits (one per lead requested). Lower Count or add credits to the account.`;
+		case 403:
+			return 'The API key is valid but may not search leads: ask the service operator for access.';
+		case 429:
+			return 'Nothing was charged for the refused search.';
 		default:
-			return undefined;
+			return answer.statusCode >= 500
+				? 'The service failed, not the request: a failed search charges no credits (the spec). Try again later.'
+				: undefined;
 	}
 }
 
-/**
- * The service's own 404 ("no business for this niche and city") carries code no_businesses_found;
- * a service without codes says so in its message. Any other 404 (an HTML page, a "no route" body)
- * means the request did not reach the lead search endpoint.
- */
-function isNothingFound(body: IDataObject): boolean {
-	if (!body || typeof body !== 'object') return false;
-	if (typeof body.code === 'string') return body.code === 'no_businesses_found';
-	return typeof body.error === 'string' && /no business/i.test(body.error);
-}
-
-function wrongBaseUrl(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError {
-	return new NodeOperationError(
-		ctx.getNode(),
-		"The lead search endpoint was not found at the credential's Lead Search Base URL",
-		{
-			itemIndex,
-			description:
-				"The server answered 404 for POST <Lead Search Base URL>/api/v1/niche-finder-leads. Set the Lead Search Base URL to the service's base URL without /api/v1 (for the reference server: http://127.0.0.1:4010). Nothing was charged.",
-		},
-	);
+function wrongBaseUrl(ctx: IExecuteFunctions, answer: ServiceAnswer, itemIndex: number) {
+	const said = serviceWords(answer).message;
+	return apiError(ctx.getNode(), {
+		message: "The lead search endpoint was not found at the credential's Lead Search Base URL",
+		description: `POST ${answer.url} answered HTTP ${answer.statusCode} with ${said ? `"${said}"` : describeBody(answer)}, which is not the lead search service's answer. Set the Lead Search Base URL to the service's base URL without /api/v1 (for the reference server: http://127.0.0.1:4010). Nothing was charged.`,
+		httpCode: String(answer.statusCode),
+		itemIndex,
+	});
 }
 
 /**
  * One lead search per input item. Never retried automatically: a search charges credits. After
- * the run an execution hint says how many credits were charged.
+ * the run an execution hint says how many credits were charged, and why a search found nothing.
  */
 export async function fetchLeads(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	let charged = 0;
+	let unknownCharges = 0;
 	let leads = 0;
 	let withoutEmail = 0;
+	const nothingFound: string[] = [];
 	const out = await perItem(this, async (i) => {
 		const count = this.getNodeParameter('count', i) as number;
 		if (!Number.isInteger(count) || count < 1 || count > 1000) {
@@ -61,8 +76,8 @@ export async function fetchLeads(this: IExecuteFunctions): Promise<INodeExecutio
 			);
 		}
 		const body: IDataObject = {
-			niche: (this.getNodeParameter('niche', i) as string).trim(),
-			city: (this.getNodeParameter('city', i) as string).trim(),
+			niche: String(this.getNodeParameter('niche', i) ?? '').trim(),
+			city: String(this.getNodeParameter('city', i) ?? '').trim(),
 			count,
 		};
 		for (const filter of ['metaAds', 'tiktokPixel', 'gAnalytics']) {
@@ -74,35 +89,60 @@ export async function fetchLeads(this: IExecuteFunctions): Promise<INodeExecutio
 			timeoutMinutes?: number;
 			onlyWithEmail?: boolean;
 		};
-		const response = await apiRequest.call(this, 'leads', 'POST', '/api/v1/niche-finder-leads', {
+		const answer = await apiRequest.call(this, 'leads', 'POST', PATH, {
 			body,
-			timeout: (options.timeoutMinutes ?? 10) * 60 * 1000,
+			timeoutMs: (Number(options.timeoutMinutes) || 10) * 60 * 1000,
 			itemIndex: i,
+			ifUnanswered: MAY_HAVE_CHARGED,
+			timeoutHint:
+				'Large counts can take several minutes (the spec): raise Options > Timeout (Minutes).',
 		});
-		const result = response.body as IDataObject;
-		if (response.statusCode === 404 && !isNothingFound(result)) throw wrongBaseUrl(this, i);
-		if (response.statusCode === 404 && !options.failOnNotFound) return [];
-		if (response.statusCode !== 200)
-			throw errorFromResponse(this, response, i, hintFor(response.statusCode, result, count));
 
-		let contacts = (result.contacts ?? []) as IDataObject[];
-		charged += Number(result.chargedCredits ?? 0);
+		if (answer.statusCode === 404 || answer.statusCode === 405) {
+			if (answer.statusCode === 405 || !isNothingFound(answer)) throw wrongBaseUrl(this, answer, i);
+			if (options.failOnNotFound)
+				throw errorFromAnswer(this, answer, i, 'Nothing was charged.');
+			const said = serviceWords(answer).message;
+			nothingFound.push(
+				`No businesses found for "${body.niche}" in "${body.city}"${said ? ` (the service said: "${said}")` : ''}; nothing was charged. Try a broader niche or a larger city.`,
+			);
+			return [];
+		}
+		if (answer.statusCode < 200 || answer.statusCode >= 300)
+			throw errorFromAnswer(this, answer, i, hintFor(answer, count));
+
+		const found = listIn(answer.body, 'contacts');
+		if (!found)
+			throw unexpectedAnswer(this, answer, 'a list of contacts', i, MAY_HAVE_CHARGED);
+		const result = envelopeOf(answer.body, 'contacts');
+		let contacts = found.filter(isObject);
+		const chargedCredits = readNumber(result.chargedCredits);
+		if (chargedCredits === undefined) unknownCharges++;
+		else charged += chargedCredits;
 		if (options.onlyWithEmail) {
-			const reachable = contacts.filter((c) => typeof c.email === 'string' && c.email !== '');
+			const reachable = contacts.filter((c) => typeof c.email === 'string' && c.email.trim() !== '');
 			withoutEmail += contacts.length - reachable.length;
 			contacts = reachable;
 		}
 		leads += contacts.length;
-		return this.getNodeParameter('output', i) === 'response' ? [{ ...result, contacts }] : contacts;
+		return this.getNodeParameter('output', i) === 'response'
+			? [{ ...result, contacts, chargedCredits: chargedCredits ?? null }]
+			: contacts;
 	});
 
 	const left = withoutEmail
 		? ` (${withoutEmail} charged contact${withoutEmail === 1 ? '' : 's'} without an email left out)`
 		: '';
+	const credits = `${charged} credit${charged === 1 ? '' : 's'}`;
+	const unknown = unknownCharges
+		? ` The service did not say what ${unknownCharges === 1 ? 'one search' : `${unknownCharges} searches`} charged: check the account's balance.`
+		: '';
 	this.addExecutionHints({
-		message: `Charged ${charged} credit${charged === 1 ? '' : 's'} for ${leads} new lead${leads === 1 ? '' : 's'}${left}.`,
-		type: 'info',
+		message: `Charged ${unknownCharges ? 'at least ' : ''}${credits} for ${leads} new lead${leads === 1 ? '' : 's'}${left}.${unknown}`,
+		type: unknownCharges ? 'warning' : 'info',
 		location: 'outputPane',
 	});
+	for (const message of nothingFound)
+		this.addExecutionHints({ message, type: 'info', location: 'outputPane' });
 	return [out];
 }

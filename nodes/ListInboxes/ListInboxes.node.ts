@@ -5,6 +5,7 @@ import {
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
+import { leadInboxApiTest } from '../shared/credentialTest';
 import { searchPools } from '../shared/pools';
 import { listInboxesProperties } from './description';
 import { listInboxes } from './execute';
@@ -24,11 +25,11 @@ export class ListInboxes implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'leadInboxApi', required: true }],
+		credentials: [{ name: 'leadInboxApi', required: true, testedBy: 'leadInboxApiTest' }],
 		properties: listInboxesProperties,
 	};
 
-	methods = { listSearch: { searchPools } };
+	methods = { listSearch: { searchPools }, credentialTest: { leadInboxApiTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return listInboxes.call(this);

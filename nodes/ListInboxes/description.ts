@@ -1,5 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { poolLocator } from '../shared/pools';
+import { timeoutOption } from '../shared/timeout';
+
+export const LIST_INBOXES_TIMEOUT_SECONDS = 60;
 
 export const listInboxesProperties: INodeProperties[] = [
 	poolLocator({ description: 'Only inboxes of this pool. Leave empty for all pools.' }),
@@ -32,5 +35,13 @@ export const listInboxesProperties: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: 1000 },
 		displayOptions: { show: { returnAll: [false] } },
 		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [timeoutOption(LIST_INBOXES_TIMEOUT_SECONDS, 'each page of up to 1000 inboxes')],
 	},
 ];

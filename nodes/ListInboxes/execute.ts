@@ -1,10 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { readNumber } from '../shared/answer';
+import { collectPages } from '../shared/pagination';
 import { perItem } from '../shared/perItem';
-import { apiRequest, errorFromResponse } from '../shared/transport';
+import { TIMEOUT_HINT, timeoutMsOf } from '../shared/timeout';
+import { apiRequest } from '../shared/transport';
+import { LIST_INBOXES_TIMEOUT_SECONDS } from './description';
 
-const PAGE_SIZE = 1000;
+/** A listed inbox, its sending limit read also when sent as a numeric string. */
+export function inboxOf(inbox: IDataObject): IDataObject {
+	const dailySendingLimit = readNumber(inbox.dailySendingLimit);
+	return dailySendingLimit === undefined ? inbox : { ...inbox, dailySendingLimit };
+}
 
-/** Lists inboxes with pagination by skip/hasMore: pages of 1000 for Return All. */
+/** Lists inboxes page by page (guarded pagination, pages of up to 1000). */
 export async function listInboxes(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return [
 		await perItem(this, async (i) => {
@@ -14,32 +22,26 @@ export async function listInboxes(this: IExecuteFunctions): Promise<INodeExecuti
 			const status = this.getNodeParameter('status', i) as string;
 			const returnAll = this.getNodeParameter('returnAll', i) as boolean;
 			const wanted = returnAll ? Infinity : (this.getNodeParameter('limit', i) as number);
-			const qs: IDataObject = {};
-			if (poolId) qs.poolId = poolId;
-			if (status !== 'any') qs.status = status;
+			const filter: IDataObject = {};
+			if (poolId) filter.poolId = poolId;
+			if (status !== 'any') filter.status = status;
+			const timeoutMs = timeoutMsOf(this, i, LIST_INBOXES_TIMEOUT_SECONDS);
 
-			const inboxes: IDataObject[] = [];
-			for (;;) {
-				const limit = Math.min(PAGE_SIZE, wanted - inboxes.length);
-				const response = await apiRequest.call(this, 'inbox', 'GET', '/inboxes', {
-					qs: { ...qs, limit, skip: inboxes.length },
-					itemIndex: i,
-				});
-				if (response.statusCode !== 200) {
-					throw errorFromResponse(
-						this,
-						response,
-						i,
-						response.statusCode === 404
-							? 'Pick the pool from the list, or check the pool ID.'
-							: undefined,
-					);
-				}
-				const page = response.body as { inboxes: IDataObject[]; pagination: { hasMore: boolean } };
-				inboxes.push(...page.inboxes);
-				if (!page.pagination.hasMore || page.inboxes.length === 0 || inboxes.length >= wanted)
-					return inboxes;
-			}
+			const inboxes = await collectPages(this, {
+				key: 'inboxes',
+				wanted,
+				itemIndex: i,
+				fetchPage: async ({ limit, skip }) =>
+					await apiRequest.call(this, 'inbox', 'GET', '/inboxes', {
+						qs: { ...filter, limit, skip },
+						itemIndex: i,
+						timeoutMs,
+						timeoutHint: TIMEOUT_HINT,
+					}),
+				hintFor: (status) =>
+					status === 404 && poolId ? 'Pick the pool from the list, or check the pool ID.' : undefined,
+			});
+			return inboxes.map(inboxOf);
 		}),
 	];
 }

@@ -5,6 +5,7 @@ import {
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
+import { leadInboxApiTest } from '../shared/credentialTest';
 import { listPoolsProperties } from './description';
 import { listPools } from './execute';
 
@@ -22,9 +23,11 @@ export class ListPools implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'leadInboxApi', required: true }],
+		credentials: [{ name: 'leadInboxApi', required: true, testedBy: 'leadInboxApiTest' }],
 		properties: listPoolsProperties,
 	};
+
+	methods = { credentialTest: { leadInboxApiTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return listPools.call(this);

@@ -1,4 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { timeoutOption } from '../shared/timeout';
+
+export const LIST_POOLS_TIMEOUT_SECONDS = 30;
 
 export const listPoolsProperties: INodeProperties[] = [
 	{
@@ -7,5 +10,13 @@ export const listPoolsProperties: INodeProperties[] = [
 		name: 'notice',
 		type: 'notice',
 		default: '',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [timeoutOption(LIST_POOLS_TIMEOUT_SECONDS, 'the list of pools')],
 	},
 ];

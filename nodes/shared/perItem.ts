@@ -1,5 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { asNodeError } from './transport';
+import { asNodeError } from './errors';
 
 /**
  * Runs `work` for every input item and pairs its output to the item. With "Continue on Fail" a

@@ -4,7 +4,12 @@ import type {
 	INodeListSearchResult,
 	INodeProperties,
 } from 'n8n-workflow';
-import { apiRequest, errorFromResponse } from './transport';
+import { isObject, listIn, readNumber } from './answer';
+import { errorFromAnswer, unexpectedAnswer } from './errors';
+import { apiRequest } from './transport';
+
+/** Listing pools is one small request: a service that needs longer than this is not answering. */
+export const POOLS_TIMEOUT_MS = 30_000;
 
 /** A pool picked from the account's pools, or given by ID (resource locator). */
 export function poolLocator(overrides: Partial<INodeProperties> = {}): INodeProperties {
@@ -33,25 +38,41 @@ export function poolLocator(overrides: Partial<INodeProperties> = {}): INodeProp
 	};
 }
 
+/** The pools of an answer to GET /pools, numbers read also when sent as numeric strings. */
+export function poolsOf(list: unknown[]): IDataObject[] {
+	return list.filter(isObject).map((pool) => {
+		const inboxCount = readNumber(pool.inboxCount);
+		return inboxCount === undefined ? pool : { ...pool, inboxCount };
+	});
+}
+
 export async function searchPools(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const response = await apiRequest.call(this, 'inbox', 'GET', '/pools');
-	if (response.statusCode !== 200) throw errorFromResponse(this, response);
-	const pools = ((response.body as IDataObject).pools ?? []) as IDataObject[];
+	const answer = await apiRequest.call(this, 'inbox', 'GET', '/pools', {
+		timeoutMs: POOLS_TIMEOUT_MS,
+	});
+	if (answer.statusCode < 200 || answer.statusCode >= 300) throw errorFromAnswer(this, answer);
+	const list = listIn(answer.body, 'pools');
+	if (!list) throw unexpectedAnswer(this, answer, 'a list of pools');
 	const needle = (filter ?? '').toLowerCase();
 	return {
-		results: pools
+		results: poolsOf(list)
 			.filter(
 				(p) =>
 					!needle ||
-					String(p.name).toLowerCase().includes(needle) ||
+					String(p.name ?? '').toLowerCase().includes(needle) ||
 					String(p.id).toLowerCase().includes(needle),
 			)
-			.map((p) => ({
-				name: `${p.name} (${p.inboxCount} inbox${p.inboxCount === 1 ? '' : 'es'})`,
-				value: String(p.id),
-			})),
+			.map((p) => {
+				const count = typeof p.inboxCount === 'number' ? p.inboxCount : undefined;
+				const label = p.name === undefined || p.name === null ? String(p.id) : String(p.name);
+				return {
+					name:
+						count === undefined ? label : `${label} (${count} inbox${count === 1 ? '' : 'es'})`,
+					value: String(p.id),
+				};
+			}),
 	};
 }

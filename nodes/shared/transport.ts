@@ -3,78 +3,125 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
-	ILoadOptionsFunctions,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { readBody, SERVICE_NAMES, type Service, type ServiceAnswer } from './answer';
+import { apiError, type Context, redirectError } from './errors';
+import { formatWait } from './rateLimit';
 
-/**
+/*
  * The one way the nodes talk to the two services: base URLs from the shared credential, bearer
- * auth applied by n8n (httpRequestWithAuthentication), no automatic retries (lead searches
- * charge credits), and errors turned into NodeApiError with the server's own message.
+ * auth applied by n8n (httpRequestWithAuthentication), a time-out on every request, no redirects
+ * followed for requests that change data, no automatic retries (lead searches charge credits).
+ * Every HTTP status comes back as a ServiceAnswer for the node to read; a request that got no
+ * answer becomes an error that says whether the service may have acted on it.
  */
+
 export const CREDENTIAL_TYPE = 'leadInboxApi';
 
-export type Service = 'leads' | 'inbox';
-
-type Context = IExecuteFunctions | ILoadOptionsFunctions;
-
-export interface ApiResponse<T = IDataObject> {
-	/** Which service answered (set by apiRequest), for messages that name it. */
-	service?: Service;
-	statusCode: number;
-	headers: Record<string, string | string[] | undefined>;
-	body: T;
-}
+export const CREDENTIAL_FIELDS: Record<Service, string> = {
+	leads: 'Lead Search Base URL',
+	inbox: 'Inbox Base URL',
+};
 
 export interface RequestOptions {
 	body?: IDataObject | IDataObject[];
 	qs?: IDataObject;
-	timeout?: number;
+	/** The whole exchange, answer body included, must end within this many milliseconds. */
+	timeoutMs: number;
 	itemIndex?: number;
+	/** Said when the request was sent but no answer came: what may have happened, what to check. */
+	ifUnanswered?: string;
+	/** How the user gives it more time ("Raise Options > Timeout (Seconds)"). */
+	timeoutHint?: string;
 }
 
-/** Trims trailing slashes; the inbox URL must carry the /api/v1 prefix (the specs' contract). */
+/**
+ * Trims trailing slashes; the inbox URL must carry the /api/v1 prefix (the specs' contract). A
+ * problem is returned as a sentence (with how to fix it), for the nodes and the credential test.
+ */
+export function checkBaseUrl(
+	service: Service,
+	raw: unknown,
+): { url: string } | { problem: string; fix?: string } {
+	const value = String(raw ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+	const field = CREDENTIAL_FIELDS[service];
+	if (!/^https?:\/\/[^/\s]+/i.test(value))
+		return {
+			problem: `The credential's ${field} must be an http(s) URL, e.g. http://127.0.0.1:4010${service === 'inbox' ? '/api/v1' : ''}`,
+		};
+	if (service === 'inbox' && !/\/api\/v1$/.test(value))
+		return {
+			problem: `The credential's Inbox Base URL must end with /api/v1 (got ${value})`,
+			fix: `Set it to ${value}/api/v1 if that is where the inbox service lives.`,
+		};
+	// The lead search base is given without the version; a pasted /api/v1 is forgiven.
+	return { url: service === 'leads' ? value.replace(/\/api\/v1$/, '') : value };
+}
+
 export function normalizeBaseUrl(
 	ctx: Context,
 	service: Service,
 	raw: unknown,
 	itemIndex?: number,
 ): string {
-	const value = String(raw ?? '')
-		.trim()
-		.replace(/\/+$/, '');
-	const field = service === 'leads' ? 'Lead Search Base URL' : 'Inbox Base URL';
-	if (!/^https?:\/\/[^/]+/i.test(value)) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The credential's ${field} must be an http(s) URL, e.g. http://127.0.0.1:4010${service === 'inbox' ? '/api/v1' : ''}`,
-			{ itemIndex },
-		);
-	}
-	if (service === 'inbox' && !/\/api\/v1$/.test(value)) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The credential's Inbox Base URL must end with /api/v1 (got ${value})`,
-			{
-				itemIndex,
-				description: `Set it to ${value}/api/v1 if that is where the inbox service lives.`,
-			},
-		);
-	}
-	if (service === 'leads' && /\/api\/v1$/.test(value)) {
-		return value.replace(/\/api\/v1$/, '');
-	}
-	return value;
+	const checked = checkBaseUrl(service, raw);
+	if ('url' in checked) return checked.url;
+	throw new NodeOperationError(ctx.getNode(), checked.problem, {
+		itemIndex,
+		description: checked.fix,
+	});
 }
 
-export async function apiRequest<T = IDataObject>(
+/** Network error codes that mean the request never reached the service. */
+const NOT_SENT =
+	/^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|ERR_INVALID_URL)$|CERT|SELF_SIGNED|ERR_TLS|ERR_SSL|EPROTO/;
+
+/** The codes and the most specific message of an error and its causes (n8n wraps axios' error). */
+export function networkFailure(error: unknown): { codes: string[]; reason: string } {
+	const codes: string[] = [];
+	const messages: string[] = [];
+	let current: unknown = error;
+	for (let depth = 0; current && depth < 6; depth++) {
+		const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+		if (typeof code === 'string') codes.push(code);
+		if (typeof message === 'string' && message) messages.push(message);
+		current = cause;
+	}
+	return { codes, reason: messages[messages.length - 1] ?? 'no answer' };
+}
+
+function isTimeout(codes: string[], reason: string): boolean {
+	return (
+		codes.some((c) => c === 'ETIMEDOUT' || c === 'ECONNABORTED' || c === 'UND_ERR_HEADERS_TIMEOUT') ||
+		/time(d)?[ -]?out/i.test(reason)
+	);
+}
+
+/** Errors of requests that were sent but got no answer: the service may have acted on them. */
+const unanswered = new WeakSet<object>();
+
+export function mayHaveBeenProcessed(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && unanswered.has(error);
+}
+
+/** The signal that ends the exchange at its deadline, or when n8n cancels the execution. */
+function deadlineSignal(ctx: Context, timeoutMs: number): { signal: AbortSignal; deadline: AbortSignal } {
+	const deadline = AbortSignal.timeout(timeoutMs);
+	const cancel = (ctx as Partial<IExecuteFunctions>).getExecutionCancelSignal?.();
+	return { deadline, signal: cancel ? AbortSignal.any([deadline, cancel]) : deadline };
+}
+
+export async function apiRequest(
 	this: Context,
 	service: Service,
 	method: IHttpRequestMethods,
 	path: string,
-	options: RequestOptions = {},
-): Promise<ApiResponse<T>> {
+	options: RequestOptions,
+): Promise<ServiceAnswer> {
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE, options.itemIndex);
 	const baseUrl = normalizeBaseUrl(
 		this,
@@ -82,76 +129,81 @@ export async function apiRequest<T = IDataObject>(
 		service === 'leads' ? credentials.leadsBaseUrl : credentials.inboxBaseUrl,
 		options.itemIndex,
 	);
+	const url = `${baseUrl}${path}`;
+	const { signal, deadline } = deadlineSignal(this, options.timeoutMs);
 	const request: IHttpRequestOptions = {
 		method,
-		url: `${baseUrl}${path}`,
+		url,
 		qs: options.qs,
-		body: options.body,
-		json: true,
+		headers: {
+			Accept: 'application/json',
+			...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+		},
+		body: options.body === undefined ? undefined : JSON.stringify(options.body),
+		// The body is read as text and parsed here: a page where JSON should be is then reported
+		// for what it is, not silently turned into an empty result.
+		encoding: 'text',
+		json: false,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		timeout: options.timeout,
+		// A redirected POST would be re-sent as a GET by the HTTP client, losing its body.
+		disableFollowRedirect: method !== 'GET',
+		timeout: options.timeoutMs,
+		abortSignal: signal,
 	};
-	let response: ApiResponse<T>;
+	const service_ = SERVICE_NAMES[service];
+	let raw: { statusCode: number; headers: ServiceAnswer['headers']; body: unknown };
 	try {
-		response = (await this.helpers.httpRequestWithAuthentication.call(
-			this,
-			CREDENTIAL_TYPE,
-			request,
-		)) as ApiResponse<T>;
-		response.service = service;
+		raw = await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request);
 	} catch (error) {
-		// Only the reason is passed on: given the network error itself (with its code), n8n would
-		// replace this message with a generic one that does not say which service or address.
-		const reason = (error as Error).message;
-		throw new NodeApiError(this.getNode(), { message: reason } as JsonObject, {
+		// n8n cancelled the execution: nothing to explain.
+		if (signal.aborted && !deadline.aborted)
+			throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex: options.itemIndex });
+		const { codes, reason } = networkFailure(error);
+		if (deadline.aborted || isTimeout(codes, reason)) {
+			const timedOut = apiError(this.getNode(), {
+				message: `The ${service_} service did not answer within ${formatWait(options.timeoutMs)} (${method} ${url})`,
+				description:
+					[options.ifUnanswered, options.timeoutHint].filter(Boolean).join(' ') || undefined,
+				itemIndex: options.itemIndex,
+			});
+			unanswered.add(timedOut);
+			throw timedOut;
+		}
+		if (codes.some((c) => NOT_SENT.test(c))) {
+			// Given the network error itself, n8n would replace this message with a generic one
+			// that names neither the service nor the address: only the reason is passed on.
+			throw apiError(this.getNode(), {
+				message: `Could not reach the ${service_} service at ${baseUrl}`,
+				description: `${reason}. Check the credential's ${CREDENTIAL_FIELDS[service]} and that the service is running. Nothing was sent.`,
+				itemIndex: options.itemIndex,
+			});
+		}
+		const broken = apiError(this.getNode(), {
+			message: `The connection to the ${service_} service at ${baseUrl} broke before it answered`,
+			description: [reason.endsWith('.') ? reason : `${reason}.`, options.ifUnanswered]
+				.filter(Boolean)
+				.join(' '),
 			itemIndex: options.itemIndex,
-			message: `Could not reach the ${service === 'leads' ? 'lead search' : 'inbox'} service at ${baseUrl}`,
-			description: reason,
 		});
+		unanswered.add(broken);
+		throw broken;
 	}
-	return response;
-}
-
-/** The service's error body is {"error": "...", "details"?: [{path, message}]}. */
-export function errorFromResponse(
-	ctx: Context,
-	response: ApiResponse<unknown>,
-	itemIndex?: number,
-	hint?: string,
-): NodeApiError {
-	const body = (
-		response.body && typeof response.body === 'object' ? response.body : {}
-	) as IDataObject;
-	const service = response.service === 'leads' ? 'lead search' : 'inbox';
-	const said = typeof body.error === 'string' ? body.error : undefined;
-	// A server-side failure names the service and the status: the workflow's author did nothing wrong.
-	const message =
-		response.statusCode >= 500 || !said
-			? `The ${service} service answered HTTP ${response.statusCode}${said ? `: ${said}` : ''}`
-			: said;
-	const details = Array.isArray(body.details)
-		? (body.details as IDataObject[]).map((d) => `${d.path}: ${d.message}`).join('; ')
-		: '';
-	return new NodeApiError(ctx.getNode(), body as JsonObject, {
-		itemIndex,
-		httpCode: String(response.statusCode),
-		message,
-		description: [details, hint].filter(Boolean).join(' ') || undefined,
-	});
-}
-
-export function header(response: ApiResponse<unknown>, name: string): string | undefined {
-	const value = response.headers[name.toLowerCase()];
-	return Array.isArray(value) ? value[0] : value;
-}
-
-/** Errors leave a node as NodeApiError/NodeOperationError, tied to the item that caused them. */
-export function asNodeError(
-	ctx: Context,
-	error: unknown,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+	const apiKey = String(credentials.apiKey ?? '');
+	let text = typeof raw.body === 'string' ? raw.body : raw.body === undefined ? '' : JSON.stringify(raw.body);
+	// A service or proxy that echoes the request's headers must not put the key into an error.
+	if (apiKey.length >= 8) text = text.split(apiKey).join('[API key]');
+	const contentType = String(raw.headers?.['content-type'] ?? '');
+	const answer: ServiceAnswer = {
+		service,
+		method,
+		url,
+		statusCode: raw.statusCode,
+		headers: raw.headers ?? {},
+		text,
+		...readBody(text, contentType),
+	};
+	if (answer.statusCode >= 300 && answer.statusCode < 400)
+		throw redirectError(this, answer, path, options.itemIndex);
+	return answer;
 }

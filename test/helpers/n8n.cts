@@ -1,4 +1,4 @@
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { CredentialTestContext, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import {
 	type ICredentialDataDecryptedObject,
 	type ICredentialType,
@@ -235,71 +235,20 @@ export function stopEngineTimers(): void {
 }
 
 /**
- * Runs the credential's `test` request the way n8n's credential tester (2.8.4) does: resolve the
- * request's expressions with $credentials, apply the generic authenticate, then with
- * `ignoreHttpStatusErrors` read the body (whatever the status) and apply the
- * `responseSuccessBody` rules, first match wins. The real tester is exercised by the e2e suite.
+ * Runs the credential test the way n8n's credential tester does for a credential without a
+ * declarative `test`: the function a node names in `testedBy`, called on n8n-core's own
+ * CredentialTestContext with the decrypted credential. The real tester is exercised by the e2e suite.
  */
 export async function testCredential(
 	credentials: RunOptions['credentials'],
 ): Promise<{ status: 'OK' | 'Error'; message: string }> {
-	const node = {
+	const testedBy = NODES['n8n-nodes-lead-inbox.listPools'].description.credentials?.[0].testedBy;
+	const test = NODES['n8n-nodes-lead-inbox.listPools'].methods?.credentialTest?.[testedBy as string];
+	if (!test) throw new Error('no credential test function');
+	return (await test.call(new CredentialTestContext(), {
 		id: 'c',
-		name: 'Credential test',
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
-		position: [0, 0] as [number, number],
-		parameters: {},
-	};
-	const workflow = new Workflow({
-		id: 'credential-test',
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes: new NodeTypes(),
-	});
-	const data = credentials as unknown as ICredentialDataDecryptedObject;
-	const resolve = (value: string | undefined) =>
-		value === undefined
-			? undefined
-			: String(
-					workflow.expression.getSimpleParameterValue(node, value, 'manual', {
-						$credentials: data,
-					} as never),
-				);
-	const test = CREDENTIAL.test!;
-	const request = applyGenericAuth(data, {
-		url: `${resolve(test.request.baseURL)}${resolve(test.request.url)}`,
-		method: test.request.method ?? 'GET',
-	});
-	let response: Response;
-	try {
-		response = await fetch(request.url, {
-			method: request.method,
-			headers: request.headers as Record<string, string>,
-		});
-	} catch (error) {
-		return { status: 'Error', message: `Could not connect: ${(error as Error).message}` };
-	}
-	if (!response.ok && !test.request.ignoreHttpStatusErrors)
-		return { status: 'Error', message: `Received HTTP status code: ${response.status}` };
-	const text = await response.text();
-	let body: unknown = text;
-	try {
-		body = JSON.parse(text);
-	} catch {
-		// n8n keeps a non-JSON body as text
-	}
-	for (const rule of (test.rules ?? []) as {
-		type: string;
-		properties: { key: string; value: unknown; message: string };
-	}[]) {
-		const value =
-			body && typeof body === 'object'
-				? (body as Record<string, unknown>)[rule.properties.key]
-				: undefined;
-		if (rule.type === 'responseSuccessBody' && value === rule.properties.value)
-			return { status: 'Error', message: rule.properties.message };
-	}
-	return { status: 'OK', message: 'Connection successful!' };
+		name: 'Lead Inbox API',
+		type: 'leadInboxApi',
+		data: credentials as unknown as ICredentialDataDecryptedObject,
+	})) as { status: 'OK' | 'Error'; message: string };
 }

@@ -106,9 +106,9 @@ describe('Fetch Leads node', () => {
 		const city = errorOf(await run(apiKey, [{ niche: 'dentist', city: 'Atlantis', count: 1 }]))!;
 		// The service's own hint, said once (not repeated in the description).
 		expect(city.message).toBe(
-			"City 'Atlantis' could not be resolved to a location. Did you mean 'Atlanta, GA'?",
+			"City 'Atlantis' could not be resolved to a location. Did you mean 'Atlanta, GA'? (HTTP 400 from the lead search service)",
 		);
-		expect(city.description).toBe('city: could not be resolved to a location');
+		expect(city.description).toBe('city: could not be resolved to a location.');
 		const count = errorOf(await run(apiKey, [{ niche: 'dentist', city: 'Austin', count: 5000 }]))!;
 		expect(count.message).toMatch(/Count must be a whole number from 1 to 1000/);
 	});
@@ -144,13 +144,15 @@ describe('Fetch Leads node', () => {
 		expect((await server.admin('GET', `/accounts/${accountId}`)).body.credits).toBe(50);
 	});
 
-	it('says it could not reach the service when the connection drops (an injected fault)', async () => {
+	it('says the connection broke, and that the search may have been charged, when it drops (an injected fault)', async () => {
 		const { apiKey, accountId } = await server.newAccount({ credits: 10 });
 		await server.admin('POST', '/faults', { route: 'POST /api/v1/niche-finder-leads', drop: true });
 		const result = await run(apiKey, [{ niche: 'dentist', city: 'Austin', count: 2 }]);
-		expect(errorOf(result)?.message).toBe(
-			`Could not reach the lead search service at ${server.url}`,
-		);
+		expect(errorOf(result)).toMatchObject({
+			message: `The connection to the lead search service at ${server.url} broke before it answered`,
+			description: expect.stringMatching(/may have charged credits.*check the account/),
+		});
+		// This server refunds a search whose client is gone; the node cannot know that.
 		expect((await server.admin('GET', `/accounts/${accountId}`)).body.credits).toBe(10);
 	});
 
