@@ -1,9 +1,4 @@
-import type {
-	IAuthenticateGeneric,
-	Icon,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 export class LeadInboxApi implements ICredentialType {
 	name = 'leadInboxApi';

@@ -88,7 +88,12 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 	for (let i = 0; i < items.length; i++) {
 		const entry = entryOf(this, i);
 		if ('problem' in entry)
-			fail({ index: i, emailAddress: entry.emailAddress, code: 'invalid_entry', reason: entry.problem });
+			fail({
+				index: i,
+				emailAddress: entry.emailAddress,
+				code: 'invalid_entry',
+				reason: entry.problem,
+			});
 		else pending.push({ index: i, ...entry });
 	}
 
@@ -138,7 +143,8 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 			const inbox = existing.get(String(item.entry.emailAddress).toLowerCase());
 			if (inbox) {
 				found++;
-				if (item.newPool && !newPool && typeof inbox.poolId === 'string') newPool = { id: inbox.poolId };
+				if (item.newPool && !newPool && typeof inbox.poolId === 'string')
+					newPool = { id: inbox.poolId };
 				succeed(item, { ...inbox, success: true, inboxId: inbox.id, confirmedByListing: true });
 			} else
 				fail({
@@ -229,7 +235,9 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 		);
 		// A result of a new-pool entry names the pool when the answer has no pool field.
 		if (!newPool) {
-			const k = batch.findIndex((b, k) => b.newPool && matched[k] && outcomeOf(matched[k]!).created);
+			const k = batch.findIndex(
+				(b, k) => b.newPool && matched[k] && outcomeOf(matched[k]!).created,
+			);
 			const poolId = k >= 0 ? matched[k]!.poolId : undefined;
 			if (typeof poolId === 'string' && poolId) newPool = { id: poolId };
 		}

@@ -24,7 +24,11 @@ export function resultsIn(body: unknown): IDataObject[] | undefined {
 	const list = listIn(body, 'results');
 	if (list) return list.filter(isObject);
 	// One entry answered as one result object.
-	if (isObject(body) && typeof body.emailAddress === 'string' && ('success' in body || 'inboxId' in body))
+	if (
+		isObject(body) &&
+		typeof body.emailAddress === 'string' &&
+		('success' in body || 'inboxId' in body)
+	)
 		return [body];
 	return undefined;
 }
@@ -43,7 +47,8 @@ export function poolIn(body: unknown): NewPool | undefined {
 	if (named) return asPool(named[1]);
 	// A field of another name that holds an {id, name} object, not an inbox.
 	const shaped = fields.find(
-		([, value]) => asPool(value) && isObject(value) && 'name' in value && !('emailAddress' in value),
+		([, value]) =>
+			asPool(value) && isObject(value) && 'name' in value && !('emailAddress' in value),
 	);
 	if (shaped) return asPool(shaped[1]);
 	return typeof envelope.poolId === 'string' ? { id: envelope.poolId } : undefined;
@@ -95,9 +100,7 @@ const CODE_BY_STATUS: Record<number, string> = {
 	422: 'connection_failed',
 };
 
-export type Outcome =
-	| { created: true }
-	| { created: false; code: string; reason: string };
+export type Outcome = { created: true } | { created: false; code: string; reason: string };
 
 export function outcomeOf(result: IDataObject): Outcome {
 	const status = typeof result.status === 'string' ? result.status : undefined;
@@ -112,7 +115,7 @@ export function outcomeOf(result: IDataObject): Outcome {
 	const code =
 		words.code && !/^(failed|failure|error)$/i.test(words.code)
 			? words.code
-			: (httpStatus !== undefined ? CODE_BY_STATUS[httpStatus] : undefined) ?? 'failed';
+			: ((httpStatus !== undefined ? CODE_BY_STATUS[httpStatus] : undefined) ?? 'failed');
 	return {
 		created: false,
 		code,

@@ -100,8 +100,7 @@ export async function fetchLeads(this: IExecuteFunctions): Promise<INodeExecutio
 
 		if (answer.statusCode === 404 || answer.statusCode === 405) {
 			if (answer.statusCode === 405 || !isNothingFound(answer)) throw wrongBaseUrl(this, answer, i);
-			if (options.failOnNotFound)
-				throw errorFromAnswer(this, answer, i, 'Nothing was charged.');
+			if (options.failOnNotFound) throw errorFromAnswer(this, answer, i, 'Nothing was charged.');
 			const said = serviceWords(answer).message;
 			nothingFound.push(
 				`No businesses found for "${body.niche}" in "${body.city}"${said ? ` (the service said: "${said}")` : ''}; nothing was charged. Try a broader niche or a larger city.`,
@@ -112,15 +111,16 @@ export async function fetchLeads(this: IExecuteFunctions): Promise<INodeExecutio
 			throw errorFromAnswer(this, answer, i, hintFor(answer, count));
 
 		const found = listIn(answer.body, 'contacts');
-		if (!found)
-			throw unexpectedAnswer(this, answer, 'a list of contacts', i, MAY_HAVE_CHARGED);
+		if (!found) throw unexpectedAnswer(this, answer, 'a list of contacts', i, MAY_HAVE_CHARGED);
 		const result = envelopeOf(answer.body, 'contacts');
 		let contacts = found.filter(isObject);
 		const chargedCredits = readNumber(result.chargedCredits);
 		if (chargedCredits === undefined) unknownCharges++;
 		else charged += chargedCredits;
 		if (options.onlyWithEmail) {
-			const reachable = contacts.filter((c) => typeof c.email === 'string' && c.email.trim() !== '');
+			const reachable = contacts.filter(
+				(c) => typeof c.email === 'string' && c.email.trim() !== '',
+			);
 			withoutEmail += contacts.length - reachable.length;
 			contacts = reachable;
 		}

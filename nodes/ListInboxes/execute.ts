@@ -39,7 +39,9 @@ export async function listInboxes(this: IExecuteFunctions): Promise<INodeExecuti
 						timeoutHint: TIMEOUT_HINT,
 					}),
 				hintFor: (status) =>
-					status === 404 && poolId ? 'Pick the pool from the list, or check the pool ID.' : undefined,
+					status === 404 && poolId
+						? 'Pick the pool from the list, or check the pool ID.'
+						: undefined,
 			});
 			return inboxes.map(inboxOf);
 		}),

@@ -43,7 +43,11 @@ export function header(answer: Pick<ServiceAnswer, 'headers'>, name: string): st
 export function readBody(text: string, contentType = ''): { kind: BodyKind; body: unknown } {
 	const trimmed = text.trim();
 	if (trimmed === '') return { kind: 'empty', body: undefined };
-	if (/json/i.test(contentType) || /^[[{"]/.test(trimmed) || /^(true|false|null|-?\d)/.test(trimmed)) {
+	if (
+		/json/i.test(contentType) ||
+		/^[[{"]/.test(trimmed) ||
+		/^(true|false|null|-?\d)/.test(trimmed)
+	) {
 		try {
 			return { kind: 'json', body: JSON.parse(trimmed) };
 		} catch {
@@ -141,7 +145,8 @@ const CODE_KEYS = ['code', 'errorCode', 'error_code', 'type', 'status'];
 /** Text of a field that carries a message: a string, or an object/array holding one. */
 function textOf(value: unknown, depth: number): string | undefined {
 	if (typeof value === 'string') return value.trim() || undefined;
-	if (depth < 3 && (isObject(value) || Array.isArray(value))) return wordsIn(value, depth + 1).message;
+	if (depth < 3 && (isObject(value) || Array.isArray(value)))
+		return wordsIn(value, depth + 1).message;
 	return undefined;
 }
 
@@ -168,7 +173,10 @@ function detailsIn(value: unknown, depth: number): string[] {
 					.map((v) => (Array.isArray(v) ? v.join('.') : v))
 					.find((v) => typeof v === 'string' && v !== '') as string | undefined;
 				const pointer = isObject(element.source) ? element.source.pointer : undefined;
-				add(where ?? (typeof pointer === 'string' ? pointer : undefined), wordsIn(element, depth + 1).message);
+				add(
+					where ?? (typeof pointer === 'string' ? pointer : undefined),
+					wordsIn(element, depth + 1).message,
+				);
 			}
 		}
 	} else if (isObject(value)) {

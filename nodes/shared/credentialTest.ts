@@ -74,12 +74,14 @@ export function problemOf(probe: Probe, answer: ServiceAnswer): string | undefin
 		const { target, base } = redirectTarget(answer, probe.path.replace(/\?.*$/, ''));
 		return `${field}: ${request} is redirected${target ? ` to ${target}` : ''}; ${base ? `set the ${field} to ${base}` : `check the ${field}`}.`;
 	}
-	if (status === 401) return `The ${name} service refused the API key (HTTP 401${quoted(answer)}). Check the API key.`;
+	if (status === 401)
+		return `The ${name} service refused the API key (HTTP 401${quoted(answer)}). Check the API key.`;
 	if (status === 403)
 		return `The API key may not ${probe.permission} (HTTP 403 from the ${name} service${quoted(answer)}). Ask the service operator for this permission.`;
 	if (status >= 500)
 		return `The ${name} service is failing (HTTP ${status}${quoted(answer)}): this says nothing about the API key; try again later.`;
-	const example = probe.service === 'leads' ? 'http://127.0.0.1:4010' : 'http://127.0.0.1:4010/api/v1';
+	const example =
+		probe.service === 'leads' ? 'http://127.0.0.1:4010' : 'http://127.0.0.1:4010/api/v1';
 	const wrongUrl = `${field}: ${request} answered HTTP ${status}${quoted(answer)}, so it does not lead to the ${name} service. It should be the service's base URL${probe.service === 'leads' ? ' without /api/v1' : ', ending with /api/v1'}, e.g. ${example}.`;
 	// A page where the API should be is whatever else sits at that URL.
 	if (answer.kind === 'html' || status === 404 || status === 405) return wrongUrl;
@@ -118,7 +120,12 @@ async function send(
 			followRedirect: false,
 			timeout: PROBE_TIMEOUT_MS,
 		})) as { statusCode: number; headers: ServiceAnswer['headers']; body?: unknown };
-		let text = typeof raw.body === 'string' ? raw.body : raw.body === undefined ? '' : JSON.stringify(raw.body);
+		let text =
+			typeof raw.body === 'string'
+				? raw.body
+				: raw.body === undefined
+					? ''
+					: JSON.stringify(raw.body);
 		if (apiKey.length >= 8) text = text.split(apiKey).join('[API key]');
 		return {
 			service: probe.service,
@@ -145,7 +152,10 @@ export async function leadInboxApiTest(
 	const problems: string[] = [];
 	const bases: Partial<Record<Service, string>> = {};
 	for (const service of ['inbox', 'leads'] as const) {
-		const checked = checkBaseUrl(service, service === 'leads' ? data.leadsBaseUrl : data.inboxBaseUrl);
+		const checked = checkBaseUrl(
+			service,
+			service === 'leads' ? data.leadsBaseUrl : data.inboxBaseUrl,
+		);
 		if ('url' in checked) bases[service] = checked.url;
 		else problems.push([checked.problem, checked.fix].filter(Boolean).join('. '));
 	}

@@ -62,15 +62,16 @@ export async function searchPools(
 			.filter(
 				(p) =>
 					!needle ||
-					String(p.name ?? '').toLowerCase().includes(needle) ||
+					String(p.name ?? '')
+						.toLowerCase()
+						.includes(needle) ||
 					String(p.id).toLowerCase().includes(needle),
 			)
 			.map((p) => {
 				const count = typeof p.inboxCount === 'number' ? p.inboxCount : undefined;
 				const label = p.name === undefined || p.name === null ? String(p.id) : String(p.name);
 				return {
-					name:
-						count === undefined ? label : `${label} (${count} inbox${count === 1 ? '' : 'es'})`,
+					name: count === undefined ? label : `${label} (${count} inbox${count === 1 ? '' : 'es'})`,
 					value: String(p.id),
 				};
 			}),

@@ -24,7 +24,10 @@ function resetMs(value: number, now: number): number {
  * `X-RateLimit-Reset` / `RateLimit-Reset` (delta or epoch), else the `t=` of a structured
  * `RateLimit` header. undefined when none of them can be read.
  */
-export function retryDelay(answer: Pick<ServiceAnswer, 'headers'>, now = Date.now()): RetryDelay | undefined {
+export function retryDelay(
+	answer: Pick<ServiceAnswer, 'headers'>,
+	now = Date.now(),
+): RetryDelay | undefined {
 	const retryAfter = header(answer, 'retry-after')?.trim();
 	if (retryAfter) {
 		const seconds = readNumber(retryAfter);

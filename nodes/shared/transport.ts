@@ -86,7 +86,11 @@ export function networkFailure(error: unknown): { codes: string[]; reason: strin
 	const messages: string[] = [];
 	let current: unknown = error;
 	for (let depth = 0; current && depth < 6; depth++) {
-		const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+		const { code, message, cause } = current as {
+			code?: unknown;
+			message?: unknown;
+			cause?: unknown;
+		};
 		if (typeof code === 'string') codes.push(code);
 		if (typeof message === 'string' && message) messages.push(message);
 		current = cause;
@@ -96,8 +100,9 @@ export function networkFailure(error: unknown): { codes: string[]; reason: strin
 
 function isTimeout(codes: string[], reason: string): boolean {
 	return (
-		codes.some((c) => c === 'ETIMEDOUT' || c === 'ECONNABORTED' || c === 'UND_ERR_HEADERS_TIMEOUT') ||
-		/time(d)?[ -]?out/i.test(reason)
+		codes.some(
+			(c) => c === 'ETIMEDOUT' || c === 'ECONNABORTED' || c === 'UND_ERR_HEADERS_TIMEOUT',
+		) || /time(d)?[ -]?out/i.test(reason)
 	);
 }
 
@@ -109,7 +114,10 @@ export function mayHaveBeenProcessed(error: unknown): boolean {
 }
 
 /** The signal that ends the exchange at its deadline, or when n8n cancels the execution. */
-function deadlineSignal(ctx: Context, timeoutMs: number): { signal: AbortSignal; deadline: AbortSignal } {
+function deadlineSignal(
+	ctx: Context,
+	timeoutMs: number,
+): { signal: AbortSignal; deadline: AbortSignal } {
 	const deadline = AbortSignal.timeout(timeoutMs);
 	const cancel = (ctx as Partial<IExecuteFunctions>).getExecutionCancelSignal?.();
 	return { deadline, signal: cancel ? AbortSignal.any([deadline, cancel]) : deadline };
@@ -190,7 +198,12 @@ export async function apiRequest(
 		throw broken;
 	}
 	const apiKey = String(credentials.apiKey ?? '');
-	let text = typeof raw.body === 'string' ? raw.body : raw.body === undefined ? '' : JSON.stringify(raw.body);
+	let text =
+		typeof raw.body === 'string'
+			? raw.body
+			: raw.body === undefined
+				? ''
+				: JSON.stringify(raw.body);
 	// A service or proxy that echoes the request's headers must not put the key into an error.
 	if (apiKey.length >= 8) text = text.split(apiKey).join('[API key]');
 	const contentType = String(raw.headers?.['content-type'] ?? '');

@@ -243,7 +243,8 @@ export async function testCredential(
 	credentials: RunOptions['credentials'],
 ): Promise<{ status: 'OK' | 'Error'; message: string }> {
 	const testedBy = NODES['n8n-nodes-lead-inbox.listPools'].description.credentials?.[0].testedBy;
-	const test = NODES['n8n-nodes-lead-inbox.listPools'].methods?.credentialTest?.[testedBy as string];
+	const test =
+		NODES['n8n-nodes-lead-inbox.listPools'].methods?.credentialTest?.[testedBy as string];
 	if (!test) throw new Error('no credential test function');
 	return (await test.call(new CredentialTestContext(), {
 		id: 'c',
