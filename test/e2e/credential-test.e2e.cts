@@ -38,24 +38,23 @@ describe.each(VERSIONS)('the Lead Inbox API credential test in n8n $version', (t
 				leadsBaseUrl: url,
 				inboxBaseUrl: `${url}/api/v1`,
 			}),
-		).toEqual({ status: 'OK', message: 'Connection successful!' });
+		).toEqual({ status: 'OK', message: expect.stringMatching(/^Connection successful/) });
 	});
 
-	it('says what to fix for an Inbox Base URL without /api/v1, and for a wrong key', async () => {
+	it("says what to fix for an Inbox Base URL without /api/v1, and for a wrong key, in the service's words", async () => {
 		const { url } = stack.server;
 		expect(
 			await test({ apiKey: stack.account.apiKey, leadsBaseUrl: url, inboxBaseUrl: url }),
 		).toEqual({
 			status: 'Error',
-			message:
-				'Inbox Base URL not found: it must end with /api/v1, e.g. http://127.0.0.1:4010/api/v1.',
+			message: `The credential's Inbox Base URL must end with /api/v1 (got ${url}). Set it to ${url}/api/v1 if that is where the inbox service lives.`,
 		});
 		expect(
 			await test({ apiKey: 'lik_wrong', leadsBaseUrl: url, inboxBaseUrl: `${url}/api/v1` }),
 		).toEqual({
 			status: 'Error',
 			message: expect.stringMatching(
-				/^The inbox service did not list your pools: check the API key/,
+				/^The inbox service refused the API key \(HTTP 401: "Invalid API key.*The lead search service refused the API key/,
 			),
 		});
 	});
