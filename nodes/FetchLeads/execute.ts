@@ -39,6 +39,10 @@ function hintFor(answer: ServiceAnswer, count: number): string | undefined {
 			return 'The API key is valid but may not search leads: ask the service operator for access.';
 		case 429:
 			return 'Nothing was charged for the refused search.';
+		case 502:
+		case 504:
+			// A gateway's failure: the service behind it may have finished the search.
+			return `A gateway in front of the service failed. ${MAY_HAVE_CHARGED}`;
 		default:
 			return answer.statusCode >= 500
 				? 'The service failed, not the request: a failed search charges no credits (the spec). Try again later.'

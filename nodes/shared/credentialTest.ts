@@ -168,8 +168,7 @@ export async function leadInboxApiTest(
 		if (!problem) continue;
 		problems.push(problem);
 		// Once a service cannot be used at all, its other checks would only repeat that.
-		const blocking = typeof answer === 'string' || ![403].includes(answer.statusCode);
-		if (blocking) unreachable.add(probe.service);
+		if (typeof answer === 'string' || answer.statusCode !== 403) unreachable.add(probe.service);
 	}
 	return problems.length === 0
 		? {

@@ -57,6 +57,16 @@ function joinSentences(...parts: Array<string | undefined>): string | undefined 
 	return text || undefined;
 }
 
+/** Said after the service's words when the node has no hint of its own for the status. */
+const STATUS_HINTS: Record<number, string> = {
+	401: 'Check the API key in the Lead Inbox API credential.',
+	403: 'The API key lacks a permission this operation needs: ask the service operator for it.',
+	500: 'The service failed, not the request: try again later.',
+	502: 'A gateway in front of the service failed: try again later.',
+	503: 'The service is unavailable: try again later.',
+	504: 'A gateway in front of the service timed out: try again later.',
+};
+
 /**
  * The error of an answer the operation cannot use: "<the service's words> (the inbox service
  * answered HTTP 404)", details and our hint in the description. A 429 says how long to wait.
@@ -78,7 +88,7 @@ export function errorFromAnswer(
 		description: joinSentences(
 			details ? `${details}.`.replace(/\.\.$/, '.') : undefined,
 			answer.statusCode === 429 ? rateLimitHint(answer) : undefined,
-			hint,
+			hint ?? STATUS_HINTS[answer.statusCode],
 		),
 		httpCode: String(answer.statusCode),
 		itemIndex,

@@ -101,7 +101,10 @@ describe('Fetch Leads against another service', () => {
 		expect(page.message).toBe(
 			`The lead search service answered HTTP 502 with an HTML page titled "502 Bad Gateway" (POST ${service.url}/api/v1/niche-finder-leads)`,
 		);
-		expect(page.description).toMatch(/The service failed, not the request/);
+		// Behind a failing gateway the search may have run: the user is told how to check.
+		expect(page.description).toMatch(
+			/A gateway in front of the service failed\. The search was sent and may have been carried out/,
+		);
 		service.on(LEADS, { status: 500 });
 		expect(errorOf(await run())!.message).toMatch(
 			/^The lead search service answered HTTP 500 with an empty body/,
@@ -578,10 +581,11 @@ describe('Create Inboxes against another service', () => {
 	});
 
 	it('waits out a 429 whose Retry-After is an HTTP date, or whose reset is a delta, then retries', async () => {
-		for (const headers of [
+		const waits: Record<string, string>[] = [
 			{ 'retry-after': new Date(Date.now() + 1500).toUTCString() },
 			{ 'x-ratelimit-reset': '1' },
-		]) {
+		];
+		for (const headers of waits) {
 			service.reset();
 			service.on('POST /api/v1/inboxes', (request, seen) =>
 				seen === 0
