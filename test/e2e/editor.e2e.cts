@@ -114,7 +114,7 @@ describe(`the editor of n8n ${target.version}`, () => {
 		await page.click('[data-test-id=credential-save-button]');
 		await dialog.getByText('More details').click();
 		await expect(
-			dialog.getByText('The inbox service did not list your pools: check the API key').isVisible(),
+			dialog.getByText('The inbox service refused the API key').first().isVisible(),
 		).resolves.toBe(true);
 		await shot('credential-wrong-key');
 
