@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import { envelopeOf, isObject, readNumber, type ServiceAnswer } from '../shared/answer';
+import { envelopeOf, isObject, isSuccess, readNumber, type ServiceAnswer } from '../shared/answer';
 import { apiError, asNodeError, errorFromAnswer, unexpectedAnswer } from '../shared/errors';
 import { collectPages } from '../shared/pagination';
 import { DEFAULT_RATE_LIMIT_WAIT_MS, formatWait, retryDelay } from '../shared/rateLimit';
@@ -109,7 +109,6 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 	 * be read either, they fail as unknown_outcome, saying how to check.
 	 */
 	const settleUnknown = async (batch: Pending[], error: NodeError) => {
-		if (batch.length === 0) return;
 		let existing: Map<string, IDataObject>;
 		try {
 			const poolIds = new Set(batch.map((b) => b.entry.poolId ?? newPool?.id));
@@ -212,7 +211,7 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 
 		const results = resultsIn(answer.body);
 		if (!results) {
-			const ok = answer.statusCode >= 200 && answer.statusCode < 300;
+			const ok = isSuccess(answer);
 			if (!ok && answer.statusCode < 500) {
 				// A client error for the whole request: the service created nothing.
 				stopSending(start, 'not_sent', errorFromAnswer(this, answer, itemIndex));
@@ -233,24 +232,20 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 			batch.map((b) => String(b.entry.emailAddress)),
 			results,
 		);
+		const outcomes = matched.map((result) => result && outcomeOf(result));
 		// A result of a new-pool entry names the pool when the answer has no pool field.
 		if (!newPool) {
-			const k = batch.findIndex(
-				(b, k) => b.newPool && matched[k] && outcomeOf(matched[k]!).created,
-			);
-			const poolId = k >= 0 ? matched[k]!.poolId : undefined;
+			const k = batch.findIndex((b, k) => b.newPool && outcomes[k]?.created);
+			const poolId = k >= 0 ? matched[k]?.poolId : undefined;
 			if (typeof poolId === 'string' && poolId) newPool = { id: poolId };
 		}
 		const unanswered: Pending[] = [];
 		let createdHere = 0;
 		for (const [k, item] of batch.entries()) {
 			const result = matched[k];
-			if (!result) {
-				unanswered.push(item);
-				continue;
-			}
-			const outcome = outcomeOf(result);
-			if (outcome.created) {
+			const outcome = outcomes[k];
+			if (!result || !outcome) unanswered.push(item);
+			else if (outcome.created) {
 				createdHere++;
 				succeed(item, result);
 			} else
@@ -267,13 +262,14 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 			notes.push(
 				`The service's summary says ${reported} created in a batch whose results show ${createdHere}; the outputs follow the results.`,
 			);
-		await settleUnknown(
-			unanswered,
-			apiError(this.getNode(), {
-				message: `The answer to the batch (HTTP ${answer.statusCode}) had no result for this entry`,
-				itemIndex,
-			}),
-		);
+		if (unanswered.length > 0)
+			await settleUnknown(
+				unanswered,
+				apiError(this.getNode(), {
+					message: `The answer to the batch (HTTP ${answer.statusCode}) had no result for this entry`,
+					itemIndex,
+				}),
+			);
 	}
 	return done(this, created, failed, notes);
 }

@@ -4,6 +4,7 @@ import {
 	describeBody,
 	envelopeOf,
 	isObject,
+	isSuccess,
 	listIn,
 	readNumber,
 	serviceWords,
@@ -111,8 +112,7 @@ export async function fetchLeads(this: IExecuteFunctions): Promise<INodeExecutio
 			);
 			return [];
 		}
-		if (answer.statusCode < 200 || answer.statusCode >= 300)
-			throw errorFromAnswer(this, answer, i, hintFor(answer, count));
+		if (!isSuccess(answer)) throw errorFromAnswer(this, answer, i, hintFor(answer, count));
 
 		const found = listIn(answer.body, 'contacts');
 		if (!found) throw unexpectedAnswer(this, answer, 'a list of contacts', i, MAY_HAVE_CHARGED);

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { POOLS_TIMEOUT_SECONDS } from '../shared/pools';
 import { timeoutOption } from '../shared/timeout';
-
-export const LIST_POOLS_TIMEOUT_SECONDS = 30;
 
 export const listPoolsProperties: INodeProperties[] = [
 	{
@@ -17,6 +16,6 @@ export const listPoolsProperties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [timeoutOption(LIST_POOLS_TIMEOUT_SECONDS, 'the list of pools')],
+		options: [timeoutOption(POOLS_TIMEOUT_SECONDS, 'the list of pools')],
 	},
 ];

@@ -14,6 +14,12 @@ export const SERVICE_NAMES: Record<Service, string> = {
 	inbox: 'inbox',
 };
 
+/** The credential field holding each service's base URL. */
+export const CREDENTIAL_FIELDS: Record<Service, string> = {
+	leads: 'Lead Search Base URL',
+	inbox: 'Inbox Base URL',
+};
+
 /** What kind of body came back: decided from the bytes, not only from Content-Type. */
 export type BodyKind = 'json' | 'html' | 'text' | 'empty';
 
@@ -28,6 +34,36 @@ export interface ServiceAnswer {
 	/** The parsed JSON when kind is 'json'; the text otherwise. */
 	body: unknown;
 	text: string;
+}
+
+export function isSuccess(answer: Pick<ServiceAnswer, 'statusCode'>): boolean {
+	return answer.statusCode >= 200 && answer.statusCode < 300;
+}
+
+/**
+ * The answer to a request from n8n's full response: the body as text (a service or proxy that
+ * echoes the request's headers must not put the key into an error), classified and parsed.
+ */
+export function answerOf(
+	request: Pick<ServiceAnswer, 'service' | 'method' | 'url'>,
+	raw: { statusCode: number; headers?: ServiceAnswer['headers']; body?: unknown },
+	apiKey: string,
+): ServiceAnswer {
+	let text =
+		typeof raw.body === 'string'
+			? raw.body
+			: raw.body === undefined
+				? ''
+				: JSON.stringify(raw.body);
+	if (apiKey.length >= 8) text = text.split(apiKey).join('[API key]');
+	const headers = raw.headers ?? {};
+	return {
+		...request,
+		statusCode: raw.statusCode,
+		headers,
+		text,
+		...readBody(text, header({ headers }, 'content-type')),
+	};
 }
 
 export function header(answer: Pick<ServiceAnswer, 'headers'>, name: string): string | undefined {

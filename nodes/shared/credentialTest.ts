@@ -5,16 +5,18 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 import {
+	answerOf,
+	CREDENTIAL_FIELDS,
 	describeBody,
+	isSuccess,
 	listIn,
-	readBody,
 	SERVICE_NAMES,
 	serviceWords,
 	type Service,
 	type ServiceAnswer,
 } from './answer';
 import { redirectTarget } from './errors';
-import { checkBaseUrl, CREDENTIAL_FIELDS, networkFailure } from './transport';
+import { checkBaseUrl, networkFailure } from './transport';
 
 /*
  * The credential test: both base URLs and the key's permissions, checked with requests that
@@ -29,6 +31,7 @@ interface Probe {
 	service: Service;
 	method: 'GET' | 'POST';
 	path: string;
+	query?: IDataObject;
 	body?: IDataObject | IDataObject[];
 	/** What the request needs the key to be allowed: "list pools (pools:read)". */
 	permission: string;
@@ -39,7 +42,8 @@ const PROBES: Probe[] = [
 	{
 		service: 'inbox',
 		method: 'GET',
-		path: '/inboxes?limit=1',
+		path: '/inboxes',
+		query: { limit: 1 },
 		permission: 'list inboxes (inboxes:read)',
 	},
 	// An empty batch creates nothing; the service checks the permission before the body.
@@ -71,7 +75,7 @@ export function problemOf(probe: Probe, answer: ServiceAnswer): string | undefin
 	const status = answer.statusCode;
 	const request = `${probe.method} ${answer.url}`;
 	if (status >= 300 && status < 400) {
-		const { target, base } = redirectTarget(answer, probe.path.replace(/\?.*$/, ''));
+		const { target, base } = redirectTarget(answer, probe.path);
 		return `${field}: ${request} is redirected${target ? ` to ${target}` : ''}; ${base ? `set the ${field} to ${base}` : `check the ${field}`}.`;
 	}
 	if (status === 401)
@@ -85,8 +89,8 @@ export function problemOf(probe: Probe, answer: ServiceAnswer): string | undefin
 	const wrongUrl = `${field}: ${request} answered HTTP ${status}${quoted(answer)}, so it does not lead to the ${name} service. It should be the service's base URL${probe.service === 'leads' ? ' without /api/v1' : ', ending with /api/v1'}, e.g. ${example}.`;
 	// A page where the API should be is whatever else sits at that URL.
 	if (answer.kind === 'html' || status === 404 || status === 405) return wrongUrl;
-	if (probe.method === 'GET' && status >= 200 && status < 300) {
-		const key = probe.path.startsWith('/pools') ? 'pools' : 'inboxes';
+	if (probe.method === 'GET' && isSuccess(answer)) {
+		const key = probe.path === '/pools' ? 'pools' : 'inboxes';
 		return listIn(answer.body, key) ? undefined : wrongUrl;
 	}
 	// POSTs of nothing: a refusal of the body (400/422), a credit (402) or rate (429) limit all
@@ -107,6 +111,7 @@ async function send(
 		// applies no credential: the header is set here as n8n's own credential tests do.
 		const raw = (await ctx.helpers.request({
 			uri: url,
+			qs: probe.query,
 			method: probe.method,
 			headers: {
 				Authorization: `Bearer ${apiKey}`,
@@ -120,22 +125,7 @@ async function send(
 			followRedirect: false,
 			timeout: PROBE_TIMEOUT_MS,
 		})) as { statusCode: number; headers: ServiceAnswer['headers']; body?: unknown };
-		let text =
-			typeof raw.body === 'string'
-				? raw.body
-				: raw.body === undefined
-					? ''
-					: JSON.stringify(raw.body);
-		if (apiKey.length >= 8) text = text.split(apiKey).join('[API key]');
-		return {
-			service: probe.service,
-			method: probe.method,
-			url: url.replace(/\?.*$/, ''),
-			statusCode: raw.statusCode,
-			headers: raw.headers ?? {},
-			text,
-			...readBody(text, String(raw.headers?.['content-type'] ?? '')),
-		};
+		return answerOf({ service: probe.service, method: probe.method, url }, raw, apiKey);
 	} catch (error) {
 		const { reason } = networkFailure(error);
 		return `Could not reach the ${SERVICE_NAMES[probe.service]} service at ${baseUrl} (${reason}): check the credential's ${CREDENTIAL_FIELDS[probe.service]} and that the service is running.`;

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, ILoadOptionsFunctions, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import {
+	CREDENTIAL_FIELDS,
 	describeBody,
 	header,
 	isObject,
@@ -109,7 +110,7 @@ export function unexpectedAnswer(
 		description: joinSentences(
 			`${answer.method} ${answer.url} did not return what the API specifies.`,
 			answer.kind === 'html' || answer.kind === 'text'
-				? `A web page or text where the API should answer usually means the credential's ${answer.service === 'leads' ? 'Lead Search Base URL' : 'Inbox Base URL'} points at a website or a proxy, not at the service.`
+				? `A web page or text where the API should answer usually means the credential's ${CREDENTIAL_FIELDS[answer.service]} points at a website or a proxy, not at the service.`
 				: undefined,
 			consequence,
 		),
@@ -145,7 +146,7 @@ export function redirectError(
 	path: string,
 	itemIndex?: number,
 ): NodeApiError {
-	const field = answer.service === 'leads' ? 'Lead Search Base URL' : 'Inbox Base URL';
+	const field = CREDENTIAL_FIELDS[answer.service];
 	const { target, base } = redirectTarget(answer, path);
 	return apiError(ctx.getNode(), {
 		message: target

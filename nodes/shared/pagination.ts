@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	envelopeOf,
 	isObject,
+	isSuccess,
 	listIn,
 	readBoolean,
 	readNumber,
@@ -74,7 +75,7 @@ export async function collectPages(ctx: Context, options: PagingOptions): Promis
 			});
 		const limit = Math.min(MAX_PAGE_SIZE, wanted - items.length);
 		const answer = await options.fetchPage({ limit, skip });
-		if (answer.statusCode < 200 || answer.statusCode >= 300)
+		if (!isSuccess(answer))
 			throw errorFromAnswer(ctx, answer, itemIndex, options.hintFor?.(answer.statusCode));
 		const list = listIn(answer.body, key);
 		if (!list) throw unexpectedAnswer(ctx, answer, `a list of ${key}`, itemIndex);

@@ -4,12 +4,12 @@ import type {
 	INodeListSearchResult,
 	INodeProperties,
 } from 'n8n-workflow';
-import { isObject, listIn, readNumber } from './answer';
-import { errorFromAnswer, unexpectedAnswer } from './errors';
+import { isObject, isSuccess, listIn, readNumber, type ServiceAnswer } from './answer';
+import { type Context, errorFromAnswer, unexpectedAnswer } from './errors';
 import { apiRequest } from './transport';
 
 /** Listing pools is one small request: a service that needs longer than this is not answering. */
-export const POOLS_TIMEOUT_MS = 30_000;
+export const POOLS_TIMEOUT_SECONDS = 30;
 
 /** A pool picked from the account's pools, or given by ID (resource locator). */
 export function poolLocator(overrides: Partial<INodeProperties> = {}): INodeProperties {
@@ -38,8 +38,11 @@ export function poolLocator(overrides: Partial<INodeProperties> = {}): INodeProp
 	};
 }
 
-/** The pools of an answer to GET /pools, numbers read also when sent as numeric strings. */
-export function poolsOf(list: unknown[]): IDataObject[] {
+/** The pools of an answer to GET /pools (numbers read also when sent as numeric strings). */
+export function readPools(ctx: Context, answer: ServiceAnswer, itemIndex?: number): IDataObject[] {
+	if (!isSuccess(answer)) throw errorFromAnswer(ctx, answer, itemIndex);
+	const list = listIn(answer.body, 'pools');
+	if (!list) throw unexpectedAnswer(ctx, answer, 'a list of pools', itemIndex);
 	return list.filter(isObject).map((pool) => {
 		const inboxCount = readNumber(pool.inboxCount);
 		return inboxCount === undefined ? pool : { ...pool, inboxCount };
@@ -51,14 +54,11 @@ export async function searchPools(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const answer = await apiRequest.call(this, 'inbox', 'GET', '/pools', {
-		timeoutMs: POOLS_TIMEOUT_MS,
+		timeoutMs: POOLS_TIMEOUT_SECONDS * 1000,
 	});
-	if (answer.statusCode < 200 || answer.statusCode >= 300) throw errorFromAnswer(this, answer);
-	const list = listIn(answer.body, 'pools');
-	if (!list) throw unexpectedAnswer(this, answer, 'a list of pools');
 	const needle = (filter ?? '').toLowerCase();
 	return {
-		results: poolsOf(list)
+		results: readPools(this, answer)
 			.filter(
 				(p) =>
 					!needle ||

@@ -6,7 +6,13 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { readBody, SERVICE_NAMES, type Service, type ServiceAnswer } from './answer';
+import {
+	answerOf,
+	CREDENTIAL_FIELDS,
+	SERVICE_NAMES,
+	type Service,
+	type ServiceAnswer,
+} from './answer';
 import { apiError, type Context, redirectError } from './errors';
 import { formatWait } from './rateLimit';
 
@@ -19,11 +25,6 @@ import { formatWait } from './rateLimit';
  */
 
 export const CREDENTIAL_TYPE = 'leadInboxApi';
-
-export const CREDENTIAL_FIELDS: Record<Service, string> = {
-	leads: 'Lead Search Base URL',
-	inbox: 'Inbox Base URL',
-};
 
 export interface RequestOptions {
 	body?: IDataObject | IDataObject[];
@@ -159,8 +160,8 @@ export async function apiRequest(
 		timeout: options.timeoutMs,
 		abortSignal: signal,
 	};
-	const service_ = SERVICE_NAMES[service];
-	let raw: { statusCode: number; headers: ServiceAnswer['headers']; body: unknown };
+	const serviceName = SERVICE_NAMES[service];
+	let raw: Parameters<typeof answerOf>[1];
 	try {
 		raw = await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request);
 	} catch (error) {
@@ -170,7 +171,7 @@ export async function apiRequest(
 		const { codes, reason } = networkFailure(error);
 		if (deadline.aborted || isTimeout(codes, reason)) {
 			const timedOut = apiError(this.getNode(), {
-				message: `The ${service_} service did not answer within ${formatWait(options.timeoutMs)} (${method} ${url})`,
+				message: `The ${serviceName} service did not answer within ${formatWait(options.timeoutMs)} (${method} ${url})`,
 				description:
 					[options.ifUnanswered, options.timeoutHint].filter(Boolean).join(' ') || undefined,
 				itemIndex: options.itemIndex,
@@ -182,13 +183,13 @@ export async function apiRequest(
 			// Given the network error itself, n8n would replace this message with a generic one
 			// that names neither the service nor the address: only the reason is passed on.
 			throw apiError(this.getNode(), {
-				message: `Could not reach the ${service_} service at ${baseUrl}`,
+				message: `Could not reach the ${serviceName} service at ${baseUrl}`,
 				description: `${reason}. Check the credential's ${CREDENTIAL_FIELDS[service]} and that the service is running. Nothing was sent.`,
 				itemIndex: options.itemIndex,
 			});
 		}
 		const broken = apiError(this.getNode(), {
-			message: `The connection to the ${service_} service at ${baseUrl} broke before it answered`,
+			message: `The connection to the ${serviceName} service at ${baseUrl} broke before it answered`,
 			description: [reason.endsWith('.') ? reason : `${reason}.`, options.ifUnanswered]
 				.filter(Boolean)
 				.join(' '),
@@ -197,25 +198,7 @@ export async function apiRequest(
 		unanswered.add(broken);
 		throw broken;
 	}
-	const apiKey = String(credentials.apiKey ?? '');
-	let text =
-		typeof raw.body === 'string'
-			? raw.body
-			: raw.body === undefined
-				? ''
-				: JSON.stringify(raw.body);
-	// A service or proxy that echoes the request's headers must not put the key into an error.
-	if (apiKey.length >= 8) text = text.split(apiKey).join('[API key]');
-	const contentType = String(raw.headers?.['content-type'] ?? '');
-	const answer: ServiceAnswer = {
-		service,
-		method,
-		url,
-		statusCode: raw.statusCode,
-		headers: raw.headers ?? {},
-		text,
-		...readBody(text, contentType),
-	};
+	const answer = answerOf({ service, method, url }, raw, String(credentials.apiKey ?? ''));
 	if (answer.statusCode >= 300 && answer.statusCode < 400)
 		throw redirectError(this, answer, path, options.itemIndex);
 	return answer;
