@@ -176,7 +176,7 @@ describe('inbox management', () => {
 				entry('bob@icloud.com'),
 				entry('cy@acme-corp.com', { provider: 'godaddy' }),
 			]);
-			const rows = server.ctx.db
+			const rows = server.store.db
 				.prepare(
 					'SELECT email_address, imap_host, smtp_host, smtp_port, imap_username, smtp_username FROM inboxes WHERE email_address IN (?, ?, ?)',
 				)
@@ -362,7 +362,7 @@ describe('inbox management', () => {
 				key,
 				Array.from({ length: 12 }, (_, i) => entry(`b${i}@yahoo.com`)),
 			);
-			server.ctx.db
+			server.store.db
 				.prepare(
 					"UPDATE inboxes SET status = 'paused' WHERE email_address IN ('a1@gmail.com', 'b2@yahoo.com')",
 				)

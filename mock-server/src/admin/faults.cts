@@ -1,4 +1,4 @@
-import type { FAULT_ROUTES, FAULT_TARGETS } from '../schemas/admin.cjs';
+import type { FAULT_ROUTES, FAULT_TARGETS } from '../contract/admin.cjs';
 
 export type FaultTarget = (typeof FAULT_TARGETS)[number];
 export type FaultRoute = (typeof FAULT_ROUTES)[number];

@@ -1,125 +1,274 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { bearerToken } from '../core/auth.cjs';
-import type { Context } from '../core/context.cjs';
-import { ApiError } from '../core/errors.cjs';
-import { body, query, resource } from '../core/http.cjs';
-import { constantTimeEqual } from '../core/secrets.cjs';
-import { type Seed, seedSchema } from './seed.cjs';
+/**
+ * The admin API that tests, CI pipelines and demos drive (docs/api.md). Every call needs
+ * `Authorization: Bearer <admin token>`.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Clock } from '../core/clock.cjs';
 import {
+	accountListResponse,
+	accountResponse,
 	clockRequest,
 	createAccountRequest,
 	createKeyRequest,
 	faultRequest,
 	journalQuery,
 	patchAccountRequest,
-} from '../schemas/admin.cjs';
+} from '../contract/admin.cjs';
+import { seedSchema } from '../contract/seed.cjs';
+import { requireAdminToken } from '../http/auth.cjs';
+import { ADMIN_TOKEN_FAILURE, failure, success } from '../http/contract.cjs';
+import { notFound } from '../http/errors.cjs';
+import type { Store } from '../store/store.cjs';
+import type { Faults } from './faults.cjs';
+import type { RequestJournal } from './journal.cjs';
+import type { Seed } from './seed.cjs';
 
-/**
- * The admin API that tests, CI pipelines and demos drive (docs/api.md). Every call needs
- * `Authorization: Bearer <admin token>`.
- */
-export function registerAdminRoutes(
-	app: FastifyInstance,
-	ctx: Context,
-	adminToken: string,
-	hooks: { reset: () => Promise<void>; seed: (seed: Seed) => Promise<unknown> },
-): void {
-	const guard = (request: FastifyRequest) => {
-		if (!constantTimeEqual(bearerToken(request, 'admin token'), adminToken)) {
-			throw new ApiError(
-				401,
-				'Invalid admin token: use the token the server printed at start (or --admin-token).',
-				undefined,
-				undefined,
-				{
-					'WWW-Authenticate': 'Bearer',
-				},
-			);
-		}
+export interface AdminRoutesOptions {
+	adminToken: string;
+	store: Store;
+	clock: Clock;
+	faults: Faults;
+	journal: RequestJournal;
+	reset: () => Promise<void>;
+	seed: (seed: Seed) => Promise<unknown>;
+}
+
+const accountParams = z.object({ id: z.string() });
+
+const admin = <T extends Record<string, unknown>>(summary: string, rest: T) => ({
+	tags: ['Admin'],
+	security: [{ adminToken: [] }],
+	summary,
+	...rest,
+});
+
+export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, options) => {
+	const { store, faults, journal, clock } = options;
+	const api = app.withTypeProvider<ZodTypeProvider>();
+	api.addHook('preValidation', requireAdminToken(options.adminToken));
+	const unknownAccount = failure('Unknown account.', {
+		error: "Account 'acc_unknown' does not exist.",
+	});
+	const accountOf = (id: string) => {
+		const account = store.accounts.find(id);
+		if (!account) throw notFound(`Account '${id}' does not exist.`);
+		return account;
 	};
-	const id = (request: FastifyRequest) => (request.params as { id: string }).id;
 
-	resource(app, '/__admin/accounts', {
-		GET: async (request) => {
-			guard(request);
-			return { accounts: ctx.accounts.list() };
+	api.get(
+		'/__admin/accounts',
+		{
+			schema: admin('List every account (the dev account first, marked dev: true)', {
+				response: { 200: success('The accounts', accountListResponse), ...ADMIN_TOKEN_FAILURE },
+			}),
 		},
-		POST: async (request, reply) => {
-			guard(request);
-			const input = body(request, createAccountRequest, { optional: true });
-			return reply.code(201).send(ctx.accounts.create(input));
+		async () => ({ accounts: store.accounts.list() }),
+	);
+	api.post(
+		'/__admin/accounts',
+		{
+			schema: admin('Create an account and its first API key', {
+				body: createAccountRequest,
+				response: {
+					201: success('{accountId, apiKey}'),
+					400: failure('The body is invalid.'),
+					...ADMIN_TOKEN_FAILURE,
+				},
+			}),
 		},
-	});
-	resource(app, '/__admin/accounts/:id', {
-		GET: async (request) => {
-			guard(request);
-			return ctx.accounts.get(id(request));
+		async (request, reply) => reply.code(201).send(store.accounts.create(request.body)),
+	);
+	api.get(
+		'/__admin/accounts/:id',
+		{
+			schema: admin('Read an account', {
+				params: accountParams,
+				response: {
+					200: success('The account', accountResponse),
+					...ADMIN_TOKEN_FAILURE,
+					404: unknownAccount,
+				},
+			}),
 		},
-		PATCH: async (request) => {
-			guard(request);
-			return ctx.accounts.update(id(request), body(request, patchAccountRequest));
+		async (request) => accountOf(request.params.id),
+	);
+	api.patch(
+		'/__admin/accounts/:id',
+		{
+			schema: admin('Set credits or active', {
+				params: accountParams,
+				body: patchAccountRequest,
+				response: {
+					200: success('The account', accountResponse),
+					400: failure('The body is invalid.'),
+					...ADMIN_TOKEN_FAILURE,
+					404: unknownAccount,
+				},
+			}),
 		},
-	});
-	resource(app, '/__admin/accounts/:id/keys', {
-		POST: async (request, reply) => {
-			guard(request);
-			const input = body(request, createKeyRequest, { optional: true });
-			return reply.code(201).send({ apiKey: ctx.accounts.addKey(id(request), input.permissions) });
+		async (request) => {
+			if (!store.accounts.update(request.params.id, request.body))
+				throw notFound(`Account '${request.params.id}' does not exist.`);
+			return accountOf(request.params.id);
 		},
-	});
-	resource(app, '/__admin/accounts/:id/contacts', {
-		GET: async (request) => {
-			guard(request);
-			return { contacts: ctx.accounts.contacts(id(request)) };
+	);
+	api.post(
+		'/__admin/accounts/:id/keys',
+		{
+			schema: admin("Issue another key (permissions default to the account's)", {
+				params: accountParams,
+				body: createKeyRequest,
+				response: {
+					201: success('{apiKey}'),
+					400: failure('The body is invalid.'),
+					...ADMIN_TOKEN_FAILURE,
+					404: unknownAccount,
+				},
+			}),
 		},
-	});
-	resource(app, '/__admin/faults', {
-		GET: async (request) => {
-			guard(request);
-			return ctx.faults.list();
+		async (request, reply) => {
+			const account = accountOf(request.params.id);
+			const apiKey = store.accounts.addKey(
+				account.id,
+				request.body.permissions ?? account.permissions,
+			);
+			return reply.code(201).send({ apiKey });
 		},
-		POST: async (request) => {
-			guard(request);
-			const input = body(request, faultRequest);
-			if (input.target) ctx.faults.arm(input.target, input.times);
-			else ctx.faults.armRoute({ ...input, route: input.route! });
+	);
+	api.get(
+		'/__admin/accounts/:id/contacts',
+		{
+			schema: admin("The account's contacts, in the order they were added", {
+				params: accountParams,
+				response: { 200: success('{contacts}'), ...ADMIN_TOKEN_FAILURE, 404: unknownAccount },
+			}),
+		},
+		async (request) => ({ contacts: store.contacts.list(accountOf(request.params.id).id) }),
+	);
+	api.get(
+		'/__admin/faults',
+		{
+			schema: admin('The faults still armed', {
+				response: {
+					200: success('{storage: [{target, times}], routes: [...]}'),
+					...ADMIN_TOKEN_FAILURE,
+				},
+			}),
+		},
+		async () => faults.list(),
+	);
+	api.post(
+		'/__admin/faults',
+		{
+			schema: admin(
+				'Arm a fault: a storage fault ({target: "leads.save", times}: the next saves fail, the 500 path) or a route fault ({route, times, status?, body?, delayMs?, retryAfter?, drop?}: the next matching requests answer that status, wait, or lose their connection; an injected 429 carries Retry-After and X-RateLimit-* like the real limit)',
+				{
+					body: faultRequest,
+					response: {
+						200: success('{armed}'),
+						400: failure('The fault is invalid (the message says how).'),
+						...ADMIN_TOKEN_FAILURE,
+					},
+				},
+			),
+		},
+		async (request) => {
+			const input = request.body;
+			if (input.target) faults.arm(input.target, input.times);
+			else faults.armRoute({ ...input, route: input.route! });
 			return { armed: input };
 		},
-		DELETE: async (request) => {
-			guard(request);
-			ctx.faults.clear();
+	);
+	api.delete(
+		'/__admin/faults',
+		{
+			schema: admin('Clear all armed faults', {
+				response: { 200: success('Cleared'), ...ADMIN_TOKEN_FAILURE },
+			}),
+		},
+		async () => {
+			faults.clear();
 			return { cleared: true };
 		},
-	});
-	resource(app, '/__admin/requests', {
-		GET: async (request) => {
-			guard(request);
-			return { requests: ctx.journal.list(query(request, journalQuery)) };
+	);
+	api.get(
+		'/__admin/requests',
+		{
+			schema: admin(
+				'The request journal: the last API requests (--journal-size, default 10000), oldest first: time, method, path, query, keyId (never the key), status (null when an injected fault dropped the connection), durationMs, body with passwords and keys redacted, and a short response summary',
+				{
+					querystring: journalQuery,
+					response: {
+						200: success('{requests: [...]}'),
+						400: failure('A query parameter is invalid (the message names it).'),
+						...ADMIN_TOKEN_FAILURE,
+					},
+				},
+			),
 		},
-		DELETE: async (request) => {
-			guard(request);
-			ctx.journal.clear();
+		async (request) => ({ requests: journal.list(request.query) }),
+	);
+	api.delete(
+		'/__admin/requests',
+		{
+			schema: admin('Empty the journal', {
+				response: { 200: success('Cleared'), ...ADMIN_TOKEN_FAILURE },
+			}),
+		},
+		async () => {
+			journal.clear();
 			return { cleared: true };
 		},
-	});
-	resource(app, '/__admin/clock', {
-		POST: async (request) => {
-			guard(request);
-			ctx.clock.advance(body(request, clockRequest).advanceSeconds);
-			return { now: ctx.clock.nowIso(), offsetSeconds: ctx.clock.offsetSeconds };
+	);
+	api.post(
+		'/__admin/clock',
+		{
+			schema: admin("Move the server's clock forward", {
+				body: clockRequest,
+				response: {
+					200: success('{now, offsetSeconds}'),
+					400: failure('The body is invalid.'),
+					...ADMIN_TOKEN_FAILURE,
+				},
+			}),
 		},
-	});
-	resource(app, '/__admin/seed', {
-		POST: async (request) => {
-			guard(request);
-			return hooks.seed(body(request, seedSchema));
+		async (request) => {
+			clock.advance(request.body.advanceSeconds);
+			return { now: clock.nowIso(), offsetSeconds: clock.offsetSeconds };
 		},
-	});
-	resource(app, '/__admin/reset', {
-		POST: async (request) => {
-			guard(request);
-			await hooks.reset();
+	);
+	api.post(
+		'/__admin/seed',
+		{
+			schema: admin(
+				'Apply a seed (the body of a --seed file): accounts with fixed API keys, credits, active flag, permissions, pools, inboxes (with status) and contacts. Creates what is missing, leaves what exists; invalid entries are a 400 naming their path.',
+				{
+					body: seedSchema,
+					response: {
+						200: success('{accounts: [{accountId, created}]} in the order of the seed'),
+						400: failure('The seed is invalid.', {
+							error:
+								'Invalid request body: accounts.0.apiKey must be 16 to 200 letters, digits, "_" or "-"',
+						}),
+						...ADMIN_TOKEN_FAILURE,
+					},
+				},
+			),
+		},
+		async (request) => options.seed(request.body),
+	);
+	api.post(
+		'/__admin/reset',
+		{
+			schema: admin('Empty state (the dev account is seeded again), clock and faults reset', {
+				response: { 200: success('Reset'), ...ADMIN_TOKEN_FAILURE },
+			}),
+		},
+		async () => {
+			await options.reset();
 			return { reset: true };
 		},
-	});
-}
+	);
+};

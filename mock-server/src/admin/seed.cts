@@ -1,77 +1,37 @@
-import { readFileSync } from 'node:fs';
-import { z } from 'zod';
-import { type Accounts, PERMISSIONS } from '../accounts/accounts.cjs';
-import type { Clock } from '../core/clock.cjs';
-import { DetectionError, resolveSettings } from '../inboxes/detect.cjs';
-import type { InboxStore } from '../inboxes/store.cjs';
-import { INBOX_STATUSES, inboxEntry } from '../schemas/inboxes.cjs';
-import { contact } from '../schemas/leads.cjs';
-import { parseOrThrow } from '../schemas/validation.cjs';
-import { type Db, sql } from '../store/database.cjs';
-import { ApiError } from '../core/errors.cjs';
-import { contactKey } from '../leads/contact-key.cjs';
-
 /**
- * A known starting state (seed file, --seed / MOCK_SEED, or POST /__admin/seed): accounts with
- * fixed API keys, their pools, inboxes and contacts. Entries are checked with the same schemas as
- * the API's own requests. Applying a seed creates what is missing and leaves what exists as it is,
- * so a restart on a file database changes nothing (credits spent since are not handed back).
+ * Applying a seed creates what is missing and leaves what exists as it is, so a restart on a file
+ * database changes nothing (credits spent since are not handed back).
  */
-const seedInbox = inboxEntry.omit({ poolId: true, imapPassword: true }).extend({
-	imapPassword: z.string().min(1).max(1024).default('seeded-password'),
-	status: z.enum(INBOX_STATUSES).default('active'),
-});
+import { readFileSync } from 'node:fs';
+import type { Contact } from '../contract/leads.cjs';
+import { type Seed, type SeedContact, seedSchema } from '../contract/seed.cjs';
+import { ApiError } from '../http/errors.cjs';
+import { parseOrThrow } from '../http/validation.cjs';
+import { DetectionError, resolveSettings } from '../inboxes/index.cjs';
+import { contactKey } from '../store/contact-key.cjs';
+import type { Store } from '../store/store.cjs';
 
-const seedContact = contact.partial().required({ businessName: true });
+export type { Seed };
 
-export const seedSchema = z
-	.strictObject({
-		accounts: z.array(
-			z.strictObject({
-				apiKey: z.string().regex(/^[A-Za-z0-9_-]{16,200}$/, {
-					error: 'must be 16 to 200 letters, digits, "_" or "-"',
-				}),
-				credits: z.int().min(0).default(1000),
-				active: z.boolean().default(true),
-				permissions: z.array(z.enum(PERMISSIONS)).default([...PERMISSIONS]),
-				pools: z
-					.array(
-						z.strictObject({
-							name: z.string().trim().min(1).max(100),
-							inboxes: z.array(seedInbox).default([]),
-						}),
-					)
-					.default([]),
-				contacts: z.array(seedContact).default([]),
-			}),
-		),
-	})
-	.meta({
-		id: 'Seed',
-		example: {
-			accounts: [
-				{
-					apiKey: 'lik_ci_demo_key_0001',
-					credits: 500,
-					pools: [
-						{
-							name: 'Warm-up',
-							inboxes: [{ emailAddress: 'sales@gmail.com', status: 'paused' }],
-						},
-					],
-					contacts: [{ businessName: 'Bright Smile Dental', email: 'info@bright-smile.test' }],
-				},
-			],
-		},
-	});
-
-export type Seed = z.output<typeof seedSchema>;
-
-export interface SeedDeps {
-	db: Db;
-	clock: Clock;
-	accounts: Accounts;
-	inboxes: InboxStore;
+/** A seeded contact with every field the API answers with (missing ones empty). */
+function completeContact(c: SeedContact): Contact {
+	return {
+		businessName: c.businessName,
+		address: c.address ?? null,
+		website: c.website ?? null,
+		email: c.email ?? c.emails?.[0] ?? null,
+		emails: c.emails ?? (c.email ? [c.email] : []),
+		phone: c.phone ?? c.phone_numbers?.[0] ?? null,
+		phone_numbers: c.phone_numbers ?? (c.phone ? [c.phone] : []),
+		instagram: c.instagram ?? null,
+		facebook: c.facebook ?? null,
+		linkedin: c.linkedin ?? null,
+		tiktok: c.tiktok ?? null,
+		fbPixel: c.fbPixel ?? null,
+		tikTokPixel: c.tikTokPixel ?? null,
+		gAnalytics: c.gAnalytics ?? null,
+		googleBusinessCategories: c.googleBusinessCategories ?? [],
+	};
 }
 
 export function readSeedFile(file: string): Seed {
@@ -91,7 +51,7 @@ export function readSeedFile(file: string): Seed {
 
 /** Applies a seed in one transaction; returns the accounts it names, by key. */
 export async function applySeed(
-	deps: SeedDeps,
+	store: Store,
 	seed: Seed,
 ): Promise<{ accounts: { accountId: string; created: boolean }[] }> {
 	// Settings are detected first (outside the transaction): an undetectable inbox fails the seed.
@@ -117,12 +77,12 @@ export async function applySeed(
 		),
 	);
 	const accounts: { accountId: string; created: boolean }[] = [];
-	deps.db.transaction(() => {
+	store.transaction(() => {
 		seed.accounts.forEach((account, a) => {
-			const existing = deps.accounts.accountOfKey(account.apiKey);
+			const existing = store.accounts.accountOfKey(account.apiKey);
 			const accountId =
 				existing ??
-				deps.accounts.create({
+				store.accounts.create({
 					credits: account.credits,
 					active: account.active,
 					permissions: account.permissions,
@@ -131,56 +91,30 @@ export async function applySeed(
 			accounts.push({ accountId, created: !existing });
 			account.pools.forEach((pool, p) => {
 				const poolId =
-					deps.inboxes.poolNamed(accountId, pool.name) ??
-					deps.inboxes.createPool(accountId, pool.name).id;
-				const taken = deps.inboxes.existingEmails(
+					store.inboxes.poolNamed(accountId, pool.name) ??
+					store.inboxes.createPool(accountId, pool.name).id;
+				const taken = store.inboxes.existingEmails(
 					accountId,
 					pool.inboxes.map((i) => i.emailAddress.toLowerCase()),
 				);
 				pool.inboxes.forEach((inbox, i) => {
 					if (taken.has(inbox.emailAddress.toLowerCase())) return;
-					const id = deps.inboxes.insertInbox(
+					const id = store.inboxes.insertInbox(
 						accountId,
 						poolId,
 						inbox.emailAddress,
 						inbox.dailySendingLimit,
 						settings[a][p][i],
 					);
-					if (id && inbox.status !== 'active') deps.inboxes.setStatus(accountId, id, inbox.status);
+					if (id && inbox.status !== 'active') store.inboxes.setStatus(accountId, id, inbox.status);
 				});
 			});
-			const insert = sql(
-				deps.db,
-				'INSERT OR IGNORE INTO contacts (account_id, dedup_key, data, created_at) VALUES (?, ?, ?, ?)',
-			);
-			const now = deps.clock.nowIso();
-			for (const c of account.contacts) {
-				const full = {
-					businessName: c.businessName,
-					address: c.address ?? null,
-					website: c.website ?? null,
-					email: c.email ?? c.emails?.[0] ?? null,
-					emails: c.emails ?? (c.email ? [c.email] : []),
-					phone: c.phone ?? c.phone_numbers?.[0] ?? null,
-					phone_numbers: c.phone_numbers ?? (c.phone ? [c.phone] : []),
-					instagram: c.instagram ?? null,
-					facebook: c.facebook ?? null,
-					linkedin: c.linkedin ?? null,
-					tiktok: c.tiktok ?? null,
-					fbPixel: c.fbPixel ?? null,
-					tikTokPixel: c.tikTokPixel ?? null,
-					gAnalytics: c.gAnalytics ?? null,
-					googleBusinessCategories: c.googleBusinessCategories ?? [],
-				};
-				insert.run(
-					accountId,
-					contactKey(full.email, `seed:${full.businessName}`),
-					JSON.stringify(full),
-					now,
-				);
+			for (const seeded of account.contacts) {
+				const full = completeContact(seeded);
+				store.contacts.add(accountId, contactKey(full.email, `seed:${full.businessName}`), full);
 			}
 		});
-	})();
-	deps.accounts.invalidate();
+	});
+	store.accounts.invalidate();
 	return { accounts };
 }

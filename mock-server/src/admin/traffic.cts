@@ -1,17 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { keyIdOf } from '../core/auth.cjs';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../core/clock.cjs';
-import { HOURLY_LIMIT } from '../inboxes/rate-limit.cjs';
+import { hourlyLimitReached } from '../http/rate-limit.cjs';
 import type { Faults, RouteFault } from './faults.cjs';
 import { type RequestJournal, summarize, summarizeSerialized } from './journal.cjs';
-
-const summaries = new WeakMap<FastifyRequest, Record<string, unknown>>();
-
-/** For an answer a route sends already serialised (a cached page): what the journal shows of it. */
-export function journalSummary(request: FastifyRequest, summary: Record<string, unknown>): void {
-	summaries.set(request, summary);
-}
 
 const isApi = (request: FastifyRequest) => request.url.startsWith('/api/');
 const pathOf = (request: FastifyRequest) => request.url.split('?')[0];
@@ -24,20 +16,18 @@ export function registerTrafficHooks(
 	app: FastifyInstance,
 	deps: { faults: Faults; journal: RequestJournal; clock: Clock },
 ): void {
-	// When each API request came in: the server clock (for the journal) and a monotonic start.
-	const started = new WeakMap<FastifyRequest, { at: number; start: number }>();
 	const record = (
 		request: FastifyRequest,
 		status: number | null,
 		response: Record<string, unknown>,
 	) => {
-		const start = started.get(request);
+		const start = request.receivedAt;
 		deps.journal.record({
 			at: start?.at ?? deps.clock.now(),
 			method: request.method,
 			path: pathOf(request),
 			query: { ...(request.query as object) },
-			keyId: keyIdOf.get(request) ?? null,
+			keyId: request.principal?.keyId ?? null,
 			status,
 			durationMs: start ? Math.round(performance.now() - start.start) : 0,
 			body: request.body,
@@ -47,12 +37,13 @@ export function registerTrafficHooks(
 
 	// The hooks are callback-style: they run on every request, and most have nothing to await.
 	app.addHook('onRequest', (request, _reply, done) => {
-		if (isApi(request)) started.set(request, { at: deps.clock.now(), start: performance.now() });
+		if (isApi(request)) request.receivedAt = { at: deps.clock.now(), start: performance.now() };
 		done();
 	});
 
-	// Faults apply once the body is read (an injected 429 counts its entries), before the handler.
-	app.addHook('preHandler', (request, reply, done) => {
+	// Faults apply once the body is read (an injected 429 counts its entries), before the route's
+	// own hooks (authentication) and validation.
+	app.addHook('preValidation', (request, reply, done) => {
 		const route = isApi(request) ? request.routeOptions.url : undefined;
 		const fault = route ? deps.faults.takeRoute(request.method, route) : undefined;
 		if (!fault) return done();
@@ -72,18 +63,18 @@ export function registerTrafficHooks(
 
 	// Summarised from the answer object before it is serialised; never parsed back from JSON.
 	app.addHook('preSerialization', (request, reply, payload, done) => {
-		if (isApi(request) && !summaries.has(request))
-			summaries.set(request, summarize(reply.statusCode, payload));
+		if (isApi(request) && !request.journalSummary)
+			request.journalSummary = summarize(reply.statusCode, payload);
 		done(null, payload);
 	});
 	app.addHook('onSend', (request, reply, payload, done) => {
-		if (isApi(request) && !summaries.has(request))
-			summaries.set(request, summarizeSerialized(reply.statusCode, payload));
+		if (isApi(request) && !request.journalSummary)
+			request.journalSummary = summarizeSerialized(reply.statusCode, payload);
 		done(null, payload);
 	});
 
 	app.addHook('onResponse', (request, reply, done) => {
-		if (isApi(request)) record(request, reply.statusCode, summaries.get(request) ?? {});
+		if (isApi(request)) record(request, reply.statusCode, request.journalSummary ?? {});
 		done();
 	});
 }
@@ -92,18 +83,13 @@ export function registerTrafficHooks(
 function injected(fault: RouteFault, request: FastifyRequest, clock: Clock) {
 	if (fault.status === 429) {
 		const retryAfter = fault.retryAfter ?? 60;
-		const wanted = Array.isArray(request.body) ? request.body.length : 1;
-		return {
-			headers: {
-				'Retry-After': String(retryAfter),
-				'X-RateLimit-Limit': String(HOURLY_LIMIT),
-				'X-RateLimit-Remaining': '0',
-				'X-RateLimit-Reset': String(Math.ceil(clock.now() / 1000) + retryAfter),
-			},
-			body: fault.body ?? {
-				error: `Hourly limit reached: this request would create ${wanted} inbox(es) but only 0 of ${HOURLY_LIMIT} remain for this API key in the current hour; retry in ${retryAfter} s. Nothing was created.`,
-			},
-		};
+		const limit = hourlyLimitReached({
+			wanted: Array.isArray(request.body) ? request.body.length : 1,
+			remaining: 0,
+			retryAfter,
+			resetSeconds: Math.ceil(clock.now() / 1000) + retryAfter,
+		});
+		return { headers: limit.options.headers ?? {}, body: fault.body ?? limit.toBody() };
 	}
 	return {
 		headers: {},

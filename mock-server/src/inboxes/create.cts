@@ -1,12 +1,13 @@
-import type { Principal } from '../accounts/accounts.cjs';
-import { ApiError, type ErrorDetail } from '../core/errors.cjs';
-import { zodDetails, dropNulls } from '../schemas/validation.cjs';
+import { ApiError, type ErrorDetail } from '../http/errors.cjs';
+import { dropNulls, zodDetails } from '../http/validation.cjs';
+import type { Principal } from '../store/accounts.cjs';
+import type { Store } from '../store/store.cjs';
 import {
 	inboxEntry,
 	MAX_BATCH,
 	type EntryErrorCode,
 	type InboxEntry,
-} from '../schemas/inboxes.cjs';
+} from '../contract/inboxes.cjs';
 import type { ConnectionTester } from './connection-test.cjs';
 import {
 	DetectionError,
@@ -15,8 +16,6 @@ import {
 	resolveSettings,
 } from './detect.cjs';
 import type { InboxRateLimiter } from './rate-limit.cjs';
-import type { InboxStore } from './store.cjs';
-import type { Db } from '../store/database.cjs';
 
 const TEST_CONCURRENCY = 10;
 
@@ -56,8 +55,7 @@ interface Candidate {
 }
 
 export interface CreationDeps {
-	db: Db;
-	store: InboxStore;
+	store: Store;
 	limiter: InboxRateLimiter;
 	tester: ConnectionTester;
 	mx?: MxResolver;
@@ -86,7 +84,7 @@ function entriesOf(body: unknown): { single: boolean; raw: Record<string, unknow
 		throw new ApiError(
 			400,
 			`Entry ${bad} is not a JSON object; every element of the batch must be an inbox entry object.`,
-			[{ path: String(bad), message: 'must be an object' }],
+			{ details: [{ path: String(bad), message: 'must be an object' }] },
 		);
 	return { single: false, raw: body as Record<string, unknown>[] };
 }
@@ -148,7 +146,7 @@ export async function createInboxes(
 		}
 		valid.push({ index, entry: parsed.data });
 	});
-	const existing = deps.store.existingEmails(
+	const existing = deps.store.inboxes.existingEmails(
 		principal.accountId,
 		valid.map((v) => v.entry.emailAddress.toLowerCase()),
 	);
@@ -156,7 +154,7 @@ export async function createInboxes(
 	const candidates: Candidate[] = [];
 	for (const { index, entry } of valid) {
 		const lower = entry.emailAddress.toLowerCase();
-		if (entry.poolId && !deps.store.poolExists(principal.accountId, entry.poolId)) {
+		if (entry.poolId && !deps.store.inboxes.poolExists(principal.accountId, entry.poolId)) {
 			fail(
 				index,
 				'pool_not_found',
@@ -204,15 +202,15 @@ export async function createInboxes(
 
 		// 3. One transaction: the pool (if needed and used), the inboxes, the quota ledger.
 		let pool: { id: string; name: string } | undefined;
-		deps.db.transaction(() => {
+		deps.store.transaction(() => {
 			let created = 0;
 			for (const c of passed) {
 				let poolId = c.entry.poolId;
 				if (!poolId) {
-					pool ??= deps.store.createPool(principal.accountId, options.poolName);
+					pool ??= deps.store.inboxes.createPool(principal.accountId, options.poolName);
 					poolId = pool.id;
 				}
-				const inboxId = deps.store.insertInbox(
+				const inboxId = deps.store.inboxes.insertInbox(
 					principal.accountId,
 					poolId,
 					c.entry.emailAddress,
@@ -239,7 +237,7 @@ export async function createInboxes(
 				};
 			}
 			reservation.commit(created);
-		})();
+		});
 		const created = results.filter((r) => r.success).length;
 		return {
 			single,

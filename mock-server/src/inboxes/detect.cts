@@ -1,5 +1,5 @@
 import { promises as dns } from 'node:dns';
-import type { InboxEntry, Provider } from '../schemas/inboxes.cjs';
+import type { InboxEntry, Provider } from '../contract/inboxes.cjs';
 import {
 	likelyDomainTypo,
 	MX_SUFFIXES,

@@ -1,8 +1,8 @@
 import type { Clock } from '../core/clock.cjs';
-import { ApiError } from '../core/errors.cjs';
-import { type Db, sql } from '../store/database.cjs';
+import { HOURLY_LIMIT } from '../contract/inboxes.cjs';
+import { hourlyLimitReached, rateLimitHeaders } from '../http/rate-limit.cjs';
+import type { QuotaLedger } from '../store/quota.cjs';
 
-export const HOURLY_LIMIT = 1000;
 const WINDOW_MS = 3600 * 1000;
 
 export interface Reservation {
@@ -21,20 +21,13 @@ export class InboxRateLimiter {
 	private readonly pending = new Map<string, number>();
 
 	constructor(
-		private readonly db: Db,
+		private readonly ledger: QuotaLedger,
 		private readonly clock: Clock,
 	) {}
 
-	private usage(keyId: string, now: number): { at: number; count: number }[] {
-		return sql(
-			this.db,
-			'SELECT at_ms AS at, count FROM inbox_quota WHERE key_id = ? AND at_ms > ? ORDER BY at_ms',
-		).all(keyId, now - WINDOW_MS) as { at: number; count: number }[];
-	}
-
 	private state(keyId: string) {
 		const now = this.clock.now();
-		const records = this.usage(keyId, now);
+		const records = this.ledger.usageSince(keyId, now - WINDOW_MS);
 		const used = records.reduce((sum, r) => sum + r.count, 0) + (this.pending.get(keyId) ?? 0);
 		const reset = records.length ? records[records.length - 1].at + WINDOW_MS : now;
 		return {
@@ -48,11 +41,7 @@ export class InboxRateLimiter {
 
 	headersFor(keyId: string): Record<string, string> {
 		const s = this.state(keyId);
-		return {
-			'X-RateLimit-Limit': String(HOURLY_LIMIT),
-			'X-RateLimit-Remaining': String(s.remaining),
-			'X-RateLimit-Reset': String(s.resetSeconds),
-		};
+		return rateLimitHeaders(s.remaining, s.resetSeconds);
 	}
 
 	reserve(keyId: string, wanted: number): Reservation {
@@ -69,13 +58,12 @@ export class InboxRateLimiter {
 				}
 			}
 			const retryAfter = Math.max(1, Math.ceil((freeAt - s.now) / 1000));
-			throw new ApiError(
-				429,
-				`Hourly limit reached: this request would create ${wanted} inbox(es) but only ${s.remaining} of ${HOURLY_LIMIT} remain for this API key in the current hour; retry in ${retryAfter} s. Nothing was created.`,
-				undefined,
-				undefined,
-				{ 'Retry-After': String(retryAfter), ...this.headersFor(keyId) },
-			);
+			throw hourlyLimitReached({
+				wanted,
+				remaining: s.remaining,
+				retryAfter,
+				resetSeconds: s.resetSeconds,
+			});
 		}
 		this.pending.set(keyId, (this.pending.get(keyId) ?? 0) + wanted);
 		let open = true;
@@ -88,12 +76,7 @@ export class InboxRateLimiter {
 		};
 		return {
 			commit: (created: number) => {
-				if (created > 0)
-					sql(this.db, 'INSERT INTO inbox_quota (key_id, at_ms, count) VALUES (?, ?, ?)').run(
-						keyId,
-						this.clock.now(),
-						created,
-					);
+				if (created > 0) this.ledger.record(keyId, this.clock.now(), created);
 				release();
 			},
 			release,

@@ -1,50 +1,164 @@
-import type { FastifyInstance } from 'fastify';
-import { journalSummary } from '../admin/traffic.cjs';
-import { authenticate } from '../core/auth.cjs';
-import type { Context } from '../core/context.cjs';
-import { ApiError } from '../core/errors.cjs';
-import { query, resource, sendError } from '../core/http.cjs';
-import { createInboxesQuery, listInboxesQuery } from '../schemas/inboxes.cjs';
-import { type CreationDeps, createInboxes, STATUS_OF_CODE } from './create.cjs';
-
 /** HTTP edge of the inbox management service: auth, parse, call the rules, shape the answer. */
-export function registerInboxRoutes(app: FastifyInstance, ctx: Context, deps: CreationDeps): void {
-	resource(app, '/api/v1/pools', {
-		GET: async (request) => {
-			const principal = authenticate(ctx.accounts, request, 'pools:read');
-			return { pools: deps.store.listPools(principal.accountId) };
-		},
-	});
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+	createInboxesQuery,
+	createInboxesRequest,
+	creationResponse,
+	inboxesResponse,
+	listInboxesQuery,
+	poolsResponse,
+} from '../contract/inboxes.cjs';
+import { sendError } from '../http/answers.cjs';
+import { principalOf, requireApiKey } from '../http/auth.cjs';
+import { API_KEY_FAILURES, failure, forbidden, RATE_HEADERS, success } from '../http/contract.cjs';
+import { ApiError } from '../http/errors.cjs';
+import { zodValidatorCompiler } from '../http/parsing.cjs';
+import type { Accounts } from '../store/accounts.cjs';
+import { type CreationDeps, createInboxes, STATUS_OF_CODE } from './create.cjs';
+import type { InboxListPages } from './list-pages.cjs';
 
-	resource(app, '/api/v1/inboxes', {
-		GET: async (request, reply) => {
-			const principal = authenticate(ctx.accounts, request, 'inboxes:read');
-			const q = query(request, listInboxesQuery);
-			if (q.poolId && !deps.store.poolExists(principal.accountId, q.poolId)) {
+export interface InboxRoutesOptions {
+	accounts: Accounts;
+	listPages: InboxListPages;
+	creation: CreationDeps;
+}
+
+export const inboxRoutes: FastifyPluginAsync<InboxRoutesOptions> = async (app, options) => {
+	const api = app.withTypeProvider<ZodTypeProvider>();
+	const { inboxes } = options.creation.store;
+
+	api.get(
+		'/api/v1/pools',
+		{
+			preValidation: requireApiKey(options.accounts, 'pools:read'),
+			schema: {
+				tags: ['Inbox management'],
+				operationId: 'listPools',
+				summary: 'List pools (ordered by createdAt, then id). Needs pools:read.',
+				response: {
+					200: success('Pools with live inbox counts.', poolsResponse),
+					...API_KEY_FAILURES,
+					403: forbidden('pools:read'),
+				},
+			},
+		},
+		async (request) => ({ pools: inboxes.listPools(principalOf(request).accountId) }),
+	);
+
+	api.get(
+		'/api/v1/inboxes',
+		{
+			preValidation: requireApiKey(options.accounts, 'inboxes:read'),
+			schema: {
+				tags: ['Inbox management'],
+				operationId: 'listInboxes',
+				summary:
+					'List inboxes (ordered by createdAt, then id; hasMore = skip + returned < total). Needs inboxes:read.',
+				querystring: listInboxesQuery,
+				response: {
+					200: success(
+						'A page of inboxes. Only the six listed fields are exposed.',
+						inboxesResponse,
+					),
+					400: failure('A query parameter is invalid (the message names it).'),
+					...API_KEY_FAILURES,
+					403: forbidden('inboxes:read'),
+					404: failure("Unknown poolId (or another account's pool).", {
+						error: "Pool 'pool_unknown' not found; list pools with GET /pools.",
+					}),
+				},
+			},
+		},
+		async (request, reply) => {
+			const { accountId } = principalOf(request);
+			const q = request.query;
+			if (q.poolId && !inboxes.poolExists(accountId, q.poolId))
 				throw new ApiError(404, `Pool '${q.poolId}' not found; list pools with GET /pools.`);
-			}
-			const page = deps.store.inboxPage(principal.accountId, q, q.limit ?? 100, q.skip ?? 0);
-			journalSummary(request, page.summary);
+			const page = options.listPages.page(accountId, q, q.limit ?? 100, q.skip ?? 0);
+			request.journalSummary = page.summary;
 			return reply.type('application/json; charset=utf-8').send(page.json);
 		},
-		POST: async (request, reply) => {
-			const principal = authenticate(ctx.accounts, request, 'inboxes:write');
-			if (request.body === undefined)
+	);
+
+	api.post(
+		'/api/v1/inboxes',
+		{
+			preValidation: requireApiKey(options.accounts, 'inboxes:write'),
+			// The body is declared for the document; its entries are validated one by one by the rule
+			// (an invalid entry fails alone), so only the query is validated here.
+			validatorCompiler: (part) =>
+				part.httpPart === 'body'
+					? () => true
+					: zodValidatorCompiler(part as unknown as Parameters<typeof zodValidatorCompiler>[0]),
+			schema: {
+				tags: ['Inbox management'],
+				operationId: 'createInboxes',
+				summary: 'Create one inbox or a batch of up to 100. Needs inboxes:write.',
+				querystring: createInboxesQuery,
+				body: createInboxesRequest,
+				response: {
+					200: success('Per-entry results.', creationResponse, RATE_HEADERS),
+					400: failure(
+						'Invalid body shape (empty array, over 100 entries, non-object element), or a single entry that is invalid (code invalid_entry).',
+						{
+							error:
+								'Invalid entry: emailAddress must be a valid email address such as name@example.com',
+							code: 'invalid_entry',
+							details: [
+								{
+									path: 'emailAddress',
+									message: 'emailAddress must be a valid email address such as name@example.com',
+								},
+							],
+						},
+					),
+					...API_KEY_FAILURES,
+					403: forbidden('inboxes:write'),
+					404: failure('Single entry: pool not found (code pool_not_found).', {
+						error: "Pool 'pool_unknown' not found; list pools with GET /pools.",
+						code: 'pool_not_found',
+					}),
+					409: failure('Single entry: the email address already exists (code email_exists).', {
+						error: 'An inbox with the address jane@gmail.com already exists in this account.',
+						code: 'email_exists',
+					}),
+					422: failure('Single entry: the connection test failed (code connection_failed).', {
+						error:
+							'Connection test failed: IMAP authentication refused for jane@gmail.com; check the password (an app password for Google).',
+						code: 'connection_failed',
+					}),
+					429: failure('Hourly creation limit would be exceeded; nothing created.', undefined, {
+						'Retry-After': { description: 'Seconds until enough quota is free.', type: 'integer' },
+						...RATE_HEADERS,
+					}),
+				},
+			},
+		},
+		async (request, reply) => {
+			if (request.body === undefined || request.body === null)
 				throw new ApiError(
 					400,
 					'The request needs a JSON body: one inbox entry or an array of up to 100.',
 				);
-			const { poolName } = query(request, createInboxesQuery);
-			const outcome = await createInboxes(deps, principal, request.body, { poolName });
+			const outcome = await createInboxes(
+				options.creation,
+				principalOf(request),
+				request.body as unknown,
+				{ poolName: request.query.poolName },
+			);
 			reply.headers(outcome.rateHeaders);
 			const only = outcome.response.results[0];
 			if (outcome.single && !only.success) {
 				return sendError(
 					reply,
-					new ApiError(STATUS_OF_CODE[only.code!], only.error!, only.details, only.code),
+					new ApiError(STATUS_OF_CODE[only.code!], only.error!, {
+						details: only.details,
+						code: only.code,
+					}),
 				);
 			}
 			return outcome.response;
 		},
-	});
-}
+	);
+};

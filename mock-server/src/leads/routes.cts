@@ -1,26 +1,74 @@
-import type { FastifyInstance } from 'fastify';
-import { authenticate } from '../core/auth.cjs';
-import type { Context } from '../core/context.cjs';
-import { body, resource } from '../core/http.cjs';
-import { leadSearchRequest } from '../schemas/leads.cjs';
+/** HTTP edge of the lead search service. A client that disconnects cancels the search. */
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Logger } from '../core/logger.cjs';
+import { leadSearchRequest, leadSearchResponse } from '../contract/leads.cjs';
+import { principalOf, requireApiKey } from '../http/auth.cjs';
+import { API_KEY_FAILURES, failure, success } from '../http/contract.cjs';
+import type { Accounts } from '../store/accounts.cjs';
 import { Cancelled, type SearchDeps, searchLeads } from './search.cjs';
 
-/** HTTP edge of the lead search service. A client that disconnects cancels the search. */
-export function registerLeadRoutes(app: FastifyInstance, ctx: Context, deps: SearchDeps): void {
-	resource(app, '/api/v1/niche-finder-leads', {
-		POST: async (request, reply) => {
-			const principal = authenticate(ctx.accounts, request);
-			const input = body(request, leadSearchRequest);
+export interface LeadRoutesOptions {
+	accounts: Accounts;
+	logger: Logger;
+	search: SearchDeps;
+}
+
+export const leadRoutes: FastifyPluginAsync<LeadRoutesOptions> = async (app, options) => {
+	app.withTypeProvider<ZodTypeProvider>().post(
+		'/api/v1/niche-finder-leads',
+		{
+			preValidation: requireApiKey(options.accounts),
+			schema: {
+				tags: ['Lead search'],
+				operationId: 'fetchNicheFinderLeads',
+				summary:
+					'Find local businesses for a niche in a city, add them as contacts and charge one credit per added lead',
+				body: leadSearchRequest,
+				response: {
+					200: success(
+						'Contacts added (possibly none after filters and dedup) and the credits charged.',
+						leadSearchResponse,
+					),
+					400: failure(
+						'Invalid body, or the city could not be resolved ("City \'X\' could not be resolved to a location").',
+					),
+					...API_KEY_FAILURES,
+					402: failure('Credit balance below count. Nothing charged.', {
+						error:
+							'Not enough credits: this search needs 100 (one per lead requested) but the balance is 40. Lower count or add credits.',
+					}),
+					404: failure(
+						'No business at all for the niche and city (code no_businesses_found). Nothing charged. A path the server does not know is also a 404, with code route_not_found: clients tell the two apart by the code.',
+						{
+							error:
+								"No businesses found for 'lighthouse keeper' in Austin, TX. Try a related niche or a larger city nearby.",
+							code: 'no_businesses_found',
+						},
+					),
+					500: failure('Contacts could not be saved. Nothing added, nothing charged.', {
+						error:
+							'The contacts could not be saved; nothing was added and no credits were charged. Retry the request.',
+					}),
+				},
+			},
+		},
+		async (request, reply) => {
 			const controller = new AbortController();
 			const onClose = () => {
 				if (!reply.raw.writableFinished) controller.abort();
 			};
 			reply.raw.on('close', onClose);
 			try {
-				return await searchLeads(deps, principal, input, controller.signal);
+				return await searchLeads(
+					options.search,
+					principalOf(request),
+					request.body,
+					controller.signal,
+				);
 			} catch (error) {
 				if (error instanceof Cancelled) {
-					ctx.logger.info('lead search cancelled by the client; nothing charged', {
+					options.logger.info('lead search cancelled by the client; nothing charged', {
 						id: request.id,
 					});
 					return reply;
@@ -30,5 +78,5 @@ export function registerLeadRoutes(app: FastifyInstance, ctx: Context, deps: Sea
 				reply.raw.off('close', onClose);
 			}
 		},
-	});
-}
+	);
+};

@@ -1,9 +1,7 @@
-import type { Principal } from '../accounts/accounts.cjs';
-import type { Faults } from '../admin/faults.cjs';
-import type { Clock } from '../core/clock.cjs';
-import { ApiError } from '../core/errors.cjs';
-import type { Contact, LeadSearchRequest } from '../schemas/leads.cjs';
-import { type Db, sql } from '../store/database.cjs';
+import type { Contact, LeadSearchRequest } from '../contract/leads.cjs';
+import { ApiError } from '../http/errors.cjs';
+import type { Principal } from '../store/accounts.cjs';
+import type { Store } from '../store/store.cjs';
 import { type Business, businessCount } from './businesses.cjs';
 import { resolveCity, suggestCity } from './cities.cjs';
 import type { BusinessDirectory } from './directory.cjs';
@@ -11,9 +9,9 @@ import { resolveNiche } from './niches.cjs';
 import type { ScanCache, TrackerFlags } from './scan-cache.cjs';
 
 export interface SearchDeps {
-	db: Db;
-	clock: Clock;
-	faults: Faults;
+	store: Store;
+	/** Runs inside the saving transaction before anything is written (storage fault injection). */
+	beforeSave: () => void;
 	scans: ScanCache;
 	directory: BusinessDirectory;
 	/** Waits as the real service would for a search of `count` leads (the latency profile). */
@@ -66,28 +64,18 @@ export async function searchLeads(
 		throw new ApiError(
 			400,
 			`City '${request.city}' could not be resolved to a location. ${suggestion ? `Did you mean '${suggestion}'?` : 'Try "City, Country" or "City, State", e.g. "Austin, TX" or "Munich, Germany".'}`,
-			[{ path: 'city', message: 'could not be resolved to a location' }],
+			{ details: [{ path: 'city', message: 'could not be resolved to a location' }] },
 		);
 	}
 
-	const reserved = sql(
-		deps.db,
-		'UPDATE accounts SET credits = credits - @count WHERE id = @id AND credits >= @count',
-	).run({ id: principal.accountId, count: request.count });
-	if (reserved.changes !== 1) {
-		const { credits } = sql(deps.db, 'SELECT credits FROM accounts WHERE id = ?').get(
-			principal.accountId,
-		) as { credits: number };
+	const { accounts, contacts: stored } = deps.store;
+	if (!accounts.reserveCredits(principal.accountId, request.count)) {
 		throw new ApiError(
 			402,
-			`Not enough credits: this search needs ${request.count} (one per lead requested) but the balance is ${credits}. Lower count or add credits.`,
+			`Not enough credits: this search needs ${request.count} (one per lead requested) but the balance is ${accounts.credits(principal.accountId)}. Lower count or add credits.`,
 		);
 	}
-	const refund = (credits: number) =>
-		sql(deps.db, 'UPDATE accounts SET credits = credits + ? WHERE id = ?').run(
-			credits,
-			principal.accountId,
-		);
+	const refund = (credits: number) => accounts.refundCredits(principal.accountId, credits);
 
 	let saved = false;
 	try {
@@ -97,8 +85,7 @@ export async function searchLeads(
 			throw new ApiError(
 				404,
 				`No businesses found for '${request.niche}' in ${city.name}, ${city.regionCode ?? city.country}. Try a related niche or a larger city nearby.`,
-				undefined,
-				'no_businesses_found',
+				{ code: 'no_businesses_found' },
 			);
 		}
 
@@ -135,36 +122,22 @@ export async function searchLeads(
 
 		// Dedup within the request, then against the account, in one transaction with the charge.
 		// Only the new contacts are built and serialised: a repeated pull costs a lookup per lead.
-		const contacts = deps.db.transaction(() => {
-			deps.faults.check('leads.save');
+		const contacts = deps.store.transaction(() => {
+			deps.beforeSave();
 			const keys = picked.map(({ business }) => business.dedupKey);
-			// Which of them the account already has, by position: one index lookup per key (a join
-			// would walk all the account's contacts), and only numbers come back.
-			const known = new Set(
-				sql(
-					deps.db,
-					'SELECT k.key FROM json_each(?) AS k WHERE EXISTS (SELECT 1 FROM contacts WHERE account_id = ? AND dedup_key = k.value)',
-				)
-					.pluck()
-					.all(JSON.stringify(keys), principal.accountId) as number[],
-			);
+			const known = stored.knownPositions(principal.accountId, keys);
 			const seen = new Set<string>();
-			const insert = sql(
-				deps.db,
-				'INSERT INTO contacts (account_id, dedup_key, data, created_at) VALUES (?, ?, ?, ?)',
-			);
-			const now = deps.clock.nowIso();
 			const added: Contact[] = [];
 			picked.forEach(({ business, scan }, i) => {
 				if (known.has(i) || seen.has(keys[i])) return;
 				seen.add(keys[i]);
 				const contact = toContact(business, scan);
-				insert.run(principal.accountId, keys[i], JSON.stringify(contact), now);
+				stored.add(principal.accountId, keys[i], contact);
 				added.push(contact);
 			});
 			refund(request.count - added.length);
 			return added;
-		})();
+		});
 		saved = true;
 		return { contacts, chargedCredits: contacts.length };
 	} catch (error) {

@@ -1,6 +1,4 @@
-import { TAG_MANAGER_HOST } from '../web/respond.cjs';
-import { SYNTHETIC_WEB_KEEP_ALIVE_MS } from '../web/routes.cjs';
-import { startSyntheticWebWorker } from '../web/worker.cjs';
+import { SYNTHETIC_WEB_KEEP_ALIVE_MS, startSyntheticWebWorker, TAG_MANAGER_HOST } from '../web/index.cjs';
 import { HostMap } from './fetcher.cjs';
 import { ScanPool } from './pool.cjs';
 import { Scanner, type ScanSummary, summarize } from './scanner.cjs';

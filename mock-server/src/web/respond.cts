@@ -1,3 +1,4 @@
+import { boundedCache, type LRUCache } from '../core/cache.cjs';
 import { containerProfile, siteProfile } from './profiles.cjs';
 import { renderGoogleTag, renderGtmContainer } from './render-container.cjs';
 import { renderPage } from './render-page.cjs';
@@ -17,28 +18,16 @@ export interface SyntheticResponse {
 	delayMs?: number;
 }
 
-class Lru<V> {
-	private readonly map = new Map<string, V>();
-
-	constructor(private readonly max: number) {}
-
-	get(key: string, make: () => V): V {
-		let value = this.map.get(key);
-		if (value !== undefined) {
-			this.map.delete(key);
-		} else {
-			value = make();
-			if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
-		}
-		this.map.set(key, value);
-		return value;
-	}
-}
-
 // Rendered once per host or container and kept as bytes (no re-encoding per answer); a few dozen
 // recent ones are enough for repeated visits and keep the thread's memory small.
-const pages = new Lru<Buffer>(64);
-const containers = new Lru<Buffer>(64);
+const pages = boundedCache<string, Buffer>('renderedPages');
+const containers = boundedCache<string, Buffer>('renderedContainers');
+
+function cached(cache: LRUCache<string, Buffer>, key: string, render: () => Buffer): Buffer {
+	let bytes = cache.get(key);
+	if (!bytes) cache.set(key, (bytes = render()));
+	return bytes;
+}
 
 export const isSyntheticHost = (hostname: string) =>
 	hostname.endsWith('.test') || hostname === TAG_MANAGER_HOST;
@@ -56,7 +45,7 @@ const redirect = (status: number, location: string): SyntheticResponse => ({
 
 function site(host: string, path: string): SyntheticResponse {
 	const profile = siteProfile(host);
-	const page = () => pages.get(host, () => renderPage(profile));
+	const page = () => cached(pages, host, () => renderPage(profile));
 	switch (profile.behavior) {
 		case 'server-error':
 			return html(503, '<!DOCTYPE html><html><body><h1>503 Service Unavailable</h1></body></html>');
@@ -88,9 +77,9 @@ function tagManager(path: string, search: string): SyntheticResponse {
 		body,
 	});
 	if (path === '/gtm.js' && /^GTM-[A-Z0-9]{4,9}$/.test(id))
-		return js(containers.get(id, () => renderGtmContainer(containerProfile(id))));
+		return js(cached(containers, id, () => renderGtmContainer(containerProfile(id))));
 	if (path === '/gtag/js' && /^(G|GT|AW|DC)-[A-Z0-9-]{4,14}$/.test(id))
-		return js(containers.get(id, () => renderGoogleTag(id)));
+		return js(cached(containers, id, () => renderGoogleTag(id)));
 	return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not found' };
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError, type ErrorDetail } from '../core/errors.cjs';
+import { ApiError, type ErrorDetail } from './errors.cjs';
 import { closest, editDistance } from '../core/similar.cjs';
 
 /**
@@ -92,12 +92,19 @@ function issueToDetails(
 
 /** Known field names of the (object) schema at `path`, for unknown-field hints. */
 function knownFieldsOf(schema: z.ZodType, path: PropertyKey[]): string[] {
-	let current: z.ZodType | undefined = schema;
+	// Wrappers (a body that may be left out, defaults) hold the object schema inside.
+	const unwrap = (s: z.ZodType | undefined) => {
+		while (s && (s._zod.def as { innerType?: z.ZodType }).innerType)
+			s = (s._zod.def as { innerType?: z.ZodType }).innerType;
+		return s;
+	};
+	let current: z.ZodType | undefined = unwrap(schema);
 	for (const segment of path) {
 		if (current instanceof z.ZodArray) current = current.element as z.ZodType;
 		else if (current instanceof z.ZodObject)
 			current = (current.shape as Record<string, z.ZodType>)[String(segment)];
 		else break;
+		current = unwrap(current);
 	}
 	while (current instanceof z.ZodArray) current = current.element as z.ZodType;
 	return current instanceof z.ZodObject ? Object.keys(current.shape) : [];
@@ -130,6 +137,6 @@ export function parseOrThrow<S extends z.ZodType>(
 	throw new ApiError(
 		400,
 		`Invalid ${what}: ${details[0].message}${details.length > 1 ? ` (and ${details.length - 1} more problem(s), see details)` : ''}`,
-		details,
+		{ details },
 	);
 }

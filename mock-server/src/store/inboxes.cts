@@ -1,24 +1,38 @@
+/**
+ * Pools and inboxes of each account. Listing never selects connection settings or passwords;
+ * passwords are stored encrypted. `onChange` tells a cache of listings that an account changed.
+ */
 import type { Clock } from '../core/clock.cjs';
 import { sortableId } from '../core/ids.cjs';
 import type { Secrets } from '../core/secrets.cjs';
-import { type Db, sql } from '../store/database.cjs';
-import type { ResolvedSettings } from './detect.cjs';
+import type { InboxStatus } from '../contract/inboxes.cjs';
+import { type Db, sql } from './database.cjs';
 
-/** A serialised page of GET /inboxes and the few words the request journal keeps of it. */
-export interface InboxPage {
-	/** Kept as bytes: sending a cached page then costs no encoding. */
-	json: Buffer;
-	summary: { inboxes: number; total: number };
+/** The connection settings an inbox is stored with (detected or given). */
+export interface InboxSettings {
+	provider?: string;
+	imapHost: string;
+	imapPort: number;
+	imapUsername: string;
+	imapPassword: string;
+	smtpHost: string;
+	smtpPort: number;
+	smtpUsername: string;
+	smtpPassword: string;
 }
 
-/** Pool and inbox rows of one account. Listing never selects connection settings or passwords. */
-export class InboxStore {
-	/**
-	 * Serialised list pages per account, valid until the account's next write: listing is the hot
-	 * read path (clients poll it), and every write of pools and inboxes goes through this class.
-	 */
-	private readonly pages = new Map<string, InboxPage>();
-	private readonly versions = new Map<string, number>();
+export interface InboxRow {
+	id: string;
+	emailAddress: string;
+	poolId: string;
+	status: InboxStatus;
+	dailySendingLimit: number;
+	createdAt: string;
+}
+
+export class Inboxes {
+	/** Called with the account after every write to its pools or inboxes. */
+	onChange: (accountId: string) => void = () => undefined;
 
 	constructor(
 		private readonly db: Db,
@@ -42,8 +56,8 @@ export class InboxStore {
 		)?.id;
 	}
 
-	setStatus(accountId: string, inboxId: string, status: string): void {
-		this.touch(accountId);
+	setStatus(accountId: string, inboxId: string, status: InboxStatus): void {
+		this.onChange(accountId);
 		sql(this.db, 'UPDATE inboxes SET status = ? WHERE id = ? AND account_id = ?').run(
 			status,
 			inboxId,
@@ -60,7 +74,8 @@ export class InboxStore {
 		).all(accountId) as { id: string; name: string; inboxCount: number; createdAt: string }[];
 	}
 
-	private listInboxes(
+	/** A page of the account's inboxes (created order) and how many match in all. */
+	listInboxes(
 		accountId: string,
 		filter: { poolId?: string; status?: string },
 		limit: number,
@@ -80,46 +95,7 @@ export class InboxStore {
 			`SELECT id, email_address AS emailAddress, pool_id AS poolId, status, daily_sending_limit AS dailySendingLimit, created_at AS createdAt
 				 FROM inboxes WHERE ${where.join(' AND ')} ORDER BY created_at, id LIMIT @limit OFFSET @skip`,
 		).all(params);
-		return { inboxes, total };
-	}
-
-	/**
-	 * The JSON body of GET /inboxes for these arguments (and its journal summary), served from the
-	 * page cache when current.
-	 */
-	inboxPage(
-		accountId: string,
-		filter: { poolId?: string; status?: string },
-		limit: number,
-		skip: number,
-	): InboxPage {
-		const key = `${accountId}|${this.versions.get(accountId) ?? 0}|${filter.poolId ?? ''}|${filter.status ?? ''}|${limit}|${skip}`;
-		let body = this.pages.get(key);
-		if (body === undefined) {
-			const { inboxes, total } = this.listInboxes(accountId, filter, limit, skip);
-			body = {
-				json: Buffer.from(
-					JSON.stringify({
-						inboxes,
-						pagination: { total, limit, skip, hasMore: skip + inboxes.length < total },
-					}),
-				),
-				summary: { inboxes: inboxes.length, total },
-			};
-			if (this.pages.size >= 2000) this.pages.delete(this.pages.keys().next().value!);
-			this.pages.set(key, body);
-		}
-		return body;
-	}
-
-	/** Marks the account's cached pages stale (any write to its pools or inboxes). */
-	touch(accountId: string): void {
-		this.versions.set(accountId, (this.versions.get(accountId) ?? 0) + 1);
-	}
-
-	clearCache(): void {
-		this.pages.clear();
-		this.versions.clear();
+		return { inboxes: inboxes as InboxRow[], total };
 	}
 
 	existingEmails(accountId: string, emailsLower: string[]): Set<string> {
@@ -143,7 +119,7 @@ export class InboxStore {
 		const taken = sql(this.db, 'SELECT 1 FROM pools WHERE account_id = ? AND name = ?');
 		for (let n = 2; taken.get(accountId, name); n++) name = `${base} (${n})`;
 		const id = sortableId('pool', now);
-		this.touch(accountId);
+		this.onChange(accountId);
 		sql(this.db, 'INSERT INTO pools (id, account_id, name, created_at) VALUES (?, ?, ?, ?)').run(
 			id,
 			accountId,
@@ -159,7 +135,7 @@ export class InboxStore {
 		poolId: string,
 		emailAddress: string,
 		dailySendingLimit: number,
-		s: ResolvedSettings,
+		s: InboxSettings,
 	): string | undefined {
 		const now = this.clock.now();
 		const id = sortableId('inb', now);
@@ -187,7 +163,7 @@ export class InboxStore {
 			this.secrets.encrypt(s.smtpPassword),
 			new Date(now).toISOString(),
 		);
-		this.touch(accountId);
+		this.onChange(accountId);
 		return result.changes === 1 ? id : undefined;
 	}
 }

@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import { PERMISSIONS } from '../accounts/accounts.cjs';
 import { queryInt } from './common.cjs';
+
+/** What an API key may do on the inbox service (the lead search needs none). */
+export const PERMISSIONS = ['pools:read', 'inboxes:read', 'inboxes:write'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
 
 const permissions = z
 	.array(z.enum(PERMISSIONS))
@@ -12,6 +15,8 @@ export const createAccountRequest = z
 		active: z.boolean().default(true),
 		permissions: permissions.default([...PERMISSIONS]),
 	})
+	// The body may be left out: every field has a default.
+	.prefault({})
 	.meta({ id: 'AdminCreateAccount' });
 
 export const patchAccountRequest = z
@@ -20,6 +25,7 @@ export const patchAccountRequest = z
 
 export const createKeyRequest = z
 	.strictObject({ permissions: permissions.optional() })
+	.prefault({})
 	.meta({ id: 'AdminCreateKey' });
 
 export const FAULT_TARGETS = ['leads.save'] as const;

@@ -28,10 +28,18 @@ export const errorBody = z
 		},
 	});
 
-/** Query parameters arrive as strings; integers must be written as plain whole numbers. */
+/**
+ * Query parameters arrive as strings; integers must be written as plain whole numbers. Documented
+ * as the integers they stand for.
+ */
 export const queryInt = (min: number, max: number) =>
 	z
 		.string()
 		.regex(/^\d+$/, { error: 'must be a whole number written with digits only' })
 		.transform(Number)
-		.pipe(z.int().min(min).max(max));
+		.pipe(z.int().min(min).max(max))
+		.meta({
+			type: 'integer',
+			minimum: min,
+			...(max < Number.MAX_SAFE_INTEGER ? { maximum: max } : {}),
+		});

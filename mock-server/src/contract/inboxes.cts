@@ -2,6 +2,9 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { queryInt } from './common.cjs';
 
+/** Inboxes one API key may create per rolling hour. */
+export const HOURLY_LIMIT = 1000;
+
 /** Entries per create request. */
 export const MAX_BATCH = 100;
 
@@ -16,6 +19,7 @@ export const PROVIDERS = [
 ] as const;
 export type Provider = (typeof PROVIDERS)[number];
 export const INBOX_STATUSES = ['active', 'paused', 'deactivated', 'error'] as const;
+export type InboxStatus = (typeof INBOX_STATUSES)[number];
 
 const HOST_NAME =
 	/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;

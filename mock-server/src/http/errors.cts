@@ -7,21 +7,30 @@ export interface ErrorDetail {
 	message: string;
 }
 
+export interface ApiErrorOptions {
+	/** Per-field or per-entry problems. */
+	details?: ErrorDetail[];
+	/** Machine-readable outcome, sent as the body's `code`. */
+	code?: string;
+	/** Headers of the answer (WWW-Authenticate, Allow, Retry-After...). */
+	headers?: Record<string, string>;
+}
+
 export class ApiError extends Error {
 	constructor(
 		readonly status: number,
 		message: string,
-		readonly details?: ErrorDetail[],
-		readonly code?: string,
-		readonly headers?: Record<string, string>,
+		// Kept as given: Fastify writes its own `code` onto errors that pass through validation.
+		readonly options: ApiErrorOptions = {},
 	) {
 		super(message);
 	}
 
 	toBody(): Record<string, unknown> {
+		const { code, details } = this.options;
 		const body: Record<string, unknown> = { error: this.message };
-		if (this.code) body.code = this.code;
-		if (this.details && this.details.length > 0) body.details = this.details;
+		if (code) body.code = code;
+		if (details && details.length > 0) body.details = details;
 		return body;
 	}
 }

@@ -1,10 +1,12 @@
+/**
+ * Accounts, their API keys and their credit balance. Every change to an account goes through this
+ * repository, which is why it may keep looked-up keys in a cache (cleared on any change).
+ */
+import { boundedCache } from '../core/cache.cjs';
 import type { Clock } from '../core/clock.cjs';
-import { notFound } from '../core/errors.cjs';
 import { constantTimeEqual, hashApiKey, newApiKey, newId } from '../core/secrets.cjs';
-import { type Db, sql } from '../store/database.cjs';
-
-export const PERMISSIONS = ['pools:read', 'inboxes:read', 'inboxes:write'] as const;
-export type Permission = (typeof PERMISSIONS)[number];
+import type { Permission } from '../contract/admin.cjs';
+import { type Db, sql } from './database.cjs';
 
 export interface Account {
 	id: string;
@@ -14,6 +16,7 @@ export interface Account {
 	contactCount: number;
 }
 
+/** Who a presented API key is: its account, its own id (for the journal) and what it may do. */
 export interface Principal {
 	accountId: string;
 	keyId: string;
@@ -37,20 +40,18 @@ const accountOf = (row: AccountRow): Account => ({
 	id: row.id,
 	credits: row.credits,
 	active: row.active === 1,
-	permissions: JSON.parse(row.permissions),
+	permissions: JSON.parse(row.permissions) as Permission[],
 	contactCount: row.contact_count,
 });
 
 /** The non-secret part of a key hash that finds its row. */
 const lookupOf = (keyHash: string) => keyHash.slice(0, 16);
 
-/** Accounts and their API keys: plain functions over the store. */
 export class Accounts {
-	/**
-	 * Keys already looked up, by hash prefix. Changes to accounts go through this class and clear it
-	 * (new keys need no clearing: only keys that were found are kept).
-	 */
-	private readonly known = new Map<string, { keyHash: string; principal: Principal }[]>();
+	/** Keys already looked up, by hash prefix (new keys need no clearing: only found keys are kept). */
+	private readonly known = boundedCache<string, { keyHash: string; principal: Principal }[]>(
+		'apiKeys',
+	);
 
 	constructor(
 		private readonly db: Db,
@@ -64,10 +65,7 @@ export class Accounts {
 		isDev?: boolean;
 		/** A fixed key (seed files); generated when absent. */
 		apiKey?: string;
-	}): {
-		accountId: string;
-		apiKey: string;
-	} {
+	}): { accountId: string; apiKey: string } {
 		const accountId = newId('acc');
 		const apiKey = input.apiKey ?? newApiKey();
 		this.db.transaction(() => {
@@ -87,12 +85,12 @@ export class Accounts {
 		return { accountId, apiKey };
 	}
 
-	get(id: string): Account {
+	/** The account, or undefined when no account has this id. */
+	find(id: string): Account | undefined {
 		const row = sql(this.db, `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = ?`).get(id) as
 			| AccountRow
 			| undefined;
-		if (!row) throw notFound(`Account '${id}' does not exist.`);
-		return accountOf(row);
+		return row && accountOf(row);
 	}
 
 	/** Every account, the dev account (`dev: true`) first, then in the order they were created. */
@@ -104,20 +102,46 @@ export class Accounts {
 		return rows.map((row) => ({ ...accountOf(row), dev: row.is_dev === 1 }));
 	}
 
-	update(id: string, patch: { credits?: number; active?: boolean }): Account {
-		this.get(id);
-		this.invalidate();
-		if (patch.credits !== undefined)
-			sql(this.db, 'UPDATE accounts SET credits = ? WHERE id = ?').run(patch.credits, id);
-		if (patch.active !== undefined)
-			sql(this.db, 'UPDATE accounts SET active = ? WHERE id = ?').run(patch.active ? 1 : 0, id);
-		return this.get(id);
+	/** Sets credits and/or active; false when the account does not exist. */
+	update(id: string, patch: { credits?: number; active?: boolean }): boolean {
+		this.known.clear();
+		return this.db.transaction(() => {
+			if (!this.find(id)) return false;
+			if (patch.credits !== undefined)
+				sql(this.db, 'UPDATE accounts SET credits = ? WHERE id = ?').run(patch.credits, id);
+			if (patch.active !== undefined)
+				sql(this.db, 'UPDATE accounts SET active = ? WHERE id = ?').run(patch.active ? 1 : 0, id);
+			return true;
+		})();
 	}
 
-	addKey(accountId: string, permissions?: Permission[]): string {
-		const account = this.get(accountId);
+	/** Takes `count` credits if the balance covers them, in one statement (no race between two). */
+	reserveCredits(accountId: string, count: number): boolean {
+		return (
+			sql(
+				this.db,
+				'UPDATE accounts SET credits = credits - @count WHERE id = @id AND credits >= @count',
+			).run({ id: accountId, count }).changes === 1
+		);
+	}
+
+	refundCredits(accountId: string, count: number): void {
+		if (count > 0)
+			sql(this.db, 'UPDATE accounts SET credits = credits + ? WHERE id = ?').run(count, accountId);
+	}
+
+	credits(accountId: string): number {
+		return (
+			sql(this.db, 'SELECT credits FROM accounts WHERE id = ?').get(accountId) as {
+				credits: number;
+			}
+		).credits;
+	}
+
+	/** A new key for an existing account (the caller checked it exists). */
+	addKey(accountId: string, permissions: Permission[]): string {
 		const apiKey = newApiKey();
-		this.insertKey(accountId, apiKey, permissions ?? account.permissions);
+		this.insertKey(accountId, apiKey, permissions);
 		return apiKey;
 	}
 
@@ -166,28 +190,17 @@ export class Accounts {
 					accountId: row.accountId,
 					keyId: row.keyId,
 					active: row.active === 1,
-					permissions: JSON.parse(row.permissions),
+					permissions: JSON.parse(row.permissions) as Permission[],
 				},
 			}));
-			if (candidates.length > 0) {
-				if (this.known.size >= 10000) this.known.clear();
-				this.known.set(lookup, candidates);
-			}
+			if (candidates.length > 0) this.known.set(lookup, candidates);
 		}
 		return candidates.find((c) => constantTimeEqual(c.keyHash, presented))?.principal;
 	}
 
-	/** Forget looked-up keys (after a change to an account, or a reset). */
+	/** Forget looked-up keys (after a change outside this repository: a seed, a reset). */
 	invalidate(): void {
 		this.known.clear();
-	}
-
-	contacts(accountId: string): unknown[] {
-		this.get(accountId);
-		const rows = sql(this.db, 'SELECT data FROM contacts WHERE account_id = ? ORDER BY seq').all(
-			accountId,
-		) as { data: string }[];
-		return rows.map((r) => JSON.parse(r.data));
 	}
 
 	private insertKey(accountId: string, apiKey: string, permissions: Permission[]): void {

@@ -1,0 +1,2 @@
+/** What other features may use of the inbox service (its internals stay in this folder). */
+export { DetectionError, resolveSettings } from './detect.cjs';
