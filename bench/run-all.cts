@@ -1,3 +1,4 @@
+import { cpus } from 'node:os';
 import { benchCreateInboxesNode } from './create-inboxes-node.bench.cjs';
 import { benchInboxes } from './inboxes.bench.cjs';
 import { benchLeads } from './leads.bench.cjs';
@@ -6,7 +7,7 @@ import { benchStartup } from './startup.bench.cjs';
 
 /** npm run bench: every benchmark, one after the other (each can also run on its own with tsx). */
 async function main(): Promise<void> {
-	console.log(`node ${process.version}, ${require('node:os').cpus().length} cores`);
+	console.log(`node ${process.version}, ${cpus().length} cores`);
 	await benchStartup();
 	await benchScan();
 	await benchLeads();

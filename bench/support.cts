@@ -61,7 +61,7 @@ export async function startServerProcess(extraArgs: string[] = []): Promise<Serv
 	);
 	let out = '';
 	await new Promise<void>((resolve, reject) => {
-		child.stdout!.on('data', (chunk) => {
+		child.stdout.on('data', (chunk) => {
 			out += chunk;
 			if (out.includes('admin token:')) resolve();
 		});
@@ -105,7 +105,7 @@ export async function startBareServer(
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});
 	const port = await new Promise<string>((resolve) =>
-		child.stdout!.on('data', (chunk) => resolve(/port (\d+)/.exec(String(chunk))![1])),
+		child.stdout.on('data', (chunk) => resolve(/port (\d+)/.exec(String(chunk))![1])),
 	);
 	return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }

@@ -10,11 +10,11 @@ import { RequestJournal } from './admin/journal.cjs';
 import { adminRoutes } from './admin/routes.cjs';
 import { applySeed, readSeedFile } from './admin/seed.cjs';
 import { registerTrafficHooks } from './admin/traffic.cjs';
+import { PERMISSIONS } from './contract/admin.cjs';
 import { Clock } from './core/clock.cjs';
 import type { ServerConfig } from './core/config.cjs';
 import { Logger, type LogSink } from './core/logger.cjs';
 import { Secrets } from './core/secrets.cjs';
-import { PERMISSIONS } from './contract/admin.cjs';
 import { registerOpenApi } from './docs/openapi.cjs';
 import { docsRoutes } from './docs/routes.cjs';
 import { answerErrors } from './http/answers.cjs';
@@ -235,7 +235,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 				adminToken,
 				devKey,
 				devAccountId: store.accounts.devAccountId()!,
-				close: server.close,
+				close: () => server.close(),
 			};
 		},
 		/** Stops accepting, lets in-flight requests finish, then closes the database cleanly. */

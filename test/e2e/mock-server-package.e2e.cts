@@ -2,8 +2,8 @@ import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_pro
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CACHE } from './n8n-app.cjs';
 import { freePort } from '../helpers/ports.cjs';
+import { CACHE } from './n8n-app.cjs';
 import { pack, ROOT } from './support.cjs';
 
 const run = promisify(execFile);

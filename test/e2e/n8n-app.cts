@@ -212,8 +212,8 @@ export class N8nApp {
 				handle.log += chunk.toString();
 				if (handle.log.includes(readyText)) resolve();
 			};
-			child.stdout!.on('data', watch);
-			child.stderr!.on('data', watch);
+			child.stdout.on('data', watch);
+			child.stderr.on('data', watch);
 		});
 		await Promise.race([ready, exited]);
 		return handle;

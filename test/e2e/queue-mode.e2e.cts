@@ -1,6 +1,6 @@
 import { freePort } from '../helpers/ports.cjs';
 import type { TestServer } from '../helpers/server.cjs';
-import { N8nApp, type N8nProcess, VERSIONS } from './n8n-app.cjs';
+import { type N8nApp, type N8nProcess, VERSIONS } from './n8n-app.cjs';
 import { startPostgres, startRedis, type Service } from './queue-services.cjs';
 import { CREDENTIAL, startStack } from './support.cjs';
 

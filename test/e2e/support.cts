@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CACHE, N8nApp, type N8nVersion } from './n8n-app.cjs';
 import { freePort } from '../helpers/ports.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
+import { CACHE, N8nApp, type N8nVersion } from './n8n-app.cjs';
 
 export const ROOT = join(__dirname, '..', '..');
 export const EXAMPLES = join(ROOT, 'examples');

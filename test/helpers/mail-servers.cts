@@ -2,9 +2,9 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
-import { freePort } from './ports.cjs';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
+import { freePort } from './ports.cjs';
 
 /**
  * Real mail servers on loopback for the connection tests: Dovecot (IMAP, STARTTLS) with a

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CredentialTestContext, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import {
 	type ICredentialDataDecryptedObject,
@@ -14,8 +16,6 @@ import {
 	NodeConnectionTypes,
 	Workflow,
 } from 'n8n-workflow';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { LeadInboxApi } from '../../credentials/LeadInboxApi.credentials';
 import { CreateInboxes } from '../../nodes/CreateInboxes/CreateInboxes.node';
 import { FetchLeads } from '../../nodes/FetchLeads/FetchLeads.node';
@@ -74,8 +74,8 @@ const CREDENTIAL: ICredentialType = new LeadInboxApi();
 /** Resolves `={{$credentials.x}}` templates the way n8n's credentials helper does for generic auth. */
 function resolveTemplate(value: string, credentials: ICredentialDataDecryptedObject): string {
 	const text = value.startsWith('=') ? value.slice(1) : value;
-	return text.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, key) =>
-		String(credentials[key] ?? ''),
+	return text.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, key: string) =>
+		String(credentials[key] as string | number | boolean | undefined ?? ''),
 	);
 }
 

@@ -84,7 +84,8 @@ export async function startOtherService(): Promise<OtherService> {
 	const server: Server = createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', async () => {
+		req.on('end', () => void answer());
+		const answer = async () => {
 			const url = new URL(req.url ?? '/', 'http://127.0.0.1');
 			const text = Buffer.concat(chunks).toString('utf8');
 			let body: unknown;
@@ -110,7 +111,7 @@ export async function startOtherService(): Promise<OtherService> {
 			} catch (error) {
 				send(res, { status: 599, text: `test handler failed: ${(error as Error).message}` });
 			}
-		});
+		};
 	});
 	server.on('connection', (socket) => {
 		sockets.add(socket);

@@ -1,5 +1,5 @@
-import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { parseConfig } from '../../mock-server/src/core/config.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
 import { withTempDir } from '../helpers/temp-dir.cjs';

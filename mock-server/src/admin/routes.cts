@@ -5,7 +5,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Clock } from '../core/clock.cjs';
 import {
 	accountListResponse,
 	accountResponse,
@@ -17,6 +16,7 @@ import {
 	patchAccountRequest,
 } from '../contract/admin.cjs';
 import { seedSchema } from '../contract/seed.cjs';
+import type { Clock } from '../core/clock.cjs';
 import { requireAdminToken } from '../http/auth.cjs';
 import { ADMIN_TOKEN_FAILURE, failure, success } from '../http/contract.cjs';
 import { notFound } from '../http/errors.cjs';

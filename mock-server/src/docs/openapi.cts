@@ -8,7 +8,7 @@ import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { HOURLY_LIMIT } from '../contract/inboxes.cjs';
-import { Answer } from '../http/contract.cjs';
+import { type Answer } from '../http/contract.cjs';
 
 const DESCRIPTION = [
 	'Reference implementation of the lead search service and the inbox management service, for building and testing n8n workflows without the real services.',

@@ -1,7 +1,7 @@
 /** Bearer tokens: the API keys of the two services and the admin token of /__admin. */
 import type { FastifyRequest, preValidationHookHandler } from 'fastify';
-import { constantTimeEqual } from '../core/secrets.cjs';
 import type { Permission } from '../contract/admin.cjs';
+import { constantTimeEqual } from '../core/secrets.cjs';
 import type { Accounts, Principal } from '../store/accounts.cjs';
 import { ApiError } from './errors.cjs';
 

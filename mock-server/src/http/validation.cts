@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ApiError, type ErrorDetail } from './errors.cjs';
 import { closest, editDistance } from '../core/similar.cjs';
+import { ApiError, type ErrorDetail } from './errors.cjs';
 
 /**
  * Turns zod issues into the error body of docs/api.md: one actionable sentence plus per-field
@@ -20,7 +20,9 @@ function describeType(value: unknown): string {
 	if (typeof value === 'number' && !Number.isInteger(value)) return `the number ${value}`;
 	if (typeof value === 'string')
 		return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '...' : value)}`;
-	return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+	return typeof value === 'object'
+		? 'an object'
+		: `${typeof value} ${String(value as boolean | number | bigint | symbol | undefined)}`;
 }
 
 const EXPECTED: Record<string, string> = {

@@ -1,13 +1,13 @@
-import { ApiError, type ErrorDetail } from '../http/errors.cjs';
-import { dropNulls, zodDetails } from '../http/validation.cjs';
-import type { Principal } from '../store/accounts.cjs';
-import type { Store } from '../store/store.cjs';
 import {
 	inboxEntry,
 	MAX_BATCH,
 	type EntryErrorCode,
 	type InboxEntry,
 } from '../contract/inboxes.cjs';
+import { ApiError, type ErrorDetail } from '../http/errors.cjs';
+import { dropNulls, zodDetails } from '../http/validation.cjs';
+import type { Principal } from '../store/accounts.cjs';
+import type { Store } from '../store/store.cjs';
 import type { ConnectionTester } from './connection-test.cjs';
 import {
 	DetectionError,
@@ -94,7 +94,7 @@ async function mapBounded<T, R>(
 	limit: number,
 	fn: (item: T) => Promise<R>,
 ): Promise<R[]> {
-	const out: R[] = new Array(items.length);
+	const out = new Array<R>(items.length);
 	let next = 0;
 	const worker = async () => {
 		while (next < items.length) {
@@ -120,7 +120,10 @@ export async function createInboxes(
 	const { single, raw } = entriesOf(body);
 	const results: EntryResult[] = raw.map((r) => ({
 		emailAddress:
-			typeof r.emailAddress === 'string' ? r.emailAddress.trim() : String(r.emailAddress ?? ''),
+			typeof r.emailAddress === 'string'
+				? r.emailAddress.trim()
+				: // Echoed as given: an invalid entry's result still names what was sent.
+					String((r.emailAddress as string | undefined) ?? ''),
 		success: false,
 	}));
 	const fail = (i: number, code: EntryErrorCode, error: string, details?: ErrorDetail[]) => {

@@ -1,5 +1,5 @@
-import { closest } from '../core/similar.cjs';
 import type { Provider } from '../contract/inboxes.cjs';
+import { closest } from '../core/similar.cjs';
 
 /**
  * Mail settings per provider, from Thunderbird's ISPDB (Namecheap from its own docs); see

@@ -1,5 +1,5 @@
-import type { Clock } from '../core/clock.cjs';
 import { HOURLY_LIMIT } from '../contract/inboxes.cjs';
+import type { Clock } from '../core/clock.cjs';
 import { hourlyLimitReached, rateLimitHeaders } from '../http/rate-limit.cjs';
 import type { QuotaLedger } from '../store/quota.cjs';
 

@@ -1,8 +1,8 @@
 /** HTTP edge of the lead search service. A client that disconnects cancels the search. */
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Logger } from '../core/logger.cjs';
 import { leadSearchRequest, leadSearchResponse } from '../contract/leads.cjs';
+import type { Logger } from '../core/logger.cjs';
 import { principalOf, requireApiKey } from '../http/auth.cjs';
 import { API_KEY_FAILURES, failure, success } from '../http/contract.cjs';
 import type { Accounts } from '../store/accounts.cjs';

@@ -95,7 +95,7 @@ class Resolver {
 			case 'template':
 				return v
 					.slice(1)
-					.map((part) => String(this.value(part, depth + 1) ?? ''))
+					.map((part) => String((this.value(part, depth + 1) as string | undefined) ?? ''))
 					.join('');
 			case 'escape':
 				return this.value(v[1], depth + 1);
@@ -185,7 +185,7 @@ export function analyzeContainer(
 			}
 			case fn === '__html':
 			case fn === '__img': {
-				const text = unescapeJs(String(field(fn === '__html' ? 'vtp_html' : 'vtp_url') ?? ''));
+				const text = unescapeJs(String((field(fn === '__html' ? 'vtp_html' : 'vtp_url') as string | undefined) ?? ''));
 				findings.push(...findTrackers(text, where));
 				refs.push(...findContainerRefs(text, where));
 				break;
@@ -205,7 +205,7 @@ export function analyzeContainer(
 					field('vtp_pixel_code'),
 					field('vtp_pixelCode'),
 				]
-					.flatMap((v) => (Array.isArray(v) ? v : [v]))
+					.flatMap((v) => (Array.isArray(v) ? (v as unknown[]) : [v]))
 					.flatMap((v) => (str(v) ?? '').split(/[\s,]+/))
 					.filter(Boolean);
 				if (/connect\.facebook\.net|"fbq"|"_fbq"/.test(perms)) {

@@ -3,8 +3,8 @@ import { analyzeContainer } from './container.cjs';
 import { fetchBody, HostMap, httpClient } from './fetcher.cjs';
 import { Limiter } from './limiter.cjs';
 import { scanPage } from './page.cjs';
-import { ScanWindow } from './window.cjs';
 import type { ContainerRef, Finding } from './signatures.cjs';
+import { ScanWindow } from './window.cjs';
 
 export interface ScanResult {
 	url: string | null;

@@ -188,8 +188,8 @@ export function unescapeJs(text: string): string {
 	let out = text;
 	for (let i = 0; i < 2; i++) {
 		out = out
-			.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)))
-			.replace(/\\x([0-9a-fA-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)))
+			.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+			.replace(/\\x([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
 			.replace(/\\(["'/])/g, '$1')
 			.replace(/\\\\/g, '\\');
 	}

@@ -32,7 +32,7 @@ export async function startWebsiteScanning(options: {
 	try {
 		const web = await startSyntheticWebWorker();
 		origin = web.origin;
-		stopWeb = web.stop;
+		stopWeb = () => web.stop();
 		keepAliveMs = SYNTHETIC_WEB_KEEP_ALIVE_MS - 5000;
 	} catch (error) {
 		options.warn(

@@ -2,10 +2,10 @@
  * Accounts, their API keys and their credit balance. Every change to an account goes through this
  * repository, which is why it may keep looked-up keys in a cache (cleared on any change).
  */
+import type { Permission } from '../contract/admin.cjs';
 import { boundedCache } from '../core/cache.cjs';
 import type { Clock } from '../core/clock.cjs';
 import { constantTimeEqual, hashApiKey, newApiKey, newId } from '../core/secrets.cjs';
-import type { Permission } from '../contract/admin.cjs';
 import { type Db, sql } from './database.cjs';
 
 export interface Account {

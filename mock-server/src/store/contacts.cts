@@ -1,6 +1,6 @@
 /** The contacts of each account, deduplicated by their key (contact-key.cts). */
-import type { Clock } from '../core/clock.cjs';
 import type { Contact } from '../contract/leads.cjs';
+import type { Clock } from '../core/clock.cjs';
 import { type Db, sql } from './database.cjs';
 
 export class Contacts {

@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.cjs';
 
 export type Db = Database.Database;
@@ -62,7 +62,7 @@ const statements = new WeakMap<Db, Map<string, Database.Statement>>();
 /** Prepared statements are compiled once per database and SQL text (preparing is costly). */
 export function sql(db: Db, text: string): Database.Statement {
 	let cache = statements.get(db);
-	if (!cache) statements.set(db, (cache = new Map()));
+	if (!cache) statements.set(db, (cache = new Map<string, Database.Statement>()));
 	let statement = cache.get(text);
 	if (!statement) cache.set(text, (statement = db.prepare(text)));
 	return statement;

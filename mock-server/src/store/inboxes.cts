@@ -2,10 +2,10 @@
  * Pools and inboxes of each account. Listing never selects connection settings or passwords;
  * passwords are stored encrypted. `onChange` tells a cache of listings that an account changed.
  */
+import type { InboxStatus } from '../contract/inboxes.cjs';
 import type { Clock } from '../core/clock.cjs';
 import { sortableId } from '../core/ids.cjs';
 import type { Secrets } from '../core/secrets.cjs';
-import type { InboxStatus } from '../contract/inboxes.cjs';
 import { type Db, sql } from './database.cjs';
 
 /** The connection settings an inbox is stored with (detected or given). */

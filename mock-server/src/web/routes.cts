@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { isSyntheticHost, respondSynthetic } from './respond.cjs';
 
 /**
@@ -44,16 +44,18 @@ export const SYNTHETIC_WEB_KEEP_ALIVE_MS = 30000;
 
 /** A bare HTTP server of the synthetic web (what the worker thread runs). */
 export function startSyntheticWebServer(): Promise<{ port: number; server: http.Server }> {
-	const server = http.createServer(async (request, response) => {
+	const server = http.createServer((request, response) => {
 		const answer = respondSynthetic(
 			hostnameOf(request.headers.host),
 			request.method ?? 'GET',
 			request.url ?? '/',
 		);
-		if (answer.delayMs && !(await clientStillThere(answer.delayMs, response))) return;
-		response
-			.writeHead(answer.status, answer.headers)
-			.end(request.method === 'HEAD' ? undefined : answer.body);
+		const send = () =>
+			response
+				.writeHead(answer.status, answer.headers)
+				.end(request.method === 'HEAD' ? undefined : answer.body);
+		if (!answer.delayMs) send();
+		else void clientStillThere(answer.delayMs, response).then((there) => there && send());
 	});
 	server.keepAliveTimeout = SYNTHETIC_WEB_KEEP_ALIVE_MS;
 	// A scan of 1,000 websites opens up to as many connections at once: with the default backlog

@@ -1,0 +1,52 @@
+// The server's layers, checked in CI (`npm run check:layers`). Lower layers never import higher
+// ones; features reach each other only through a feature's index.cts; only the composition root
+// (app.cts) and the command line (cli.cts) wire features together. mock-server/README.md
+// ("Architecture") draws the same map.
+'use strict';
+const SRC = '^mock-server/src/';
+const FEATURES = '(leads|inboxes|scan|web|admin|docs)';
+
+const layer = (name, from, allowed, comment) => ({
+	name,
+	comment,
+	severity: 'error',
+	from: { path: `${SRC}${from}/` },
+	to: { path: SRC, pathNot: allowed.map((folder) => `${SRC}${folder}/`) },
+});
+
+module.exports = {
+	forbidden: [
+		layer('core-is-the-bottom', 'core', ['core'], 'core/ (clock, config, ids, logger, secrets, cache, threads) imports nothing of ours'),
+		layer('contract-over-core', 'contract', ['core', 'contract'], 'the zod schemas know nothing of storage or HTTP'),
+		layer('store-over-contract', 'store', ['core', 'contract', 'store'], 'the store knows no HTTP and no feature'),
+		layer('http-over-store', 'http', ['core', 'contract', 'store', 'http'], 'HTTP plumbing (errors, auth, parsing, the route contract) imports no feature'),
+		{
+			name: 'features-meet-through-their-index',
+			comment: "a feature may use another feature only through that feature's index.cts",
+			severity: 'error',
+			from: { path: `${SRC}${FEATURES}/` },
+			to: { path: `${SRC}${FEATURES}/`, pathNot: [`${SRC}$1/`, `${SRC}${FEATURES}/index\\.cts$`] },
+		},
+		{
+			name: 'only-the-root-wires',
+			comment: 'app.cts and cli.cts are imported by nothing but the command line',
+			severity: 'error',
+			from: { path: SRC, pathNot: `${SRC}cli\\.cts$` },
+			to: { path: `${SRC}(app|cli)\\.cts$` },
+		},
+		{
+			name: 'no-circular',
+			comment: 'modules do not import each other in a circle',
+			severity: 'error',
+			from: { path: SRC },
+			to: { circular: true },
+		},
+	],
+	options: {
+		doNotFollow: { path: 'node_modules' },
+		exclude: { path: 'node_modules' },
+		tsConfig: { fileName: require('node:path').join(__dirname, 'tsconfig.json') },
+		tsPreCompilationDeps: true,
+		enhancedResolveOptions: { extensions: ['.cts', '.ts', '.cjs', '.js'] },
+	},
+};
