@@ -32,6 +32,8 @@ const EXTERNAL = [
 		format: 'cjs',
 		external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
 		resolveExtensions: ['.cts', '.ts', '.cjs', '.js', '.json'],
+		// Tells the code it runs from the bundle (core/threads.cts): threads then run this file.
+		define: { SERVER_BUNDLE: 'true' },
 		legalComments: 'linked',
 		logLevel: 'warning',
 	});

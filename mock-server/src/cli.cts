@@ -2,6 +2,7 @@
 import { isMainThread } from 'node:worker_threads';
 import { buildServer } from './app.cjs';
 import { ConfigError, parseConfig, usage } from './core/config.cjs';
+import { runThread } from './thread.cjs';
 
 async function main(): Promise<void> {
 	// A closed stdout (piped into `head`, or a parent that went away) must not crash the server.
@@ -74,5 +75,6 @@ async function main(): Promise<void> {
 	process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
-// In a bundle this file is also the synthetic web's worker thread, which must not start a server.
+// In the bundle this file is also every worker thread's entry (core/threads.cts).
 if (isMainThread) void main();
+else runThread();

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
+import { RUNS_FROM_BUNDLE } from './threads.cjs';
 
 /**
  * The reference server's options (docs/api.md, "The reference server's own interface").
@@ -126,7 +127,7 @@ export function usage(): string {
 			`  --${o.flag.padEnd(16)} ${o.env.padEnd(22)} ${o.help}${o.default ? ` (default ${o.default})` : ''}`,
 	);
 	// The published bundle is a bin of its own; from the sources it runs through npm start.
-	const program = __filename.endsWith('.cts') ? 'npm start --' : 'lead-inbox-mock-server';
+	const program = RUNS_FROM_BUNDLE ? 'lead-inbox-mock-server' : 'npm start --';
 	return [
 		`Usage: ${program} [options]`,
 		'',

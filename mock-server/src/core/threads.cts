@@ -1,11 +1,18 @@
+/**
+ * Worker threads of the server. Every thread runs one entry file and is told its role there
+ * (thread.cts starts the role's work): from the bundle, the bundle itself; from the TypeScript
+ * sources (npm start, tests), thread.cts through tsx.
+ */
+import { join } from 'node:path';
 import { isMainThread, Worker, workerData } from 'node:worker_threads';
 
-/**
- * Worker threads of the server. In the bundle every thread runs the same file, so each thread is
- * told its role and a module starts its thread's work only for its own role. From the TypeScript
- * sources (npm start, tests) the thread loads the module through tsx.
- */
 export type ThreadRole = 'synthetic-web' | 'scanner';
+
+/** Set by the bundle's build (mock-server/build.cjs); absent when running from the sources. */
+declare const SERVER_BUNDLE: boolean | undefined;
+export const RUNS_FROM_BUNDLE = typeof SERVER_BUNDLE !== 'undefined';
+
+const THREAD_ENTRY = RUNS_FROM_BUNDLE ? __filename : join(__dirname, '..', 'thread.cts');
 
 /**
  * Heap limits per thread (MB). Young generations are bounded at 8 MB: these threads allocate fast
@@ -19,7 +26,7 @@ const HEAP_MB: Record<ThreadRole, { young: number; old: number }> = {
 	scanner: { young: 8, old: 128 },
 };
 
-export function spawnThread(filename: string, role: ThreadRole, data: object = {}): Worker {
+export function spawnThread(role: ThreadRole, data: object = {}): Worker {
 	const options = {
 		workerData: { role, ...data },
 		resourceLimits: {
@@ -27,12 +34,15 @@ export function spawnThread(filename: string, role: ThreadRole, data: object = {
 			maxOldGenerationSizeMb: HEAP_MB[role].old,
 		},
 	};
-	return filename.endsWith('.cts')
-		? new Worker(`require('tsx/cjs/api').register(); require(${JSON.stringify(filename)});`, {
-				...options,
-				eval: true,
-			})
-		: new Worker(filename, options);
+	return RUNS_FROM_BUNDLE
+		? new Worker(THREAD_ENTRY, options)
+		: new Worker(
+				`require('tsx/cjs/api').register(); require(${JSON.stringify(THREAD_ENTRY)}).runThread();`,
+				{
+					...options,
+					eval: true,
+				},
+			);
 }
 
 /** This thread's role and data, when it is a worker thread started by spawnThread. */

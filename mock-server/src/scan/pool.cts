@@ -1,5 +1,5 @@
 import { parentPort, type Worker } from 'node:worker_threads';
-import { batched, firstMessage, spawnThread, threadRole } from '../core/threads.cjs';
+import { batched, firstMessage, spawnThread } from '../core/threads.cjs';
 import { HostMap } from './fetcher.cjs';
 import { notScanned, Scanner, type ScanSummary, summarize } from './scanner.cjs';
 
@@ -63,7 +63,7 @@ export class ScanPool {
 	}
 
 	private async spawn(): Promise<void> {
-		const worker = spawnThread(__filename, 'scanner', this.data);
+		const worker = spawnThread('scanner', this.data);
 		const thread: Thread = {
 			worker,
 			ask: batched((requests) => worker.postMessage(requests)),
@@ -114,8 +114,8 @@ export class ScanPool {
 	}
 }
 
-const role = threadRole();
-if (role?.role === 'scanner') {
+/** The work of a scanner thread (thread.cts): scan what the parent asks, in batches. */
+export function runScannerThread(role: Record<string, unknown>): void {
 	const scanner = new Scanner({
 		timeoutMs: role.timeoutMs as number,
 		hostMap: HostMap.parse(role.hosts as string[]),

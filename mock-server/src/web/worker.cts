@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { firstMessage, spawnThread, threadRole } from '../core/threads.cjs';
+import { firstMessage, spawnThread } from '../core/threads.cjs';
 import { startSyntheticWebServer } from './routes.cjs';
 
 /**
@@ -12,11 +12,13 @@ export interface SyntheticWebWorker {
 }
 
 export async function startSyntheticWebWorker(): Promise<SyntheticWebWorker> {
-	const worker = spawnThread(__filename, 'synthetic-web');
+	const worker = spawnThread('synthetic-web');
 	const { port } = await firstMessage<{ port: number }>(worker);
 	worker.unref();
 	return { origin: `http://127.0.0.1:${port}`, stop: async () => void (await worker.terminate()) };
 }
 
-if (threadRole()?.role === 'synthetic-web')
+/** The work of a synthetic-web thread (thread.cts): serve, and tell the parent the port. */
+export function runSyntheticWebThread(): void {
 	void startSyntheticWebServer().then(({ port }) => parentPort!.postMessage({ port }));
+}
