@@ -21,12 +21,12 @@ export function registerTrafficHooks(
 		status: number | null,
 		response: Record<string, unknown>,
 	) => {
-		const start = request.receivedAt;
+		const start = request.arrival;
 		deps.journal.record({
 			at: start?.at ?? deps.clock.now(),
 			method: request.method,
 			path: pathOf(request),
-			query: { ...(request.query as object) },
+			query: start?.query ?? { ...(request.query as object) },
 			keyId: request.principal?.keyId ?? null,
 			status,
 			durationMs: start ? Math.round(performance.now() - start.start) : 0,
@@ -37,7 +37,12 @@ export function registerTrafficHooks(
 
 	// The hooks are callback-style: they run on every request, and most have nothing to await.
 	app.addHook('onRequest', (request, _reply, done) => {
-		if (isApi(request)) request.receivedAt = { at: deps.clock.now(), start: performance.now() };
+		if (isApi(request))
+			request.arrival = {
+				at: deps.clock.now(),
+				start: performance.now(),
+				query: { ...(request.query as object) },
+			};
 		done();
 	});
 

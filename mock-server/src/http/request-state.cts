@@ -11,13 +11,16 @@ declare module 'fastify' {
 		principal: Principal | null;
 		/** What the request journal keeps of an answer sent already serialised (a cached page). */
 		journalSummary: Record<string, unknown> | null;
-		/** When the request came in: the server clock (for the journal) and a monotonic start. */
-		receivedAt: { at: number; start: number } | null;
+		/**
+		 * The request as it came in, for the journal: the server clock, a monotonic start, and the
+		 * query as sent (validation replaces `request.query` with typed values).
+		 */
+		arrival: { at: number; start: number; query: Record<string, unknown> } | null;
 	}
 }
 
 export function decorateRequests(app: FastifyInstance): void {
 	app.decorateRequest('principal', null);
 	app.decorateRequest('journalSummary', null);
-	app.decorateRequest('receivedAt', null);
+	app.decorateRequest('arrival', null);
 }
