@@ -15,11 +15,10 @@ export const RUNS_FROM_BUNDLE = typeof SERVER_BUNDLE !== 'undefined';
 const THREAD_ENTRY = RUNS_FROM_BUNDLE ? __filename : join(__dirname, '..', 'thread.cts');
 
 /**
- * Heap limits per thread (MB). Young generations are bounded at 8 MB: these threads allocate fast
- * and keep little; at 4 MB garbage collection took a third of their time, and V8 would otherwise
- * grow each to 32 MB. Old generations: the synthetic web keeps a few dozen rendered pages and up
- * to 1,024 open requests (at 32 MB it spent half its time collecting); a scanner up to 1,024 scans
- * in flight and 16 bodies being read.
+ * Heap limits per thread (MB). These threads allocate fast and keep little, so their young
+ * generations are bounded (V8 would grow each on its own); the old generations hold what each
+ * keeps: the synthetic web a few dozen rendered pages and its open requests, a scanner its scans
+ * in flight and the bodies being read. How the sizes were chosen: bench/README.md ("Thread heaps").
  */
 const HEAP_MB: Record<ThreadRole, { young: number; old: number }> = {
 	'synthetic-web': { young: 8, old: 64 },

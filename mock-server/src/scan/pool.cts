@@ -16,13 +16,9 @@ export interface ScanPoolOptions {
 	hosts: string[];
 	/**
 	 * Scans in flight in all threads together, at most (and at least one per thread). More at once
-	 * lets more slow sites' time-outs run at the same time: 1,024 scan 1,000 sites in ~1.05 s, 512
-	 * in ~1.5 s. With Node's HTTP client, 1,024 at once under ten concurrent searches made sites
-	 * that answer at once wait past their time-out behind the others (flags wrongly null); with
-	 * undici (half the CPU per request) none did in the benchmarks. It costs memory: the answers
-	 * received and not read yet (peak RSS of ten concurrent count-1000 searches ~420 MB at 1,024,
-	 * ~360 MB at 512). Each thread's ScanWindow keeps fewer in flight while answers slow down under
-	 * sustained load.
+	 * lets more slow sites' time-outs run at the same time, and costs memory (answers received and
+	 * not read yet); each thread's ScanWindow keeps fewer in flight while answers slow down under
+	 * sustained load. The measured trade-off is in bench/README.md ("Fourth round").
 	 */
 	concurrency?: number;
 	/** How long each thread keeps an idle connection (Scanner's keepAliveMs). */
