@@ -1,10 +1,10 @@
+/**
+ * Mail settings per provider, from Thunderbird's ISPDB (Namecheap from its own docs); the detection
+ * rules are in docs/api.md ("POST /inboxes"). Static on purpose: never fetched at run time.
+ */
 import type { Provider } from '../contract/inboxes.cjs';
 import { closest } from '../core/similar.cjs';
 
-/**
- * Mail settings per provider, from Thunderbird's ISPDB (Namecheap from its own docs); see
- * ../shared/notes/mail-providers.md. Static on purpose: never fetched at run time.
- */
 export interface MailSettings {
 	imapHost: string;
 	imapPort: number;

@@ -1,5 +1,6 @@
 /**
- * Tracking-code signatures (see ../shared/notes/tracking-signatures.md). An id is accepted only
+ * Tracking-code signatures of the Meta pixel, the TikTok pixel and Google Analytics (GA4, UA,
+ * gtag, analytics.js, ga.js) and of tag-manager containers. An id is accepted only
  * with its context (a call, a loader URL, a config key); a bare 16-digit number is not a pixel.
  */
 export type TrackerKind = 'metaPixel' | 'tiktokPixel' | 'googleAnalytics';
