@@ -94,6 +94,37 @@ describe('reference server foundation', () => {
 			expect(big.body.error).toMatch(/1 MiB/);
 		});
 
+		it('refuses a deeply nested body with a 400 on every JSON operation, and keeps answering', async () => {
+			const deep = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+			const operations: [string, string, 'admin' | 'api'][] = [
+				['POST', '/api/v1/niche-finder-leads', 'api'],
+				['POST', '/api/v1/inboxes', 'api'],
+				['POST', '/accounts', 'admin'],
+				['POST', '/seed', 'admin'],
+				['POST', '/faults', 'admin'],
+			];
+			for (const [method, path, kind] of operations) {
+				const headers = { 'content-type': 'application/json' };
+				const res =
+					kind === 'api'
+						? await server.call(method, path, { rawBody: deep(5000), headers })
+						: await server.call(method, `/__admin${path}`, {
+								rawBody: deep(5000),
+								headers: { ...headers, authorization: `Bearer ${server.adminToken}` },
+							});
+				expect({ path, status: res.status }).toEqual({ path, status: 400 });
+				expect(res.body.error).toMatch(/deeper than 64 levels/);
+			}
+			// A body at the limit is judged by its schema as usual, and the journal still lists.
+			const flat = await server.call('POST', '/api/v1/niche-finder-leads', {
+				rawBody: `{"niche":${deep(60)}}`,
+				headers: { 'content-type': 'application/json' },
+			});
+			expect(flat.status).toBe(400);
+			expect(flat.body.error).toMatch(/niche must be a string/);
+			expect((await server.admin('GET', '/requests')).status).toBe(200);
+		});
+
 		it('names unknown fields and suggests the closest known one', async () => {
 			const res = await server.admin('POST', '/accounts', { credit: 5 });
 			expect(res.status).toBe(400);

@@ -8,6 +8,20 @@ import { ApiError } from './errors.cjs';
 import { parseOrThrow } from './validation.cjs';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** How deep a JSON body may nest: far beyond any request of the API (an inbox batch is 3 deep). */
+export const BODY_MAX_DEPTH = 64;
+
+/** Whether a parsed JSON value nests deeper than `limit` (walked without recursion). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+	const stack: { value: unknown; depth: number }[] = [{ value, depth: 1 }];
+	while (stack.length > 0) {
+		const { value: node, depth } = stack.pop()!;
+		if (node === null || typeof node !== 'object') continue;
+		if (depth > limit) return true;
+		for (const child of Object.values(node)) stack.push({ value: child, depth: depth + 1 });
+	}
+	return false;
+}
 
 /**
  * JSON only: without this, Fastify would accept text/plain bodies as strings. An empty JSON body
@@ -17,14 +31,25 @@ export function acceptJsonBodies(app: FastifyInstance): void {
 	app.removeContentTypeParser(['text/plain', 'application/json']);
 	app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
 		if ((text as string).trim() === '') return done(null, undefined);
+		let body: unknown;
 		try {
-			done(null, JSON.parse(text as string));
+			body = JSON.parse(text as string);
 		} catch {
-			done(
+			return done(
 				new ApiError(400, 'The request body is not valid JSON; check quotes, commas and brackets.'),
 				undefined,
 			);
 		}
+		// Deeper bodies would be walked recursively by validation and the journal (a stack overflow).
+		if (nestsDeeperThan(body, BODY_MAX_DEPTH))
+			return done(
+				new ApiError(
+					400,
+					`The request body nests objects or arrays deeper than ${BODY_MAX_DEPTH} levels; send the flat fields the API documents.`,
+				),
+				undefined,
+			);
+		done(null, body);
 	});
 }
 
