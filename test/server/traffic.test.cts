@@ -65,6 +65,24 @@ describe('healthz, the request journal and route faults', () => {
 			expect(text).not.toContain(secret);
 	});
 
+	it('keeps no secret: query parameters and fields named like secrets (misspelt too) are redacted, and a secret of the wrong type is not echoed', async () => {
+		await server.admin('DELETE', '/requests');
+		await server.call('GET', '/api/v1/inboxes?limit=5&api_key=lik_leaked_key_123&password=hunter2');
+		const typed = await server.call('POST', '/api/v1/inboxes', {
+			body: { emailAddress: 'typo@gmail.com', imapPassword: 73317331, imapPasword: 'hunter2' },
+		});
+		expect(typed.status).toBe(400);
+		expect(JSON.stringify(typed.body)).not.toContain('73317331');
+		expect(typed.body.details).toEqual(
+			expect.arrayContaining([
+				{ path: 'imapPassword', message: 'imapPassword must be a string, not a number.' },
+			]),
+		);
+		const text = JSON.stringify((await server.admin('GET', '/requests')).body);
+		for (const secret of ['lik_leaked_key_123', 'hunter2', '73317331'])
+			expect({ secret, kept: text.includes(secret) }).toEqual({ secret, kept: false });
+	});
+
 	it('filters by method, path, status, time and the most recent n, and can be emptied', async () => {
 		const before = new Date().toISOString();
 		await server.call('GET', '/api/v1/pools');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { looksSecret } from '../core/logger.cjs';
 import { closest, editDistance } from '../core/similar.cjs';
 import { ApiError, type ErrorDetail } from './errors.cjs';
 
@@ -23,6 +24,12 @@ function describeType(value: unknown): string {
 	return typeof value === 'object'
 		? 'an object'
 		: `${typeof value} ${String(value as boolean | number | bigint | symbol | undefined)}`;
+}
+
+function typeOnly(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 const EXPECTED: Record<string, string> = {
@@ -51,6 +58,8 @@ function issueToDetails(
 			});
 		case 'invalid_type': {
 			if (issue.input === undefined) return [{ path, message: `${path || 'value'} is required.` }];
+			// A secret sent with the wrong type is named by its type only, never echoed.
+			const input = looksSecret(path) ? typeOnly(issue.input) : describeType(issue.input);
 			const expected = EXPECTED[issue.expected] ?? issue.expected;
 			const unquote =
 				typeof issue.input === 'string' && (issue.expected === 'number' || issue.expected === 'int')
@@ -59,7 +68,7 @@ function issueToDetails(
 			return [
 				{
 					path,
-					message: `${path || 'value'} must be ${expected}${unquote}, not ${describeType(issue.input)}.`,
+					message: `${path || 'value'} must be ${expected}${unquote}, not ${input}.`,
 				},
 			];
 		}
