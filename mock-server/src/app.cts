@@ -39,7 +39,8 @@ import { leadRoutes } from './leads/routes.cjs';
 import { ScanCache } from './leads/scan-cache.cjs';
 import { latencyProfile } from './leads/search.cjs';
 import { startWebsiteScanning, type WebsiteScanning } from './scan/index.cjs';
-import { openStore, type Store } from './store/store.cjs';
+import { openDatabase } from './store/database.cjs';
+import { Store } from './store/store.cjs';
 import { hostnameOf, isSyntheticHost, registerSyntheticWeb } from './web/index.cjs';
 
 export const DEV_ACCOUNT_CREDITS = 10000;
@@ -98,8 +99,10 @@ function scanningOnDemand(start: () => Promise<WebsiteScanning>) {
 /** Builds the whole reference server (both services, admin API, docs) over one store. */
 export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 	const clock = new Clock();
+	// The database first: it creates the folder the secret file is kept beside.
+	const db = openDatabase(config.db);
 	const secrets = Secrets.load(config.db, config.secretKey);
-	const store = openStore(config.db, clock, secrets);
+	const store = new Store(db, clock, secrets);
 	const logger = new Logger(options.logSink, config.log);
 	const faults = new Faults();
 	const journal = new RequestJournal(config.journalSize);

@@ -44,6 +44,19 @@ async function main(): Promise<void> {
 		await server.close().catch(() => undefined);
 		process.exit(1);
 	}
+	// Before the banner: a process manager may stop the server as soon as it says it is ready.
+	let stopping = false;
+	const stop = async (signal: string) => {
+		if (stopping) return;
+		stopping = true;
+		process.stdout.write(
+			`${signal} received: finishing in-flight requests and closing the database...\n`,
+		);
+		await running.close();
+		process.exit(0);
+	};
+	process.on('SIGINT', () => void stop('SIGINT'));
+	process.on('SIGTERM', () => void stop('SIGTERM'));
 	process.stdout.write(
 		[
 			'',
@@ -61,18 +74,7 @@ async function main(): Promise<void> {
 			'',
 		].join('\n') + '\n',
 	);
-	let stopping = false;
-	const stop = async (signal: string) => {
-		if (stopping) return;
-		stopping = true;
-		process.stdout.write(
-			`${signal} received: finishing in-flight requests and closing the database...\n`,
-		);
-		await running.close();
-		process.exit(0);
-	};
-	process.on('SIGINT', () => void stop('SIGINT'));
-	process.on('SIGTERM', () => void stop('SIGTERM'));
+
 }
 
 // In the bundle this file is also every worker thread's entry (core/threads.cts).

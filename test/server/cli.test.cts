@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { freePort } from '../helpers/ports.cjs';
@@ -65,6 +66,31 @@ describe('reference server CLI', () => {
 		expect(result.stdout).toMatch(/dev account API key:\s+lik_/);
 		expect(result.stdout).toContain('closing the database');
 		expect(result.code).toBe(0);
+	});
+});
+
+describe('the database path', () => {
+	it('creates missing folders, keeps the files to their owner, and refuses unusable paths with the path and the fix', async () => {
+		await withTempDir('db-path-', async (dir) => {
+			const file = join(dir, 'a', 'b', 'c', 'mock.sqlite');
+			const started = await runWith(['--db', file, '--port', '0'], (text, kill) => {
+				if (text.includes('admin token:')) kill('SIGTERM');
+			});
+			expect(started.code).toBe(0);
+			for (const path of [file, `${file}.secret`])
+				expect({ path, mode: statSync(path).mode & 0o777 }).toEqual({ path, mode: 0o600 });
+
+			const asFolder = await runWith(['--db', dir, '--port', '0']);
+			expect(asFolder.code).toBe(1);
+			expect(asFolder.stderr).toContain(`The database path ${dir} is a folder, not a file.`);
+			const underFile = await runWith(['--db', join(file, 'x.sqlite'), '--port', '0']);
+			expect(underFile.code).toBe(1);
+			expect(underFile.stderr).toContain(`is under ${file}, which is a file, not a folder`);
+			const proc = await runWith(['--db', '/proc/nope/x.sqlite', '--port', '0']);
+			expect(proc.code).toBe(1);
+			expect(proc.stderr).toContain('Cannot create the folder /proc/nope for the database');
+			expect(proc.stderr).toContain('--db (or MOCK_DB)');
+		});
 	});
 });
 

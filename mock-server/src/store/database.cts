@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.cjs';
@@ -21,9 +21,9 @@ export class DatabaseInUseError extends Error {
  * when a server is killed.
  */
 export function openDatabase(file: string): Db {
-	if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-	const db = new Database(file);
 	const onDisk = file !== ':memory:';
+	if (onDisk) prepareFile(file);
+	const db = new Database(file);
 	if (onDisk) db.pragma('locking_mode = EXCLUSIVE');
 	try {
 		db.pragma('journal_mode = WAL');
@@ -35,11 +35,58 @@ export function openDatabase(file: string): Db {
 			throw new DatabaseInUseError(file);
 		throw error;
 	}
+	// The files hold contacts, mail hosts, user names and encrypted passwords: owner only.
+	if (onDisk)
+		for (const path of [file, `${file}-wal`, `${file}-shm`])
+			try {
+				chmodSync(path, 0o600);
+			} catch {
+				// The -shm file does not exist with an exclusive lock; nothing to protect.
+			}
 	db.pragma('synchronous = NORMAL');
 	db.pragma('foreign_keys = ON');
 	db.pragma('busy_timeout = 5000');
 	migrate(db);
 	return db;
+}
+
+/** A database path that cannot be used, said with the path and how to fix it. */
+export class DatabasePathError extends Error {}
+
+const kindOf = (path: string) => {
+	try {
+		return statSync(path).isDirectory() ? 'folder' : 'file';
+	} catch {
+		return undefined;
+	}
+};
+
+/**
+ * Checks the path and creates its missing folders one level at a time (Node's recursive mkdir
+ * spins forever under /proc), so every problem is one clear error.
+ */
+function prepareFile(file: string): void {
+	const fix = 'Pass --db (or MOCK_DB) a file path in a writable folder, or --db :memory:.';
+	if (kindOf(file) === 'folder')
+		throw new DatabasePathError(`The database path ${file} is a folder, not a file. ${fix}`);
+	const missing: string[] = [];
+	let folder = dirname(file);
+	while (kindOf(folder) === undefined && dirname(folder) !== folder) {
+		missing.unshift(folder);
+		folder = dirname(folder);
+	}
+	if (kindOf(folder) === 'file')
+		throw new DatabasePathError(
+			`The database path ${file} is under ${folder}, which is a file, not a folder. ${fix}`,
+		);
+	for (const level of missing)
+		try {
+			mkdirSync(level);
+		} catch (error) {
+			throw new DatabasePathError(
+				`Cannot create the folder ${level} for the database ${file}: ${(error as Error).message}. ${fix}`,
+			);
+		}
 }
 
 function migrate(db: Db): void {

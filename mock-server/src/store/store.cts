@@ -6,7 +6,7 @@ import type { Clock } from '../core/clock.cjs';
 import type { Secrets } from '../core/secrets.cjs';
 import { Accounts } from './accounts.cjs';
 import { Contacts } from './contacts.cjs';
-import { type Db, openDatabase } from './database.cjs';
+import type { Db } from './database.cjs';
 import { Inboxes } from './inboxes.cjs';
 import { QuotaLedger } from './quota.cjs';
 
@@ -51,8 +51,4 @@ export class Store {
 	close(): void {
 		if (this.db.open) this.db.close();
 	}
-}
-
-export function openStore(file: string, clock: Clock, secrets: Secrets): Store {
-	return new Store(openDatabase(file), clock, secrets);
 }
