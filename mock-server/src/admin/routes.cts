@@ -15,15 +15,14 @@ import {
 	journalQuery,
 	patchAccountRequest,
 } from '../contract/admin.cjs';
-import { seedSchema } from '../contract/seed.cjs';
+import { type Seed, seedSchema } from '../contract/seed.cjs';
 import type { Clock } from '../core/clock.cjs';
 import { requireAdminToken } from '../http/auth.cjs';
-import { ADMIN_TOKEN_FAILURE, failure, success } from '../http/contract.cjs';
+import { ADMIN_TOKEN_FAILURE, type Answer, failure, success } from '../http/contract.cjs';
 import { notFound } from '../http/errors.cjs';
 import type { Store } from '../store/store.cjs';
 import type { Faults } from './faults.cjs';
 import type { RequestJournal } from './journal.cjs';
-import type { Seed } from './seed.cjs';
 
 export interface AdminRoutesOptions {
 	adminToken: string;
@@ -37,11 +36,23 @@ export interface AdminRoutesOptions {
 
 const accountParams = z.object({ id: z.string() });
 
-const admin = <T extends Record<string, unknown>>(summary: string, rest: T) => ({
+/**
+ * An admin operation's schema: the Admin tag and token, the 401 of a wrong token, and the 400 of
+ * an invalid body unless the route says more about it.
+ */
+const admin = <T extends { body?: unknown; response: Record<number, Answer> }>(
+	summary: string,
+	rest: T,
+) => ({
+	...rest,
 	tags: ['Admin'],
 	security: [{ adminToken: [] }],
 	summary,
-	...rest,
+	response: {
+		...(rest.body ? { 400: failure('The body is invalid.') } : {}),
+		...rest.response,
+		...ADMIN_TOKEN_FAILURE,
+	},
 });
 
 export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, options) => {
@@ -61,7 +72,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 		'/__admin/accounts',
 		{
 			schema: admin('List every account (the dev account first, marked dev: true)', {
-				response: { 200: success('The accounts', accountListResponse), ...ADMIN_TOKEN_FAILURE },
+				response: { 200: success('The accounts', accountListResponse) },
 			}),
 		},
 		async () => ({ accounts: store.accounts.list() }),
@@ -73,8 +84,6 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 				body: createAccountRequest,
 				response: {
 					201: success('{accountId, apiKey}'),
-					400: failure('The body is invalid.'),
-					...ADMIN_TOKEN_FAILURE,
 				},
 			}),
 		},
@@ -87,7 +96,6 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 				params: accountParams,
 				response: {
 					200: success('The account', accountResponse),
-					...ADMIN_TOKEN_FAILURE,
 					404: unknownAccount,
 				},
 			}),
@@ -102,15 +110,13 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 				body: patchAccountRequest,
 				response: {
 					200: success('The account', accountResponse),
-					400: failure('The body is invalid.'),
-					...ADMIN_TOKEN_FAILURE,
 					404: unknownAccount,
 				},
 			}),
 		},
 		async (request) => {
-			if (!store.accounts.update(request.params.id, request.body))
-				throw notFound(`Account '${request.params.id}' does not exist.`);
+			accountOf(request.params.id);
+			store.accounts.update(request.params.id, request.body);
 			return accountOf(request.params.id);
 		},
 	);
@@ -122,8 +128,6 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 				body: createKeyRequest,
 				response: {
 					201: success('{apiKey}'),
-					400: failure('The body is invalid.'),
-					...ADMIN_TOKEN_FAILURE,
 					404: unknownAccount,
 				},
 			}),
@@ -142,7 +146,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 		{
 			schema: admin("The account's contacts, in the order they were added", {
 				params: accountParams,
-				response: { 200: success('{contacts}'), ...ADMIN_TOKEN_FAILURE, 404: unknownAccount },
+				response: { 200: success('{contacts}'), 404: unknownAccount },
 			}),
 		},
 		async (request) => ({ contacts: store.contacts.list(accountOf(request.params.id).id) }),
@@ -153,7 +157,6 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 			schema: admin('The faults still armed', {
 				response: {
 					200: success('{storage: [{target, times}], routes: [...]}'),
-					...ADMIN_TOKEN_FAILURE,
 				},
 			}),
 		},
@@ -169,7 +172,6 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 					response: {
 						200: success('{armed}'),
 						400: failure('The fault is invalid (the message says how).'),
-						...ADMIN_TOKEN_FAILURE,
 					},
 				},
 			),
@@ -185,7 +187,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 		'/__admin/faults',
 		{
 			schema: admin('Clear all armed faults', {
-				response: { 200: success('Cleared'), ...ADMIN_TOKEN_FAILURE },
+				response: { 200: success('Cleared') },
 			}),
 		},
 		async () => {
@@ -203,7 +205,6 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 					response: {
 						200: success('{requests: [...]}'),
 						400: failure('A query parameter is invalid (the message names it).'),
-						...ADMIN_TOKEN_FAILURE,
 					},
 				},
 			),
@@ -214,7 +215,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 		'/__admin/requests',
 		{
 			schema: admin('Empty the journal', {
-				response: { 200: success('Cleared'), ...ADMIN_TOKEN_FAILURE },
+				response: { 200: success('Cleared') },
 			}),
 		},
 		async () => {
@@ -229,8 +230,6 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 				body: clockRequest,
 				response: {
 					200: success('{now, offsetSeconds}'),
-					400: failure('The body is invalid.'),
-					...ADMIN_TOKEN_FAILURE,
 				},
 			}),
 		},
@@ -252,7 +251,6 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 							error:
 								'Invalid request body: accounts.0.apiKey must be 16 to 200 letters, digits, "_" or "-"',
 						}),
-						...ADMIN_TOKEN_FAILURE,
 					},
 				},
 			),
@@ -263,7 +261,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 		'/__admin/reset',
 		{
 			schema: admin('Empty state (the dev account is seeded again), clock and faults reset', {
-				response: { 200: success('Reset'), ...ADMIN_TOKEN_FAILURE },
+				response: { 200: success('Reset') },
 			}),
 		},
 		async () => {

@@ -11,8 +11,6 @@ import { DetectionError, resolveSettings } from '../inboxes/index.cjs';
 import { contactKey } from '../store/contact-key.cjs';
 import type { Store } from '../store/store.cjs';
 
-export type { Seed };
-
 /** A seeded contact with every field the API answers with (missing ones empty). */
 function completeContact(c: SeedContact): Contact {
 	return {

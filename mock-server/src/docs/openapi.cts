@@ -54,12 +54,13 @@ function clean(node: unknown): unknown {
 
 const idOf = (schema: z.ZodType) => z.globalRegistry.get(schema)?.id;
 
+/** Request shapes (what clients send: defaults optional), in the draft OpenAPI 3.1 uses. */
+const JSON_SCHEMA = { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' } as const;
+
 /** Every schema that carries an `id`: the document's components, referenced by that id. */
 function componentSchemas(): Record<string, Json> {
 	const generated = z.toJSONSchema(z.globalRegistry, {
-		target: 'draft-2020-12',
-		io: 'input',
-		unrepresentable: 'any',
+		...JSON_SCHEMA,
 		uri: (id) => `#/components/schemas/${id}`,
 	}) as { schemas: Record<string, Json> };
 	return Object.fromEntries(
@@ -71,9 +72,7 @@ function componentSchemas(): Record<string, Json> {
 function jsonSchemaOf(schema: z.ZodType, inline = false): Json {
 	const id = idOf(schema);
 	if (id && !inline) return { $ref: `#/components/schemas/${id}` };
-	return clean(
-		z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }),
-	) as Json;
+	return clean(z.toJSONSchema(schema, JSON_SCHEMA)) as Json;
 }
 
 function answerOf(answer: Answer, components: Record<string, Json>): Json {

@@ -6,11 +6,24 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from '../core/logger.cjs';
 import { ApiError } from './errors.cjs';
+import { BODY_LIMIT_BYTES } from './parsing.cjs';
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
 	if (error.options.headers) reply.headers(error.options.headers);
 	return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody());
 }
+
+export const bodyTooLarge = () =>
+	new ApiError(
+		413,
+		`Request body is larger than ${BODY_LIMIT_BYTES / 1024 / 1024} MiB; send a smaller body (split large batches).`,
+	);
+
+export const notJson = () =>
+	new ApiError(
+		415,
+		'Unsupported Content-Type; send the body as JSON with Content-Type: application/json.',
+	);
 
 /** Maps the framework's own errors (body parsing, size, media type) to the decided error body. */
 export function toApiError(error: unknown): ApiError | undefined {
@@ -18,15 +31,9 @@ export function toApiError(error: unknown): ApiError | undefined {
 	const e = error as { statusCode?: number; code?: string; message?: string };
 	switch (e.code) {
 		case 'FST_ERR_CTP_BODY_TOO_LARGE':
-			return new ApiError(
-				413,
-				'Request body is larger than 1 MiB; send a smaller body (split large batches).',
-			);
+			return bodyTooLarge();
 		case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-			return new ApiError(
-				415,
-				'Unsupported Content-Type; send the body as JSON with Content-Type: application/json.',
-			);
+			return notJson();
 		case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
 			return new ApiError(400, 'Content-Length does not match the body that was sent.');
 	}
@@ -60,7 +67,10 @@ export function answerErrors(app: FastifyInstance, logger: Logger): void {
 			path: pathOf(request.url),
 			error: (error as Error).message,
 		});
-		return sendError(reply, new ApiError(500, 'Internal server error; the request was not completed.'));
+		return sendError(
+			reply,
+			new ApiError(500, 'Internal server error; the request was not completed.'),
+		);
 	});
 
 	app.setNotFoundHandler((request, reply) => {

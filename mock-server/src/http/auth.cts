@@ -25,7 +25,10 @@ export function bearerToken(request: FastifyRequest, what = 'API key'): string {
  * A hook that authenticates an API request before its input is validated (401 before 400): a valid
  * key, an active account and (for inbox routes) the permission. Sets `request.principal`.
  */
-export function requireApiKey(accounts: Accounts, permission?: Permission): preValidationHookHandler {
+export function requireApiKey(
+	accounts: Accounts,
+	permission?: Permission,
+): preValidationHookHandler {
 	return (request, _reply, done) => {
 		const principal = accounts.authenticate(bearerToken(request));
 		if (!principal)

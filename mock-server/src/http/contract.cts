@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import { errorBody } from '../contract/common.cjs';
 import { HOURLY_LIMIT } from '../contract/inboxes.cjs';
+import { bodyTooLarge, notJson } from './answers.cjs';
 import { BODY_LIMIT_BYTES } from './parsing.cjs';
 
 export interface HeaderDoc {
@@ -58,12 +59,8 @@ export const API_KEY_FAILURES = {
 		'Missing, malformed or invalid API key, or an account without an active subscription. Carries WWW-Authenticate: Bearer.',
 		{ error: "Missing API key: send the header 'Authorization: Bearer <API key>'." },
 	),
-	413: failure(`Body larger than ${BODY_LIMIT_BYTES / 1024 / 1024} MiB.`, {
-		error: 'Request body is larger than 1 MiB; send a smaller body (split large batches).',
-	}),
-	415: failure('Body not sent as application/json.', {
-		error: 'Unsupported Content-Type; send the body as JSON with Content-Type: application/json.',
-	}),
+	413: failure(`Body larger than ${BODY_LIMIT_BYTES / 1024 / 1024} MiB.`, bodyTooLarge().toBody()),
+	415: failure('Body not sent as application/json.', notJson().toBody()),
 };
 
 export const ADMIN_TOKEN_FAILURE = {

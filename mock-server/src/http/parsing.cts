@@ -71,7 +71,10 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema,
 			if (httpPart === 'body' && data === null) {
 				const empty = schema.safeParse(undefined);
 				if (!empty.success)
-					throw new ApiError(400, 'The request needs a JSON body (Content-Type: application/json).');
+					throw new ApiError(
+						400,
+						'The request needs a JSON body (Content-Type: application/json).',
+					);
 				return { value: empty.data };
 			}
 			return { value: parseOrThrow(schema, data ?? {}, what) };

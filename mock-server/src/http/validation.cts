@@ -15,21 +15,16 @@ export function closestField(unknown: string, known: string[]): string | undefin
 		: undefined;
 }
 
-function describeType(value: unknown): string {
+/** What was sent instead, with its value unless `echo` is false (a secret is named by type only). */
+function describeType(value: unknown, echo: boolean): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'an array';
+	if (typeof value === 'object') return 'an object';
+	if (!echo) return `a ${typeof value}`;
 	if (typeof value === 'number' && !Number.isInteger(value)) return `the number ${value}`;
 	if (typeof value === 'string')
 		return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '...' : value)}`;
-	return typeof value === 'object'
-		? 'an object'
-		: `${typeof value} ${String(value as boolean | number | bigint | symbol | undefined)}`;
-}
-
-function typeOnly(value: unknown): string {
-	if (value === null) return 'null';
-	if (Array.isArray(value)) return 'an array';
-	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+	return `${typeof value} ${String(value as boolean | number | bigint | symbol | undefined)}`;
 }
 
 const EXPECTED: Record<string, string> = {
@@ -58,8 +53,7 @@ function issueToDetails(
 			});
 		case 'invalid_type': {
 			if (issue.input === undefined) return [{ path, message: `${path || 'value'} is required.` }];
-			// A secret sent with the wrong type is named by its type only, never echoed.
-			const input = looksSecret(path) ? typeOnly(issue.input) : describeType(issue.input);
+			const input = describeType(issue.input, !looksSecret(path));
 			const expected = EXPECTED[issue.expected] ?? issue.expected;
 			const unquote =
 				typeof issue.input === 'string' && (issue.expected === 'number' || issue.expected === 'int')

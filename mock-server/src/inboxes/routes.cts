@@ -136,7 +136,7 @@ export const inboxRoutes: FastifyPluginAsync<InboxRoutesOptions> = async (app, o
 			},
 		},
 		async (request, reply) => {
-			if (request.body === undefined || request.body === null)
+			if (request.body === undefined)
 				throw new ApiError(
 					400,
 					'The request needs a JSON body: one inbox entry or an array of up to 100.',
@@ -144,7 +144,7 @@ export const inboxRoutes: FastifyPluginAsync<InboxRoutesOptions> = async (app, o
 			const outcome = await createInboxes(
 				options.creation,
 				principalOf(request),
-				request.body as unknown,
+				request.body,
 				{ poolName: request.query.poolName },
 			);
 			reply.headers(outcome.rateHeaders);

@@ -102,17 +102,13 @@ export class Accounts {
 		return rows.map((row) => ({ ...accountOf(row), dev: row.is_dev === 1 }));
 	}
 
-	/** Sets credits and/or active; false when the account does not exist. */
-	update(id: string, patch: { credits?: number; active?: boolean }): boolean {
+	/** Sets credits and/or active of an account. */
+	update(id: string, patch: { credits?: number; active?: boolean }): void {
 		this.known.clear();
-		return this.db.transaction(() => {
-			if (!this.find(id)) return false;
-			if (patch.credits !== undefined)
-				sql(this.db, 'UPDATE accounts SET credits = ? WHERE id = ?').run(patch.credits, id);
-			if (patch.active !== undefined)
-				sql(this.db, 'UPDATE accounts SET active = ? WHERE id = ?').run(patch.active ? 1 : 0, id);
-			return true;
-		})();
+		if (patch.credits !== undefined)
+			sql(this.db, 'UPDATE accounts SET credits = ? WHERE id = ?').run(patch.credits, id);
+		if (patch.active !== undefined)
+			sql(this.db, 'UPDATE accounts SET active = ? WHERE id = ?').run(patch.active ? 1 : 0, id);
 	}
 
 	/** Takes `count` credits if the balance covers them, in one statement (no race between two). */
