@@ -49,8 +49,9 @@ function matches(filter: boolean | undefined, flag: boolean | null): boolean {
 
 /**
  * The lead search (docs/api.md): auth is done by the caller; then city (400), credits reserved
- * in full (402), search (404), the ranked walk with the pixel filters as criteria, dedup, and one
- * transaction that saves the contacts and refunds what was not used (500: nothing saved or charged).
+ * in full (402, held in memory), search (404), the ranked walk with the pixel filters as criteria,
+ * dedup, and one transaction that saves the contacts and charges what was saved (500: nothing saved
+ * or charged). The reservation is released whatever happens.
  */
 export async function searchLeads(
 	deps: SearchDeps,
@@ -69,15 +70,14 @@ export async function searchLeads(
 	}
 
 	const { accounts, contacts: stored } = deps.store;
-	if (!accounts.reserveCredits(principal.accountId, request.count)) {
+	const reservation = accounts.reserve(principal.accountId, request.count);
+	if (!reservation) {
 		throw new ApiError(
 			402,
 			`Not enough credits: this search needs ${request.count} (one per lead requested) but the balance is ${accounts.credits(principal.accountId)}. Lower count or add credits.`,
 		);
 	}
-	const refund = (credits: number) => accounts.refundCredits(principal.accountId, credits);
 
-	let saved = false;
 	try {
 		const niche = resolveNiche(request.niche);
 		const total = niche ? businessCount(niche, city) : 0;
@@ -120,7 +120,8 @@ export async function searchLeads(
 		await deps.latency(request.count, signal);
 		if (signal.aborted) throw new Cancelled();
 
-		// Dedup within the request, then against the account, in one transaction with the charge.
+		// Dedup within the request, then against the account, in one transaction with the charge:
+		// the stored balance and the contacts change together or not at all, whenever the process dies.
 		// Only the new contacts are built and serialised: a repeated pull costs a lookup per lead.
 		const contacts = deps.store.transaction(() => {
 			deps.beforeSave();
@@ -135,10 +136,9 @@ export async function searchLeads(
 				stored.add(principal.accountId, keys[i], contact);
 				added.push(contact);
 			});
-			refund(request.count - added.length);
+			reservation.charge(added.length);
 			return added;
 		});
-		saved = true;
 		return { contacts, chargedCredits: contacts.length };
 	} catch (error) {
 		if (error instanceof ApiError || error instanceof Cancelled) throw error;
@@ -147,7 +147,8 @@ export async function searchLeads(
 			'The contacts could not be saved; nothing was added and no credits were charged. Retry the request.',
 		);
 	} finally {
-		if (!saved) refund(request.count);
+		// Charged or not, the reservation ends here; what was not charged is available again.
+		reservation.release();
 	}
 }
 

@@ -1,6 +1,12 @@
 /**
  * Accounts, their API keys and their credit balance. Every change to an account goes through this
  * repository, which is why it may keep looked-up keys in a cache (cleared on any change).
+ *
+ * Credits (docs/api.md, "Credits and crashes"): the stored balance changes only inside the
+ * transaction that saves a search's contacts, by exactly the number saved. A search's reservation
+ * lives in this process's memory, so a process that dies mid-search loses nothing: the stored
+ * balance never held the reservation. Everything that shows or checks a balance sees the available
+ * one (stored minus reserved), so a reservation is still visible and two searches cannot overdraw.
  */
 import type { Permission } from '../contract/admin.cjs';
 import { boundedCache } from '../core/cache.cjs';
@@ -36,9 +42,9 @@ interface AccountRow {
 const ACCOUNT_COLUMNS =
 	'a.id, a.credits, a.active, a.permissions, a.is_dev, (SELECT COUNT(*) FROM contacts c WHERE c.account_id = a.id) AS contact_count';
 
-const accountOf = (row: AccountRow): Account => ({
+const accountOf = (row: AccountRow, reserved: number): Account => ({
 	id: row.id,
-	credits: row.credits,
+	credits: row.credits - reserved,
 	active: row.active === 1,
 	permissions: JSON.parse(row.permissions) as Permission[],
 	contactCount: row.contact_count,
@@ -47,7 +53,18 @@ const accountOf = (row: AccountRow): Account => ({
 /** The non-secret part of a key hash that finds its row. */
 const lookupOf = (keyHash: string) => keyHash.slice(0, 16);
 
+/** Credits held for one search until its contacts are saved (`charge`) or it ends (`release`). */
+export interface Reservation {
+	/** Takes `count` credits from the stored balance; call inside the transaction saving the leads. */
+	charge(count: number): void;
+	/** Gives the reservation back; idempotent, call whatever the outcome. */
+	release(): void;
+}
+
 export class Accounts {
+	/** Credits reserved by searches in flight, by account (never stored: see the file comment). */
+	private readonly reserved = new Map<string, number>();
+
 	/** Keys already looked up, by hash prefix (new keys need no clearing: only found keys are kept). */
 	private readonly known = boundedCache<string, { keyHash: string; principal: Principal }[]>(
 		'apiKeys',
@@ -90,7 +107,7 @@ export class Accounts {
 		const row = sql(this.db, `SELECT ${ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = ?`).get(id) as
 			| AccountRow
 			| undefined;
-		return row && accountOf(row);
+		return row && accountOf(row, this.reservedBy(row.id));
 	}
 
 	/** Every account, the dev account (`dev: true`) first, then in the order they were created. */
@@ -99,39 +116,65 @@ export class Accounts {
 			this.db,
 			`SELECT ${ACCOUNT_COLUMNS} FROM accounts a ORDER BY a.is_dev DESC, a.created_at, a.id`,
 		).all() as AccountRow[];
-		return rows.map((row) => ({ ...accountOf(row), dev: row.is_dev === 1 }));
+		return rows.map((row) => ({
+			...accountOf(row, this.reservedBy(row.id)),
+			dev: row.is_dev === 1,
+		}));
 	}
 
-	/** Sets credits and/or active of an account. */
+	/**
+	 * Sets credits and/or active of an account. `credits` is the available balance the caller will
+	 * see: credits reserved by searches in flight are kept on top, and come back if not charged.
+	 */
 	update(id: string, patch: { credits?: number; active?: boolean }): void {
 		this.known.clear();
 		if (patch.credits !== undefined)
-			sql(this.db, 'UPDATE accounts SET credits = ? WHERE id = ?').run(patch.credits, id);
+			sql(this.db, 'UPDATE accounts SET credits = ? WHERE id = ?').run(
+				patch.credits + this.reservedBy(id),
+				id,
+			);
 		if (patch.active !== undefined)
 			sql(this.db, 'UPDATE accounts SET active = ? WHERE id = ?').run(patch.active ? 1 : 0, id);
 	}
 
-	/** Takes `count` credits if the balance covers them, in one statement (no race between two). */
-	reserveCredits(accountId: string, count: number): boolean {
-		return (
-			sql(
-				this.db,
-				'UPDATE accounts SET credits = credits - @count WHERE id = @id AND credits >= @count',
-			).run({ id: accountId, count }).changes === 1
-		);
+	/**
+	 * Reserves `count` credits when the available balance covers them, or undefined. The check and
+	 * the hold happen in one synchronous step of the one process that owns the database (a second
+	 * server on the same file is refused), so two searches cannot both take the last credits.
+	 */
+	reserve(accountId: string, count: number): Reservation | undefined {
+		if (this.credits(accountId) < count) return undefined;
+		this.reserved.set(accountId, this.reservedBy(accountId) + count);
+		let held = count;
+		return {
+			charge: (charged) => {
+				if (charged > held)
+					throw new Error(`charge of ${charged} exceeds the reservation of ${held}`);
+				if (charged > 0)
+					sql(this.db, 'UPDATE accounts SET credits = credits - ? WHERE id = ?').run(
+						charged,
+						accountId,
+					);
+			},
+			release: () => {
+				const left = this.reservedBy(accountId) - held;
+				held = 0;
+				if (left > 0) this.reserved.set(accountId, left);
+				else this.reserved.delete(accountId);
+			},
+		};
 	}
 
-	refundCredits(accountId: string, count: number): void {
-		if (count > 0)
-			sql(this.db, 'UPDATE accounts SET credits = credits + ? WHERE id = ?').run(count, accountId);
-	}
-
+	/** The available balance: stored credits minus what searches in flight hold. */
 	credits(accountId: string): number {
-		return (
-			sql(this.db, 'SELECT credits FROM accounts WHERE id = ?').get(accountId) as {
-				credits: number;
-			}
-		).credits;
+		const row = sql(this.db, 'SELECT credits FROM accounts WHERE id = ?').get(accountId) as
+			| { credits: number }
+			| undefined;
+		return (row?.credits ?? 0) - this.reservedBy(accountId);
+	}
+
+	private reservedBy(accountId: string): number {
+		return this.reserved.get(accountId) ?? 0;
 	}
 
 	/** A new key for an existing account (the caller checked it exists). */
