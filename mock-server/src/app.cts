@@ -17,7 +17,7 @@ import { Logger, type LogSink } from './core/logger.cjs';
 import { Secrets } from './core/secrets.cjs';
 import { registerOpenApi } from './docs/openapi.cjs';
 import { docsRoutes } from './docs/routes.cjs';
-import { answerErrors } from './http/answers.cjs';
+import { answerErrors, clientErrorAnswer } from './http/answers.cjs';
 import {
 	acceptJsonBodies,
 	BODY_LIMIT_BYTES,
@@ -32,6 +32,7 @@ import {
 } from './inboxes/connection-test.cjs';
 import { type MxResolver, systemMxResolver } from './inboxes/detect.cjs';
 import { InboxListPages } from './inboxes/list-pages.cjs';
+import { OutboundGuard } from './inboxes/outbound-guard.cjs';
 import { InboxRateLimiter } from './inboxes/rate-limit.cjs';
 import { inboxRoutes } from './inboxes/routes.cjs';
 import { BusinessDirectory } from './leads/directory.cjs';
@@ -96,6 +97,16 @@ function scanningOnDemand(start: () => Promise<WebsiteScanning>) {
 	};
 }
 
+/** The connection tests of --connection-test; real ones only through the outbound guard. */
+function connectionTester(config: ServerConfig, options: ServerOptions): ConnectionTester {
+	if (config.connectionTest !== 'real')
+		return options.connectionTester ?? new SimulatedConnectionTester();
+	return new OutboundGuard(
+		options.connectionTester ?? new RealConnectionTester({ caFile: config.mailCa }),
+		config.connectionTestAllow,
+	);
+}
+
 /** Builds the whole reference server (both services, admin API, docs) over one store. */
 export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 	const clock = new Clock();
@@ -105,7 +116,11 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 	const store = new Store(db, clock, secrets);
 	const logger = new Logger(options.logSink, config.log);
 	const faults = new Faults();
-	const journal = new RequestJournal(config.journalSize);
+	const journal = new RequestJournal({
+		entries: config.journalSize,
+		bodyBytes: config.journalBodyBytes,
+		totalBytes: config.journalBytes,
+	});
 	const adminToken = config.adminToken ?? secrets.defaultAdminToken();
 	const devKey = config.devKey ?? secrets.defaultDevKey();
 	const seedFile = config.seed ? readSeedFile(config.seed) : undefined;
@@ -147,7 +162,18 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 
 	const app = Fastify({
 		bodyLimit: BODY_LIMIT_BYTES,
+		// A client that sends its request (headers and body) slower than this gets 408 and is
+		// disconnected: a body trickled one byte at a time must not hold a connection for ever.
+		// Node reads these when it creates the server (Fastify's own requestTimeout is set after, too
+		// late for Node to apply it); it checks them on the interval (30 s by default).
+		requestTimeout: config.requestTimeoutMs,
+		http: {
+			requestTimeout: config.requestTimeoutMs,
+			headersTimeout: Math.min(config.requestTimeoutMs, 60000),
+			connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs / 4),
+		},
 		logger: false,
+		clientErrorHandler: clientErrorAnswer(config.requestTimeoutMs),
 		forceCloseConnections: 'idle',
 		return503OnClosing: true,
 	});
@@ -192,11 +218,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		creation: {
 			store,
 			limiter,
-			tester:
-				options.connectionTester ??
-				(config.connectionTest === 'real'
-					? new RealConnectionTester({ caFile: config.mailCa })
-					: new SimulatedConnectionTester()),
+			tester: connectionTester(config, options),
 			mx: config.mxLookup ? (options.mxResolver ?? systemMxResolver) : undefined,
 		},
 	});

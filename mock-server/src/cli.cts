@@ -4,6 +4,12 @@ import { buildServer } from './app.cjs';
 import { ConfigError, parseConfig, usage } from './core/config.cjs';
 import { runThread } from './thread.cjs';
 
+/** Whether only this machine can reach an interface (`localhost`, 127.0.0.0/8, ::1). */
+function isLoopback(host: string): boolean {
+	const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+	return bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare);
+}
+
 async function main(): Promise<void> {
 	// A closed stdout (piped into `head`, or a parent that went away) must not crash the server.
 	process.stdout.on('error', () => undefined);
@@ -57,6 +63,10 @@ async function main(): Promise<void> {
 	};
 	process.on('SIGINT', () => void stop('SIGINT'));
 	process.on('SIGTERM', () => void stop('SIGTERM'));
+	if (!isLoopback(config.host))
+		process.stderr.write(
+			`Warning: listening on ${config.host}, not only on this machine's loopback: anyone who can reach this address can call the API with a key and, with the admin token, reset the data, add credits and read the request journal. Keep it on a trusted network, or pass --host 127.0.0.1 (MOCK_HOST).\n`,
+		);
 	process.stdout.write(
 		[
 			'',
@@ -74,7 +84,6 @@ async function main(): Promise<void> {
 			'',
 		].join('\n') + '\n',
 	);
-
 }
 
 // In the bundle this file is also every worker thread's entry (core/threads.cts).

@@ -1,5 +1,5 @@
 import { buildServer, type RunningServer, type ServerOptions } from '../../mock-server/src/app.cjs';
-import type { ServerConfig } from '../../mock-server/src/core/config.cjs';
+import { defaultConfig, type ServerConfig } from '../../mock-server/src/core/config.cjs';
 
 export interface TestServer extends RunningServer {
 	logs: string[];
@@ -30,18 +30,12 @@ export interface TestServer extends RunningServer {
 	}): Promise<{ accountId: string; apiKey: string }>;
 }
 
+/** The defaults a user gets, on a database in memory, a free port and two scanner threads. */
 export const TEST_CONFIG: ServerConfig = {
+	...defaultConfig(),
 	port: 0,
-	host: '127.0.0.1',
 	db: ':memory:',
-	connectionTest: 'simulated',
-	latency: 'none',
-	scanTimeoutMs: 1000,
 	scanThreads: 2,
-	scanConcurrency: 1024,
-	mxLookup: false,
-	log: true,
-	journalSize: 10000,
 };
 
 /** Starts the reference server in-process on a free loopback port, capturing its log lines. */

@@ -1,4 +1,4 @@
-import { Limiter } from '../../mock-server/src/scan/limiter.cjs';
+import { Limiter } from '../../mock-server/src/core/limiter.cjs';
 import { ScanWindow } from '../../mock-server/src/scan/window.cjs';
 
 /** How many of `n` tasks hold a place at once under the limiter right now. */

@@ -33,6 +33,17 @@ function runWith(args: string[], onStdout?: OnStdout) {
 	});
 }
 
+/** Runs the CLI until it says it is ready, then stops it with SIGTERM (once). */
+function runUntilReady(args: string[]) {
+	let signalled = false;
+	return run(args, (text, kill) => {
+		if (!signalled && text.includes('admin token:')) {
+			signalled = true;
+			kill('SIGTERM');
+		}
+	});
+}
+
 describe('reference server CLI', () => {
 	it('rejects a bad option with a clear message and exit code 2', async () => {
 		const result = await run(['--latency', 'slow']);
@@ -55,17 +66,21 @@ describe('reference server CLI', () => {
 	});
 
 	it('prints the URLs, the dev key and the admin token, then stops cleanly on SIGTERM', async () => {
-		let signalled = false;
-		const result = await run(['--port', '0'], (text, kill) => {
-			if (!signalled && text.includes('admin token:')) {
-				signalled = true;
-				kill('SIGTERM');
-			}
-		});
+		const result = await runUntilReady(['--port', '0']);
 		expect(result.stdout).toMatch(/inbox base URL:\s+http:\/\/127\.0\.0\.1:\d+\/api\/v1/);
 		expect(result.stdout).toMatch(/dev account API key:\s+lik_/);
 		expect(result.stdout).toContain('closing the database');
 		expect(result.code).toBe(0);
+	});
+
+	it('warns when it listens beyond loopback, where the admin API can be reached from the network', async () => {
+		const result = await runUntilReady(['--port', '0', '--host', '0.0.0.0']);
+		expect(result.stderr).toMatch(
+			/Warning: listening on 0\.0\.0\.0, not only on this machine's loopback.*--host 127\.0\.0\.1/,
+		);
+		expect(result.code).toBe(0);
+		const local = await runUntilReady(['--port', '0']);
+		expect(local.stderr).not.toContain('Warning');
 	});
 });
 

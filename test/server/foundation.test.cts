@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig } from '../../mock-server/src/core/config.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
@@ -334,7 +335,9 @@ describe('options', () => {
 			/--latency must be one of none, realistic/,
 		);
 		expect(() => parseConfig(['--prot', '1'], {})).toThrow(/--help/);
-		expect(() => parseConfig([], { MOCK_PORT: 'x' })).toThrow(/--port must be an integer/);
+		expect(() => parseConfig([], { MOCK_PORT: 'abc' })).toThrow(
+			'MOCK_PORT (environment) must be an integer from 0 to 65535 (0 picks a free port) (got "abc")',
+		);
 		expect(parseConfig([], { MOCK_SCAN_CONCURRENCY: '64' })).toMatchObject({ scanConcurrency: 64 });
 		expect(parseConfig([], {})).toMatchObject({ scanConcurrency: 1024 });
 		expect(() => parseConfig(['--scan-concurrency', '0'], {})).toThrow(
@@ -342,6 +345,57 @@ describe('options', () => {
 		);
 		expect(() => parseConfig(['--mail-ca', '/nonexistent/ca.pem'], {})).toThrow(
 			/--mail-ca: no file at \/nonexistent\/ca.pem/,
+		);
+	});
+
+	it('explains a negative number instead of calling it an ambiguous argument', () => {
+		expect(() => parseConfig(['--port', '-1'], {})).toThrow(
+			'--port must be an integer from 0 to 65535 (0 picks a free port) (got "-1")',
+		);
+		expect(() => parseConfig(['--journal-size', '-1'], {})).toThrow(
+			'--journal-size must be an integer from 0 to 1000000 (got "-1")',
+		);
+	});
+
+	it('refuses an admin token too short to guard the admin API, naming where it came from', () => {
+		expect(() => parseConfig(['--admin-token', 'x'], {})).toThrow(
+			/--admin-token must be at least 16 characters long/,
+		);
+		expect(() => parseConfig([], { MOCK_ADMIN_TOKEN: 'short' })).toThrow(
+			/MOCK_ADMIN_TOKEN \(environment\) must be at least 16/,
+		);
+		expect(parseConfig(['--admin-token', 'a'.repeat(16)], {})).toMatchObject({
+			adminToken: 'a'.repeat(16),
+		});
+	});
+
+	it('checks at start that --mail-ca holds a readable PEM certificate', async () => {
+		await withTempDir('mail-ca-', async (dir) => {
+			const notPem = join(dir, 'ca.pem');
+			writeFileSync(notPem, 'this is not a certificate');
+			expect(() => parseConfig(['--mail-ca', notPem], {})).toThrow(
+				/--mail-ca: .*ca\.pem holds no PEM certificate/,
+			);
+			const broken = join(dir, 'broken.pem');
+			writeFileSync(broken, '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n');
+			expect(() => parseConfig(['--mail-ca', broken], {})).toThrow(
+				/certificate 1 in .*broken\.pem cannot be read/,
+			);
+		});
+	});
+
+	it('reads the targets real connection tests may reach, and refuses a malformed one', () => {
+		expect(
+			parseConfig(['--connection-test-allow', 'localhost:3143, [::1]:3587,127.0.0.1:25'], {}),
+		).toMatchObject({
+			connectionTestAllow: [
+				{ host: 'localhost', port: 3143 },
+				{ host: '::1', port: 3587 },
+				{ host: '127.0.0.1', port: 25 },
+			],
+		});
+		expect(() => parseConfig([], { MOCK_CONNECTION_TEST_ALLOW: 'localhost' })).toThrow(
+			'MOCK_CONNECTION_TEST_ALLOW (environment): "localhost" is not HOST:PORT',
 		);
 	});
 });

@@ -112,6 +112,69 @@ describe('healthz, the request journal and route faults', () => {
 		}
 	});
 
+	it('keeps only a summary of requests that did not authenticate, whatever they carry', async () => {
+		const big = 'x'.repeat(200_000);
+		await server.call('POST', '/api/v1/inboxes', {
+			key: 'lik_not-a-key',
+			body: { emailAddress: 'a@gmail.com', note: big },
+		});
+		await server.call('GET', `/api/v1/inboxes?q=${'y'.repeat(5000)}`, { key: null });
+		const [post, get] = await journal();
+		expect(post).toMatchObject({
+			status: 401,
+			keyId: null,
+			bodyNote: {
+				kept: 'not kept',
+				reason: 'the request did not authenticate',
+				bytes: expect.any(Number),
+			},
+		});
+		expect(post.bodyNote.bytes).toBeGreaterThan(200_000);
+		expect(post).not.toHaveProperty('body');
+		expect(JSON.stringify(get.query).length).toBeLessThanOrEqual(1024);
+	});
+
+	it('bounds what it keeps: bodies shortened past --journal-body-bytes, oldest out past --journal-bytes', async () => {
+		const small = await startServer({ log: false, journalBodyBytes: 2000, journalBytes: 20_000 });
+		try {
+			const batch = Array.from({ length: 100 }, (_, i) => ({
+				emailAddress: `bound${i}@gmail.com`,
+				imapPassword: `pw-${i}-secret`,
+				skipConnectionTest: true,
+			}));
+			await small.call('POST', '/api/v1/inboxes', { body: batch });
+			const [kept] = (await small.admin('GET', '/requests')).body.requests;
+			expect(kept.bodyNote).toMatchObject({
+				kept: 'shortened',
+				reason: expect.stringContaining('--journal-body-bytes (2000)'),
+			});
+			expect(JSON.stringify(kept.body).length).toBeLessThanOrEqual(2000);
+			// Shortened, not cut mid-value: the first entries are whole, redacted, and the rest counted.
+			expect(kept.body[0]).toEqual({
+				emailAddress: 'bound0@gmail.com',
+				imapPassword: '[redacted]',
+				skipConnectionTest: true,
+			});
+			expect(kept.body.at(-1)).toMatch(/^\[\d+ more items\]$/);
+			expect(JSON.stringify(kept)).not.toContain('-secret');
+
+			for (let i = 0; i < 40; i++)
+				await small.call('POST', '/api/v1/niche-finder-leads', {
+					body: { niche: 'dentist', city: 'Austin, TX', count: 1, padding: 'p'.repeat(1500) },
+				});
+			const all = (await small.admin('GET', '/requests')).body.requests;
+			const bodies = all.reduce(
+				(n: number, e: any) => n + JSON.stringify(e.body ?? null).length,
+				0,
+			);
+			expect(all.length).toBeLessThan(41);
+			expect(bodies).toBeLessThanOrEqual(20_000);
+			expect(all.at(-1).path).toBe('/api/v1/niche-finder-leads');
+		} finally {
+			await small.close();
+		}
+	});
+
 	it('serves a route fault the given number of times, then clears it', async () => {
 		const armed = await server.admin('POST', '/faults', {
 			route: 'GET /api/v1/pools',

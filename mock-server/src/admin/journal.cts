@@ -12,11 +12,15 @@ export interface JournalEntry {
 	/** null when the connection was dropped by an injected fault. */
 	status: number | null;
 	durationMs: number;
+	/** As sent, redacted; shortened past the per-body limit; absent for unauthenticated requests. */
 	body?: unknown;
+	/** Set when `body` is not the whole body: why, and its size as sent. */
+	bodyNote?: { kept: 'shortened' | 'not kept'; reason: string; bytes: number };
 	response: Record<string, unknown>;
 }
 
-type Kept = Omit<JournalEntry, 'time'> & { at: number };
+/** The body is kept serialised: its size is what it costs, and it is parsed only when listed. */
+type Kept = Omit<JournalEntry, 'time' | 'body'> & { at: number; json?: string; cost: number };
 
 export interface JournalFilter {
 	method?: string;
@@ -29,55 +33,161 @@ export interface JournalFilter {
 	limit?: number;
 }
 
+export interface JournalLimits {
+	/** Entries kept at most (--journal-size); 0 turns the journal off. */
+	entries: number;
+	/** Bytes of one body kept (--journal-body-bytes); larger bodies are kept shortened. */
+	bodyBytes: number;
+	/** Bytes of all kept bodies together (--journal-bytes); the oldest entries go first. */
+	totalBytes: number;
+}
+
+/** Query bytes kept of a request that did not authenticate (anyone can send those). */
+const ANONYMOUS_QUERY_BYTES = 1024;
+
+/** What an entry costs beside its body (method, path, query, summary): a flat estimate. */
+const ENTRY_OVERHEAD = 256;
+
 /**
- * The request journal (as WireMock's): the last `capacity` API requests in a ring, so tests can
- * ask afterwards what was called. Bodies are redacted (passwords, keys, tokens) before they are kept.
+ * The request journal (as WireMock's): the last API requests, so tests can ask afterwards what was
+ * called. Bounded by entries and by bytes, whatever clients send: bodies are redacted (passwords,
+ * keys, tokens), cut to the per-body limit, and not kept at all for requests that did not
+ * authenticate (anyone can send those).
  */
 export class RequestJournal {
-	private readonly ring: Kept[] = [];
-	private start = 0;
+	/** Oldest first; `head` is the index of the oldest entry still kept (dropped ones are skipped). */
+	private entries: Kept[] = [];
+	private head = 0;
+	private bytes = 0;
 	private nextId = 1;
 
-	constructor(readonly capacity: number) {}
+	constructor(readonly limits: JournalLimits) {}
 
 	/** `at` is the server clock's time in ms (turned into ISO 8601 only when listed). */
-	record(entry: Omit<JournalEntry, 'id' | 'body' | 'time'> & { at: number; body?: unknown }): void {
-		if (this.capacity <= 0) return;
+	record(
+		entry: Omit<JournalEntry, 'id' | 'body' | 'bodyNote' | 'time'> & {
+			at: number;
+			body?: unknown;
+			/** Size of the body as sent (Content-Length), for the note. */
+			bodyBytes: number;
+		},
+	): void {
+		if (this.limits.entries <= 0) return;
+		const { body, bodyBytes, query, ...rest } = entry;
+		const anonymous = rest.keyId === null;
+		// A query string is bounded by the header size (16 KiB), still more than a summary.
+		const queryJson = JSON.stringify(query);
+		const queryLimit = anonymous ? ANONYMOUS_QUERY_BYTES : this.limits.bodyBytes;
 		const kept: Kept = {
 			id: this.nextId++,
-			...entry,
-			...(entry.body === undefined ? {} : { body: redact(entry.body) }),
+			...rest,
+			query:
+				queryJson.length <= queryLimit
+					? query
+					: (JSON.parse(shorten(query, queryLimit) ?? '{}') as Record<string, unknown>),
+			cost: ENTRY_OVERHEAD + Math.min(queryJson.length, queryLimit),
 		};
-		if (this.ring.length < this.capacity) this.ring.push(kept);
-		else {
-			this.ring[this.start] = kept;
-			this.start = (this.start + 1) % this.capacity;
+		if (body !== undefined && anonymous) {
+			kept.bodyNote = {
+				kept: 'not kept',
+				reason: 'the request did not authenticate',
+				bytes: bodyBytes,
+			};
+		} else if (body !== undefined) {
+			const redacted = redact(body);
+			const json = JSON.stringify(redacted) ?? 'null';
+			if (json.length <= this.limits.bodyBytes) kept.json = json;
+			else {
+				kept.json = shorten(redacted, this.limits.bodyBytes);
+				kept.bodyNote = {
+					kept: 'shortened',
+					reason: `larger than --journal-body-bytes (${this.limits.bodyBytes})`,
+					bytes: bodyBytes,
+				};
+			}
+			kept.cost += kept.json?.length ?? 0;
+		}
+		this.entries.push(kept);
+		this.bytes += kept.cost;
+		while (
+			this.entries.length - this.head > this.limits.entries ||
+			(this.bytes > this.limits.totalBytes && this.entries.length - this.head > 1)
+		) {
+			this.bytes -= this.entries[this.head].cost;
+			this.head++;
+		}
+		// Compact now and then instead of shifting an array of thousands on every request.
+		if (this.head > 1024 && this.head * 2 > this.entries.length) {
+			this.entries = this.entries.slice(this.head);
+			this.head = 0;
 		}
 	}
 
 	/** Matching entries, oldest first. */
 	list(filter: JournalFilter = {}): JournalEntry[] {
-		const ordered = [...this.ring.slice(this.start), ...this.ring.slice(0, this.start)];
 		const since = filter.since ? Date.parse(filter.since) : undefined;
-		const matching = ordered.filter(
-			(e) =>
-				(!filter.method || e.method === filter.method.toUpperCase()) &&
-				(!filter.path ||
-					(filter.path.endsWith('*')
-						? e.path.startsWith(filter.path.slice(0, -1))
-						: e.path === filter.path)) &&
-				(filter.status === undefined || e.status === filter.status) &&
-				(since === undefined || e.at >= since),
-		);
+		const matching = this.entries
+			.slice(this.head)
+			.filter(
+				(e) =>
+					(!filter.method || e.method === filter.method.toUpperCase()) &&
+					(!filter.path ||
+						(filter.path.endsWith('*')
+							? e.path.startsWith(filter.path.slice(0, -1))
+							: e.path === filter.path)) &&
+					(filter.status === undefined || e.status === filter.status) &&
+					(since === undefined || e.at >= since),
+			);
 		return (filter.limit !== undefined ? matching.slice(-filter.limit) : matching).map(
-			({ at, ...rest }) => ({ ...rest, time: new Date(at).toISOString() }) as JournalEntry,
+			({ at, json, cost: _cost, ...rest }) =>
+				({
+					...rest,
+					time: new Date(at).toISOString(),
+					...(json === undefined ? {} : { body: JSON.parse(json) as unknown }),
+				}) as JournalEntry,
 		);
 	}
 
-	clear(): void {
-		this.ring.length = 0;
-		this.start = 0;
+	/** Bytes the kept entries take (bodies and the flat estimate per entry). */
+	get size(): number {
+		return this.bytes;
 	}
+
+	clear(): void {
+		this.entries = [];
+		this.head = 0;
+		this.bytes = 0;
+	}
+}
+
+/**
+ * A (redacted) body larger than `max` bytes as JSON, shortened to fit: long strings cut, long lists cut to
+ * their first items, each with a marker saying what was left out. Halves what it keeps until it
+ * fits; what cannot fit at all is kept as a marker only.
+ */
+export function shorten(body: unknown, max: number): string | undefined {
+	for (let strings = 1024, items = 256; strings >= 16; strings >>= 1, items >>= 1) {
+		const json = JSON.stringify(cut(body, strings, Math.max(1, items)));
+		if (json !== undefined && json.length <= max) return json;
+	}
+	return max >= 32 ? JSON.stringify('[too large to keep]') : undefined;
+}
+
+function cut(value: unknown, strings: number, items: number): unknown {
+	if (typeof value === 'string')
+		return value.length > strings
+			? `${value.slice(0, strings)}...[${value.length - strings} more characters]`
+			: value;
+	if (value === null || typeof value !== 'object') return value;
+	if (Array.isArray(value)) {
+		const kept = value.slice(0, items).map((v) => cut(v, strings, items));
+		return value.length > items ? [...kept, `[${value.length - items} more items]`] : kept;
+	}
+	const entries = Object.entries(value);
+	const out: Record<string, unknown> = {};
+	for (const [k, v] of entries.slice(0, items)) out[k] = cut(v, strings, items);
+	if (entries.length > items) out['[more fields]'] = entries.length - items;
+	return out;
 }
 
 /** A few words about an answer: counts and the error, not the whole body. */

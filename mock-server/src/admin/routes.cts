@@ -199,7 +199,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 		'/__admin/requests',
 		{
 			schema: admin(
-				'The request journal: the last API requests (--journal-size, default 10000), oldest first: time, method, path, query, keyId (never the key), status (null when an injected fault dropped the connection), durationMs, body with passwords and keys redacted, and a short response summary',
+				'The request journal: the last API requests (at most --journal-size entries, default 10000, and --journal-bytes of bodies, default 16 MiB), oldest first: time, method, path, query (secrets redacted), keyId (never the key), status (null when an injected fault dropped the connection), durationMs, body with passwords and keys redacted (shortened past --journal-body-bytes, default 64 KiB; not kept for requests that did not authenticate, bodyNote says so), and a short response summary',
 				{
 					querystring: journalQuery,
 					response: {

@@ -32,6 +32,7 @@ export function registerTrafficHooks(
 			status,
 			durationMs: start ? Math.round(performance.now() - start.start) : 0,
 			body: request.body,
+			bodyBytes: Number(request.headers['content-length'] ?? 0) || 0,
 			response,
 		});
 	};

@@ -3,6 +3,7 @@
  * a 405 with Allow for a known path and another method, a 404 for an unknown path, a 500 that says
  * nothing was completed.
  */
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from '../core/logger.cjs';
 import { ApiError } from './errors.cjs';
@@ -40,6 +41,37 @@ export function toApiError(error: unknown): ApiError | undefined {
 	if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500)
 		return new ApiError(e.statusCode, e.message ?? 'Bad request.');
 	return undefined;
+}
+
+/**
+ * The answer to a request Node could not take as HTTP (Fastify's `clientErrorHandler`): a request
+ * not received in time (408), headers too large (431), anything else malformed (400), in the
+ * decided error body. Written on the socket, which is then closed (nothing else can follow).
+ */
+export function clientErrorAnswer(requestTimeoutMs: number) {
+	return (error: NodeJS.ErrnoException, socket: Duplex) => {
+		if (error.code === 'ECONNRESET' || socket.destroyed) return;
+		const [status, text, message] =
+			error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+				? [
+						408,
+						'Request Timeout',
+						`The request was not received within ${requestTimeoutMs / 1000} s; send the headers and the whole body at once.`,
+					]
+				: error.code === 'HPE_HEADER_OVERFLOW'
+					? [
+							431,
+							'Request Header Fields Too Large',
+							'The request headers are too large; send fewer or shorter headers.',
+						]
+					: [400, 'Bad Request', 'The request is not valid HTTP/1.1.'];
+		const body = JSON.stringify({ error: message });
+		if (socket.writable)
+			socket.write(
+				`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+			);
+		socket.destroy();
+	};
 }
 
 const pathOf = (url: string) => url.split('?')[0];

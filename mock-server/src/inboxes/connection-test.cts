@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { lazy } from '../core/lazy.cjs';
 
 // The mail clients are needed only for real connection tests (--connection-test real).
@@ -16,24 +17,35 @@ export interface MailEndpoint {
 	port: number;
 	username: string;
 	password: string;
+	/** The address `host` resolved to, when checked (outbound-guard.cts): connect here, verify `host`. */
+	address?: string;
 }
 
-export type FailureReason = 'authentication refused' | 'cannot connect' | 'TLS' | 'time-out';
+export type FailureReason =
+	| 'authentication refused'
+	| 'cannot connect'
+	| 'TLS'
+	| 'time-out'
+	| 'not allowed';
+
+/** What a connection that was tried can end with. */
+type NetworkReason = Exclude<FailureReason, 'not allowed'>;
 
 export type TestOutcome = { ok: true } | { ok: false; reason: FailureReason; message: string };
 
 export interface ConnectionTester {
-	test(imap: MailEndpoint, smtp: MailEndpoint): Promise<TestOutcome>;
+	/** `caller` is the id of the API key asking (outbound tests are limited per key). */
+	test(imap: MailEndpoint, smtp: MailEndpoint, caller: string): Promise<TestOutcome>;
 }
 
 function failure(
 	side: 'IMAP' | 'SMTP',
 	endpoint: MailEndpoint,
-	reason: FailureReason,
+	reason: NetworkReason,
 	why?: string,
 ): TestOutcome {
 	const where = `${endpoint.host}:${endpoint.port}`;
-	const text: Record<FailureReason, string> = {
+	const text: Record<typeof reason, string> = {
 		'authentication refused': `${side} authentication refused by ${where}: check the user name and (app) password`,
 		'cannot connect': `cannot connect to the ${side} server ${where}: check host and port`,
 		TLS: `TLS failed with the ${side} server ${where}${why ? ` (${why})` : ''}: the server needs a valid certificate, and ports other than 993/465 must offer STARTTLS`,
@@ -65,7 +77,7 @@ export class SimulatedConnectionTester implements ConnectionTester {
 
 const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|EPROTO|ERR_SSL|HOSTNAME|ALTNAME/i;
 
-function classify(error: unknown): { reason: FailureReason; why?: string } {
+function classify(error: unknown): { reason: NetworkReason; why?: string } {
 	const e = error as {
 		code?: string;
 		authenticationFailed?: boolean;
@@ -116,24 +128,31 @@ export class RealConnectionTester implements ConnectionTester {
 		return imapOutcome.ok ? smtpOutcome : imapOutcome;
 	}
 
-	private tls(host: string) {
+	private tls() {
 		return {
 			rejectUnauthorized: true,
 			minVersion: 'TLSv1.2' as const,
 			...(this.ca ? { ca: this.ca } : {}),
-			servername: /^[\d.:]+$/.test(host) ? undefined : host,
+		};
+	}
+
+	/** Where to connect (the checked address when there is one) and the name the certificate must carry. */
+	private static target(endpoint: MailEndpoint) {
+		return {
+			host: endpoint.address ?? endpoint.host,
+			port: endpoint.port,
+			...(isIP(endpoint.host) ? {} : { servername: endpoint.host }),
 		};
 	}
 
 	private async testImap(endpoint: MailEndpoint): Promise<TestOutcome> {
 		const implicit = endpoint.port === 993;
 		const client = new (imapflow().ImapFlow)({
-			host: endpoint.host,
-			port: endpoint.port,
+			...RealConnectionTester.target(endpoint),
 			secure: implicit,
 			doSTARTTLS: implicit ? undefined : true,
 			auth: { user: endpoint.username, pass: endpoint.password },
-			tls: this.tls(endpoint.host),
+			tls: this.tls(),
 			logger: false,
 			connectionTimeout: this.timeoutMs,
 			greetingTimeout: this.timeoutMs,
@@ -155,12 +174,11 @@ export class RealConnectionTester implements ConnectionTester {
 	private async testSmtp(endpoint: MailEndpoint): Promise<TestOutcome> {
 		const implicit = endpoint.port === 465;
 		const transport = nodemailer().createTransport({
-			host: endpoint.host,
-			port: endpoint.port,
+			...RealConnectionTester.target(endpoint),
 			secure: implicit,
 			requireTLS: !implicit,
 			auth: { user: endpoint.username, pass: endpoint.password },
-			tls: this.tls(endpoint.host),
+			tls: this.tls(),
 			connectionTimeout: this.timeoutMs,
 			greetingTimeout: this.timeoutMs,
 			socketTimeout: this.timeoutMs,

@@ -195,6 +195,7 @@ export async function createInboxes(
 			return deps.tester.test(
 				{ host: s.imapHost, port: s.imapPort, username: s.imapUsername, password: s.imapPassword },
 				{ host: s.smtpHost, port: s.smtpPort, username: s.smtpUsername, password: s.smtpPassword },
+				principal.keyId,
 			);
 		});
 		const passed = candidates.filter((c, i) => {

@@ -141,12 +141,9 @@ export const inboxRoutes: FastifyPluginAsync<InboxRoutesOptions> = async (app, o
 					400,
 					'The request needs a JSON body: one inbox entry or an array of up to 100.',
 				);
-			const outcome = await createInboxes(
-				options.creation,
-				principalOf(request),
-				request.body,
-				{ poolName: request.query.poolName },
-			);
+			const outcome = await createInboxes(options.creation, principalOf(request), request.body, {
+				poolName: request.query.poolName,
+			});
 			reply.headers(outcome.rateHeaders);
 			const only = outcome.response.results[0];
 			if (outcome.single && !only.success) {

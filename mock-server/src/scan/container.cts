@@ -185,7 +185,9 @@ export function analyzeContainer(
 			}
 			case fn === '__html':
 			case fn === '__img': {
-				const text = unescapeJs(String((field(fn === '__html' ? 'vtp_html' : 'vtp_url') as string | undefined) ?? ''));
+				const text = unescapeJs(
+					String((field(fn === '__html' ? 'vtp_html' : 'vtp_url') as string | undefined) ?? ''),
+				);
 				findings.push(...findTrackers(text, where));
 				refs.push(...findContainerRefs(text, where));
 				break;

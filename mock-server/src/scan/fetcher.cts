@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import type { Limiter } from './limiter.cjs';
+import type { Limiter } from '../core/limiter.cjs';
 
 /**
  * A bounded HTTP GET for the scanner: time-outs, response-size cap, redirect limit with loop

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
+import { Limiter } from '../core/limiter.cjs';
 import { analyzeContainer } from './container.cjs';
 import { fetchBody, HostMap, httpClient } from './fetcher.cjs';
-import { Limiter } from './limiter.cjs';
 import { scanPage } from './page.cjs';
 import type { ContainerRef, Finding } from './signatures.cjs';
 import { ScanWindow } from './window.cjs';

@@ -1,4 +1,8 @@
-import { SYNTHETIC_WEB_KEEP_ALIVE_MS, startSyntheticWebWorker, TAG_MANAGER_HOST } from '../web/index.cjs';
+import {
+	SYNTHETIC_WEB_KEEP_ALIVE_MS,
+	startSyntheticWebWorker,
+	TAG_MANAGER_HOST,
+} from '../web/index.cjs';
 import { HostMap } from './fetcher.cjs';
 import { ScanPool } from './pool.cjs';
 import { Scanner, type ScanSummary, summarize } from './scanner.cjs';

@@ -1,4 +1,4 @@
-import type { Limiter } from './limiter.cjs';
+import type { Limiter } from '../core/limiter.cjs';
 
 /**
  * How many scans a scanner keeps in flight, adapted to how fast the websites answer (additive
