@@ -400,6 +400,14 @@ describe('inbox management', () => {
 			expect((await list('?poolId=pool_unknown')).status).toBe(404);
 		});
 
+		it('refuses a query parameter on GET /pools, which takes none', async () => {
+			const res = await server.call('GET', '/api/v1/pools?limit=5');
+			expect([res.status, res.body.details[0]]).toEqual([
+				400,
+				{ path: 'limit', message: "Unknown field 'limit'. None are accepted here." },
+			]);
+		});
+
 		it.each([
 			['?limit=0', 'limit'],
 			['?limit=1001', 'limit'],

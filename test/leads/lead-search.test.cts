@@ -75,6 +75,18 @@ describe('lead search', () => {
 			);
 		});
 
+		it('says a count too large for a number is one, not "the number Infinity"', async () => {
+			const res = await server.call('POST', '/api/v1/niche-finder-leads', {
+				key,
+				rawBody: '{"niche":"dentist","city":"Austin","count":1e400}',
+				headers: { 'content-type': 'application/json' },
+			});
+			expect([res.status, res.body.details[0].message]).toEqual([
+				400,
+				'count must be a number, not a number too large to represent (it reads as Infinity).',
+			]);
+		});
+
 		it('rejects a body that is not an object, and treats null as omitted', async () => {
 			expect((await search(key, [1, 2])).status).toBe(400);
 			const ok = await search(key, {

@@ -128,4 +128,80 @@ describe('seed files', () => {
 			await server.close();
 		});
 	});
+
+	it('reads a seed file that starts with a UTF-8 byte order mark', async () => {
+		await withTempDir('lead-inbox-bomseed-', async (dir) => {
+			const file = join(dir, 'seed.json');
+			writeFileSync(
+				file,
+				'\uFEFF' + JSON.stringify({ accounts: [{ apiKey: 'lik_bom_seed_key_0001' }] }),
+			);
+			const server = await startServer({ log: false, seed: file });
+			try {
+				expect(
+					(await server.call('GET', '/api/v1/pools', { key: 'lik_bom_seed_key_0001' })).status,
+				).toBe(200);
+			} finally {
+				await server.close();
+			}
+		});
+	});
+
+	it('refuses entries it would otherwise merge without a word, naming both places', async () => {
+		const server = await startServer({ log: false });
+		try {
+			const sameKey = await server.admin('POST', '/seed', {
+				accounts: [{ apiKey: 'lik_twice_key_000001' }, { apiKey: 'lik_twice_key_000001' }],
+			});
+			expect(sameKey.status).toBe(400);
+			expect(sameKey.body.details[0]).toEqual({
+				path: 'accounts.1.apiKey',
+				message: expect.stringMatching(
+					/same key as accounts\.0\.apiKey; give each account its own key/,
+				),
+			});
+			const sharedEmail = await server.admin('POST', '/seed', {
+				accounts: [
+					{
+						apiKey: 'lik_shared_email_0001',
+						contacts: Array.from({ length: 3 }, (_, i) => ({
+							businessName: `B${i}`,
+							email: ' Info@Same.test ',
+						})),
+					},
+				],
+			});
+			expect(sharedEmail.status).toBe(400);
+			expect(sharedEmail.body.details.map((d: any) => d.path)).toEqual([
+				'accounts.0.contacts.1.email',
+				'accounts.0.contacts.2.email',
+			]);
+			expect(sharedEmail.body.details[0].message).toMatch(
+				/same email as accounts\.0\.contacts\.0\.email; contacts are deduplicated by email/,
+			);
+			const sameInbox = await server.admin('POST', '/seed', {
+				accounts: [
+					{
+						apiKey: 'lik_same_inbox_00001',
+						pools: [
+							{ name: 'A', inboxes: [{ emailAddress: 'x@gmail.com' }] },
+							{ name: 'B', inboxes: [{ emailAddress: 'X@gmail.com' }] },
+						],
+					},
+				],
+			});
+			expect(sameInbox.body.details[0].path).toBe('accounts.0.pools.1.inboxes.0.emailAddress');
+			const devKey = await server.admin('POST', '/seed', { accounts: [{ apiKey: server.devKey }] });
+			expect(devKey.status).toBe(400);
+			expect(devKey.body.error).toMatch(
+				/accounts\.0\.apiKey is the dev account's key \(--dev-key, MOCK_DEV_KEY\)/,
+			);
+			// Nothing of a refused seed is applied.
+			expect(
+				(await server.call('GET', '/api/v1/pools', { key: 'lik_same_inbox_00001' })).status,
+			).toBe(401);
+		} finally {
+			await server.close();
+		}
+	});
 });

@@ -35,7 +35,8 @@ function completeContact(c: SeedContact): Contact {
 export function readSeedFile(file: string): Seed {
 	let raw: unknown;
 	try {
-		raw = JSON.parse(readFileSync(file, 'utf8'));
+		// Editors on Windows may start a UTF-8 file with a byte order mark; JSON.parse refuses it.
+		raw = JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, ''));
 	} catch (error) {
 		throw new Error(`Cannot read the seed file ${file}: ${(error as Error).message}`);
 	}
@@ -74,6 +75,15 @@ export async function applySeed(
 			),
 		),
 	);
+	const devAccountId = store.accounts.devAccountId();
+	seed.accounts.forEach((account, a) => {
+		if (devAccountId && store.accounts.accountOfKey(account.apiKey) === devAccountId)
+			throw new ApiError(
+				400,
+				`Invalid seed: accounts.${a}.apiKey is the dev account's key (--dev-key, MOCK_DEV_KEY); give the seeded account a key of its own.`,
+				{ details: [{ path: `accounts.${a}.apiKey`, message: "is the dev account's key" }] },
+			);
+	});
 	const accounts: { accountId: string; created: boolean }[] = [];
 	store.transaction(() => {
 		seed.accounts.forEach((account, a) => {

@@ -110,6 +110,9 @@ export const listInboxesQuery = z
 	})
 	.meta({ id: 'ListInboxesQuery' });
 
+/** GET /pools takes no parameter; one sent anyway is refused like GET /inboxes refuses unknown ones. */
+export const listPoolsQuery = z.strictObject({}).meta({ id: 'ListPoolsQuery' });
+
 export const pool = z
 	.object({
 		id: z.string(),

@@ -15,6 +15,63 @@ const seedInbox = inboxEntry.omit({ poolId: true, imapPassword: true }).extend({
 
 export const seedContact = contact.partial().required({ businessName: true });
 
+type SeedInput = {
+	accounts: {
+		apiKey: string;
+		pools: { name: string; inboxes: { emailAddress: string }[] }[];
+		contacts: { businessName: string; email?: string | null; emails?: string[] | null }[];
+	}[];
+};
+
+/**
+ * Entries a seed would otherwise merge without a word: two accounts with one key, two pools of an
+ * account with one name, an inbox address given twice in an account, two contacts of an account
+ * with one email (contacts are deduplicated by email: store/contact-key.cts). Each is refused with
+ * both places named.
+ */
+function refuseConflicts(seed: SeedInput, ctx: z.RefinementCtx): void {
+	const firstAt = new Map<string, string>();
+	const conflict = (key: string, path: (string | number)[], what: string, fix: string) => {
+		const earlier = firstAt.get(key);
+		if (earlier === undefined) firstAt.set(key, path.join('.'));
+		else ctx.addIssue({ code: 'custom', path, message: `${what} as ${earlier}; ${fix}` });
+	};
+	seed.accounts.forEach((account, a) => {
+		conflict(
+			`key:${account.apiKey}`,
+			['accounts', a, 'apiKey'],
+			'is the same key',
+			'give each account its own key, or merge the two entries',
+		);
+		account.pools.forEach((pool, p) => {
+			conflict(
+				`pool:${a}:${pool.name.trim().toLowerCase()}`,
+				['accounts', a, 'pools', p, 'name'],
+				'is the same pool name',
+				'give each pool its own name, or merge their inboxes into one entry',
+			);
+			pool.inboxes.forEach((inbox, i) =>
+				conflict(
+					`inbox:${a}:${inbox.emailAddress.trim().toLowerCase()}`,
+					['accounts', a, 'pools', p, 'inboxes', i, 'emailAddress'],
+					'is the same inbox address',
+					'an account has one inbox per address: leave one out',
+				),
+			);
+		});
+		account.contacts.forEach((contact, c) => {
+			const email = contact.email ?? contact.emails?.[0];
+			if (email)
+				conflict(
+					`contact:${a}:${email.trim().toLowerCase()}`,
+					['accounts', a, 'contacts', c, 'email'],
+					'is the same email',
+					'contacts are deduplicated by email: give each its own or leave one out',
+				);
+		});
+	});
+}
+
 export const seedSchema = z
 	.strictObject({
 		accounts: z.array(
@@ -37,6 +94,7 @@ export const seedSchema = z
 			}),
 		),
 	})
+	.superRefine(refuseConflicts)
 	.meta({
 		id: 'Seed',
 		example: {

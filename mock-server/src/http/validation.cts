@@ -20,6 +20,9 @@ function describeType(value: unknown, echo: boolean): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'an array';
 	if (typeof value === 'object') return 'an object';
+	// JSON numbers past ~1.8e308 (`1e400`) parse as Infinity: say so instead of "the number Infinity".
+	if (typeof value === 'number' && !Number.isFinite(value))
+		return 'a number too large to represent (it reads as Infinity)';
 	if (!echo) return `a ${typeof value}`;
 	if (typeof value === 'number' && !Number.isInteger(value)) return `the number ${value}`;
 	if (typeof value === 'string')
@@ -48,7 +51,7 @@ function issueToDetails(
 				const hint = closestField(key, known(issue.path));
 				return {
 					path: path ? `${path}.${key}` : key,
-					message: `Unknown field '${key}'.${hint ? ` Did you mean '${hint}'?` : ` Known fields: ${known(issue.path).join(', ')}.`}`,
+					message: `Unknown field '${key}'.${hint ? ` Did you mean '${hint}'?` : known(issue.path).length > 0 ? ` Known fields: ${known(issue.path).join(', ')}.` : ' None are accepted here.'}`,
 				};
 			});
 		case 'invalid_type': {

@@ -7,6 +7,7 @@ import {
 	creationResponse,
 	inboxesResponse,
 	listInboxesQuery,
+	listPoolsQuery,
 	poolsResponse,
 } from '../contract/inboxes.cjs';
 import { sendError } from '../http/answers.cjs';
@@ -36,8 +37,10 @@ export const inboxRoutes: FastifyPluginAsync<InboxRoutesOptions> = async (app, o
 				tags: ['Inbox management'],
 				operationId: 'listPools',
 				summary: 'List pools (ordered by createdAt, then id). Needs pools:read.',
+				querystring: listPoolsQuery,
 				response: {
 					200: success('Pools with live inbox counts.', poolsResponse),
+					400: failure('A query parameter was sent; this operation takes none.'),
 					...API_KEY_FAILURES,
 					403: forbidden('pools:read'),
 				},
