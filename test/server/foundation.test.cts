@@ -169,6 +169,28 @@ describe('reference server foundation', () => {
 			expect(leads.body.error).toMatch(/needs a JSON body/);
 		});
 
+		it("pages an account's contacts in the order they were added", async () => {
+			const { apiKey, accountId } = await server.newAccount({ credits: 100 });
+			const found = await server.call('POST', '/api/v1/niche-finder-leads', {
+				key: apiKey,
+				body: { niche: 'florist', city: 'Denver', count: 25 },
+			});
+			const names = found.body.contacts.map((c: any) => c.businessName);
+			const page = async (query: string) =>
+				(await server.admin('GET', `/accounts/${accountId}/contacts${query}`)).body;
+			const first = await page('?limit=10');
+			expect(first.pagination).toEqual({ total: 25, limit: 10, skip: 0, hasMore: true });
+			const last = await page('?limit=10&skip=20');
+			expect(last.pagination).toEqual({ total: 25, limit: 10, skip: 20, hasMore: false });
+			expect(
+				[...first.contacts, ...(await page('?limit=10&skip=10')).contacts, ...last.contacts].map(
+					(c: any) => c.businessName,
+				),
+			).toEqual(names);
+			const bad = await server.admin('GET', `/accounts/${accountId}/contacts?limit=1001`);
+			expect([bad.status, bad.body.details[0].path]).toEqual([400, 'limit']);
+		});
+
 		it('creates, reads and patches accounts and issues more keys', async () => {
 			const created = await server.admin('POST', '/accounts', {});
 			expect(created.status).toBe(201);
@@ -192,7 +214,7 @@ describe('reference server foundation', () => {
 			expect((await server.admin('GET', '/accounts/acc_missing')).status).toBe(404);
 			expect(
 				(await server.admin('GET', `/accounts/${created.body.accountId}/contacts`)).body,
-			).toEqual({ contacts: [] });
+			).toEqual({ contacts: [], pagination: { total: 0, limit: 1000, skip: 0, hasMore: false } });
 			expect(
 				(await server.admin('PATCH', `/accounts/${created.body.accountId}`, { credits: -1 }))
 					.status,

@@ -8,7 +8,9 @@ import { z } from 'zod';
 import {
 	accountListResponse,
 	accountResponse,
+	CONTACTS_PAGE_MAX,
 	clockRequest,
+	contactsQuery,
 	createAccountRequest,
 	createKeyRequest,
 	faultRequest,
@@ -18,7 +20,13 @@ import {
 import { type Seed, seedSchema } from '../contract/seed.cjs';
 import type { Clock } from '../core/clock.cjs';
 import { requireAdminToken } from '../http/auth.cjs';
-import { ADMIN_TOKEN_FAILURE, type Answer, failure, success } from '../http/contract.cjs';
+import {
+	ADMIN_TOKEN_FAILURE,
+	type Answer,
+	BODY_FAILURES,
+	failure,
+	success,
+} from '../http/contract.cjs';
 import { notFound } from '../http/errors.cjs';
 import type { Store } from '../store/store.cjs';
 import type { Faults } from './faults.cjs';
@@ -49,7 +57,7 @@ const admin = <T extends { body?: unknown; response: Record<number, Answer> }>(
 	security: [{ adminToken: [] }],
 	summary,
 	response: {
-		...(rest.body ? { 400: failure('The body is invalid.') } : {}),
+		...(rest.body ? { 400: failure('The body is invalid.'), ...BODY_FAILURES } : {}),
 		...rest.response,
 		...ADMIN_TOKEN_FAILURE,
 	},
@@ -144,12 +152,27 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 	api.get(
 		'/__admin/accounts/:id/contacts',
 		{
-			schema: admin("The account's contacts, in the order they were added", {
-				params: accountParams,
-				response: { 200: success('{contacts}'), 404: unknownAccount },
-			}),
+			schema: admin(
+				`The account's contacts, in the order they were added, a page at a time (limit 1 to ${CONTACTS_PAGE_MAX}, default ${CONTACTS_PAGE_MAX}; skip), with pagination as GET /inboxes has it`,
+				{
+					params: accountParams,
+					querystring: contactsQuery,
+					response: {
+						200: success('{contacts, pagination: {total, limit, skip, hasMore}}'),
+						400: failure('A query parameter is invalid (the message names it).'),
+						404: unknownAccount,
+					},
+				},
+			),
 		},
-		async (request) => ({ contacts: store.contacts.list(accountOf(request.params.id).id) }),
+		async (request) => {
+			const { limit = CONTACTS_PAGE_MAX, skip = 0 } = request.query;
+			const { contacts, total } = store.contacts.page(accountOf(request.params.id).id, limit, skip);
+			return {
+				contacts,
+				pagination: { total, limit, skip, hasMore: skip + contacts.length < total },
+			};
+		},
 	);
 	api.get(
 		'/__admin/faults',

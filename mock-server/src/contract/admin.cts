@@ -109,6 +109,18 @@ export const journalQuery = z
 	})
 	.meta({ id: 'AdminJournalQuery' });
 
+/** A page of an account's contacts: at most 1000 at a time, however many the account holds. */
+export const CONTACTS_PAGE_MAX = 1000;
+
+export const contactsQuery = z
+	.strictObject({
+		limit: queryInt(1, CONTACTS_PAGE_MAX)
+			.optional()
+			.meta({ description: `1 to ${CONTACTS_PAGE_MAX}, default ${CONTACTS_PAGE_MAX}.` }),
+		skip: queryInt(0, Number.MAX_SAFE_INTEGER).optional().meta({ description: '>= 0, default 0.' }),
+	})
+	.meta({ id: 'AdminContactsQuery' });
+
 export const clockRequest = z
 	.strictObject({
 		advanceSeconds: z

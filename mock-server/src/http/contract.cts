@@ -53,14 +53,19 @@ export const RATE_HEADERS: Record<string, HeaderDoc> = {
 	},
 };
 
+/** The answers of an operation taking a body that is too large or not JSON. */
+export const BODY_FAILURES = {
+	413: failure(`Body larger than ${BODY_LIMIT_BYTES / 1024 / 1024} MiB.`, bodyTooLarge().toBody()),
+	415: failure('Body not sent as application/json.', notJson().toBody()),
+};
+
 /** The answers every authenticated API operation may give before its own rules run. */
 export const API_KEY_FAILURES = {
 	401: failure(
 		'Missing, malformed or invalid API key, or an account without an active subscription. Carries WWW-Authenticate: Bearer.',
 		{ error: "Missing API key: send the header 'Authorization: Bearer <API key>'." },
 	),
-	413: failure(`Body larger than ${BODY_LIMIT_BYTES / 1024 / 1024} MiB.`, bodyTooLarge().toBody()),
-	415: failure('Body not sent as application/json.', notJson().toBody()),
+	...BODY_FAILURES,
 };
 
 export const ADMIN_TOKEN_FAILURE = {

@@ -34,11 +34,15 @@ export class Contacts {
 		);
 	}
 
-	/** The account's contacts in the order they were added. */
-	list(accountId: string): Contact[] {
-		const rows = sql(this.db, 'SELECT data FROM contacts WHERE account_id = ? ORDER BY seq').all(
-			accountId,
-		) as { data: string }[];
-		return rows.map((r) => JSON.parse(r.data) as Contact);
+	/** A page of the account's contacts in the order they were added, and how many there are. */
+	page(accountId: string, limit: number, skip: number): { contacts: Contact[]; total: number } {
+		const rows = sql(
+			this.db,
+			'SELECT data FROM contacts WHERE account_id = ? ORDER BY seq LIMIT ? OFFSET ?',
+		).all(accountId, limit, skip) as { data: string }[];
+		const total = sql(this.db, 'SELECT COUNT(*) FROM contacts WHERE account_id = ?')
+			.pluck()
+			.get(accountId) as number;
+		return { contacts: rows.map((r) => JSON.parse(r.data) as Contact), total };
 	}
 }
