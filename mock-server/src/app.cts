@@ -39,7 +39,7 @@ import { BusinessDirectory } from './leads/directory.cjs';
 import { leadRoutes } from './leads/routes.cjs';
 import { ScanCache } from './leads/scan-cache.cjs';
 import { latencyProfile } from './leads/search.cjs';
-import { startWebsiteScanning, type WebsiteScanning } from './scan/index.cjs';
+import { scanningOnDemand, startWebsiteScanning } from './scan/index.cjs';
 import { openDatabase } from './store/database.cjs';
 import { Store } from './store/store.cjs';
 import { hostnameOf, isSyntheticHost, registerSyntheticWeb } from './web/index.cjs';
@@ -77,24 +77,6 @@ function clientUrl(address: AddressInfo): string {
 					? `[${address.address}]`
 					: address.address;
 	return `http://${host}:${address.port}`;
-}
-
-/**
- * Starts the website scanning on first use (an idle server needs neither the threads' memory nor
- * their start-up); a start that failed is not kept, so the next scan tries again.
- */
-function scanningOnDemand(start: () => Promise<WebsiteScanning>) {
-	let scanning: Promise<WebsiteScanning> | undefined;
-	return {
-		scan: async (url: string) => {
-			scanning ??= start().catch((error: Error) => {
-				scanning = undefined;
-				throw error;
-			});
-			return (await scanning).scan(url);
-		},
-		stop: async () => (await scanning?.catch(() => undefined))?.stop(),
-	};
 }
 
 /** The connection tests of --connection-test; real ones only through the outbound guard. */
@@ -144,14 +126,16 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 	// Without the worker thread, the websites are this server's own virtual hosts (on loopback).
 	const ownOrigin = () =>
 		`http://${address?.family === 'IPv6' ? '[::1]' : '127.0.0.1'}:${address?.port ?? config.port}`;
-	const scanning = scanningOnDemand(() =>
-		startWebsiteScanning({
-			fallbackOrigin: ownOrigin(),
-			timeoutMs: config.scanTimeoutMs,
-			threads: config.scanThreads,
-			concurrency: config.scanConcurrency,
-			warn: (message, error) => logger.warn(message, { error: error.message }),
-		}),
+	const scanning = scanningOnDemand(
+		() =>
+			startWebsiteScanning({
+				fallbackOrigin: ownOrigin(),
+				timeoutMs: config.scanTimeoutMs,
+				threads: config.scanThreads,
+				concurrency: config.scanConcurrency,
+				warn: (message, error) => logger.warn(message, { error: error.message }),
+			}),
+		config.scanIdleMs,
 	);
 	const scans = new ScanCache(scanning.scan, clock);
 	const limiter = new InboxRateLimiter(store.quota, clock);

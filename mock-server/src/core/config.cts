@@ -23,6 +23,8 @@ export interface ServerConfig {
 	scanThreads: number;
 	/** Websites scanned at once, all scanner threads together. */
 	scanConcurrency: number;
+	/** Milliseconds without a scan after which the scanning threads end (restarted on demand). */
+	scanIdleMs: number;
 	mxLookup: boolean;
 	log: boolean;
 	journalSize: number;
@@ -102,6 +104,12 @@ export const OPTIONS: Record<keyof ServerConfig, OptionSpec> = {
 		env: 'MOCK_SCAN_CONCURRENCY',
 		default: '1024',
 		help: 'websites scanned at once, all scanner threads together (1 to 8192): fewer use less memory and take large searches longer',
+	},
+	scanIdleMs: {
+		flag: 'scan-idle',
+		env: 'MOCK_SCAN_IDLE',
+		default: '60000',
+		help: 'milliseconds without a website scan after which the scanner and synthetic-web threads end, freeing their memory (the next search starts them again)',
 	},
 	mxLookup: {
 		flag: 'mx-lookup',
@@ -300,6 +308,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfi
 				? Math.max(1, Math.min(4, availableParallelism() - 1))
 				: integer(scanThreads, 0, 16, ' or auto'),
 		scanConcurrency: integer(required('scanConcurrency'), 1, 8192),
+		scanIdleMs: integer(required('scanIdleMs'), 1000, 86400000),
 		mxLookup: oneOf(required('mxLookup'), ['on', 'off'] as const) === 'on',
 		log: oneOf(required('log'), ['on', 'off'] as const) === 'on',
 		journalSize: integer(required('journalSize'), 0, 1000000),

@@ -2,3 +2,4 @@
 export type { ScanSummary } from './scanner.cjs';
 export { runScannerThread } from './pool.cjs';
 export { startWebsiteScanning, type WebsiteScanning } from './website-scanning.cjs';
+export { scanningOnDemand } from './on-demand.cjs';

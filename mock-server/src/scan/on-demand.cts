@@ -1,0 +1,41 @@
+import type { ScanSummary } from './scanner.cjs';
+import type { WebsiteScanning } from './website-scanning.cjs';
+
+/**
+ * The website scanning started on first use and ended after `idleMs` without a scan: an idle server
+ * needs neither the threads' memory (their heaps hold what large searches left) nor their start-up,
+ * and the next search starts them again. A start that failed is not kept, so the next scan retries.
+ */
+export function scanningOnDemand(
+	start: () => Promise<WebsiteScanning>,
+	idleMs: number,
+): WebsiteScanning {
+	let scanning: Promise<WebsiteScanning> | undefined;
+	let inFlight = 0;
+	let idleTimer: NodeJS.Timeout | undefined;
+	const end = async () => {
+		clearTimeout(idleTimer);
+		const current = scanning;
+		scanning = undefined;
+		await (await current?.catch(() => undefined))?.stop();
+	};
+	return {
+		async scan(url: string): Promise<ScanSummary> {
+			clearTimeout(idleTimer);
+			inFlight++;
+			try {
+				scanning ??= start().catch((error: Error) => {
+					scanning = undefined;
+					throw error;
+				});
+				return await (await scanning).scan(url);
+			} finally {
+				if (--inFlight === 0) {
+					// Never holds the process open: a server closing stops the threads itself.
+					idleTimer = setTimeout(() => void end(), idleMs).unref();
+				}
+			}
+		},
+		stop: end,
+	};
+}

@@ -1,0 +1,63 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { scanningOnDemand } from '../../mock-server/src/scan/on-demand.cjs';
+import type { WebsiteScanning } from '../../mock-server/src/scan/website-scanning.cjs';
+
+const summary = { fbPixel: false, tikTokPixel: false, gAnalytics: false } as never;
+
+/** A stand-in for the threads: counts how often they were started and stopped. */
+function fakeThreads(scanMs = 0) {
+	const counts = { started: 0, stopped: 0 };
+	const start = async (): Promise<WebsiteScanning> => {
+		counts.started++;
+		return {
+			scan: async () => {
+				await sleep(scanMs);
+				return summary;
+			},
+			stop: async () => {
+				counts.stopped++;
+			},
+		};
+	};
+	return { counts, start };
+}
+
+describe('website scanning on demand', () => {
+	it('starts on the first scan, ends after the idle time, and starts again for the next', async () => {
+		const { counts, start } = fakeThreads();
+		const scanning = scanningOnDemand(start, 50);
+		expect(counts).toEqual({ started: 0, stopped: 0 });
+		await Promise.all([scanning.scan('http://a.test/'), scanning.scan('http://b.test/')]);
+		expect(counts).toEqual({ started: 1, stopped: 0 });
+		await sleep(150);
+		expect(counts).toEqual({ started: 1, stopped: 1 });
+		await scanning.scan('http://c.test/');
+		expect(counts).toEqual({ started: 2, stopped: 1 });
+		await scanning.stop();
+		expect(counts).toEqual({ started: 2, stopped: 2 });
+	});
+
+	it('does not end while a scan is in flight, however long it takes', async () => {
+		const { counts, start } = fakeThreads(200);
+		const scanning = scanningOnDemand(start, 50);
+		await scanning.scan('http://a.test/');
+		const slow = scanning.scan('http://b.test/');
+		await sleep(30);
+		const slower = scanning.scan('http://c.test/');
+		await slow;
+		await slower;
+		expect(counts).toEqual({ started: 1, stopped: 0 });
+		await scanning.stop();
+	});
+
+	it('retries a start that failed', async () => {
+		let attempts = 0;
+		const scanning = scanningOnDemand(async () => {
+			if (++attempts === 1) throw new Error('no threads');
+			return fakeThreads().start();
+		}, 50);
+		await expect(scanning.scan('http://a.test/')).rejects.toThrow('no threads');
+		await expect(scanning.scan('http://a.test/')).resolves.toBe(summary);
+		await scanning.stop();
+	});
+});
