@@ -20,7 +20,7 @@ export function scanningOnDemand(
 		await (await current?.catch(() => undefined))?.stop();
 	};
 	return {
-		async scan(url: string): Promise<ScanSummary> {
+		scan: async (url: string): Promise<ScanSummary> => {
 			clearTimeout(idleTimer);
 			inFlight++;
 			try {

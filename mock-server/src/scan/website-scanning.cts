@@ -14,8 +14,8 @@ import { Scanner, type ScanSummary, summarize } from './scanner.cjs';
  * thread (the websites are also this server's own virtual hosts) with a warning.
  */
 export interface WebsiteScanning {
-	scan(url: string): Promise<ScanSummary>;
-	stop(): Promise<void>;
+	scan: (url: string) => Promise<ScanSummary>;
+	stop: () => Promise<void>;
 }
 
 export async function startWebsiteScanning(options: {

@@ -1,0 +1,132 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { withTempDir } from '../helpers/temp-dir.cjs';
+
+/**
+ * The ledger under `kill -9`: a server killed at a random moment while lead searches are in flight,
+ * restarted on the same database file, must hold credits + contacts saved = credits granted, and
+ * keep every search it answered (docs/api.md, "Credits and crashes"). CRASH_CYCLES sets how many
+ * kills (a longer run for benchmarks).
+ */
+const CYCLES = Number(process.env.CRASH_CYCLES ?? 3);
+const CLI = join(__dirname, '../../mock-server/src/cli.cts');
+const API_KEY = 'lik_crash_ledger_key_0001';
+const ADMIN_TOKEN = 'crash-test-admin-token-0001';
+const GRANTED = 20000;
+const CITIES = ['Chicago', 'Houston', 'Phoenix', 'Dallas', 'Denver', 'Seattle', 'Boston', 'Miami'];
+const NICHES = ['plumber', 'dentist', 'roofer', 'electrician'];
+const SIZES = [40, 150, 500, 1000];
+
+async function startCli(
+	db: string,
+	seed: string,
+): Promise<{ child: ChildProcess; url: string; exited: Promise<unknown> }> {
+	const child = spawn(
+		process.execPath,
+		// tsx as a loader, not its CLI: the CLI runs the server in a child that SIGKILL would not reach.
+		[
+			'--import',
+			'tsx',
+			CLI,
+			'--db',
+			db,
+			'--seed',
+			seed,
+			'--port',
+			'0',
+			'--log',
+			'off',
+			'--admin-token',
+			ADMIN_TOKEN,
+			'--scan-threads',
+			'1',
+		],
+		{ stdio: ['ignore', 'pipe', 'pipe'] },
+	);
+	let output = '';
+	const exited = new Promise((resolve) => child.once('exit', resolve));
+	const url = await new Promise<string>((resolve, reject) => {
+		child.stdout.on('data', (chunk) => {
+			output += chunk;
+			const match = /listening on (http:\/\/\S+)/.exec(output);
+			if (match) resolve(match[1]);
+		});
+		child.stderr.on('data', (chunk) => (output += chunk));
+		child.on('exit', (code) => reject(new Error(`server exited ${code}: ${output}`)));
+	});
+	return { child, url, exited };
+}
+
+async function ledger(url: string) {
+	const res = await fetch(`${url}/__admin/accounts`, {
+		headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+	});
+	const { accounts } = (await res.json()) as {
+		accounts: { dev: boolean; credits: number; contactCount: number }[];
+	};
+	const account = accounts.find((a) => !a.dev)!;
+	return { credits: account.credits, contacts: account.contactCount };
+}
+
+const search = (url: string, niche: string, city: string, count: number) =>
+	fetch(`${url}/api/v1/niche-finder-leads`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+		body: JSON.stringify({ niche, city, count }),
+	}).then(async (res) =>
+		res.status === 200 ? ((await res.json()) as { chargedCredits: number }).chargedCredits : 0,
+	);
+
+describe('the credit ledger under kill -9', () => {
+	it(`holds credits + contacts = granted across ${CYCLES} crashes mid-search`, async () => {
+		await withTempDir('lead-inbox-crash-', async (dir) => {
+			const db = join(dir, 'ledger.sqlite');
+			const seed = join(dir, 'seed.json');
+			writeFileSync(seed, JSON.stringify({ accounts: [{ apiKey: API_KEY, credits: GRANTED }] }));
+			let acknowledged = 0;
+			const history: string[] = [];
+			for (let cycle = 0; cycle < CYCLES; cycle++) {
+				const { child, url, exited } = await startCli(db, seed);
+				const before = await ledger(url);
+				expect(before.credits + before.contacts).toBe(GRANTED);
+				expect(before.contacts).toBeGreaterThanOrEqual(acknowledged);
+				// Four searches at once, of 40 to 1000 leads (each scans that many websites): the kill comes
+				// before, during or after each one's save.
+				const searches = NICHES.map((niche, i) =>
+					search(url, niche, CITIES[(cycle * NICHES.length + i) % CITIES.length], SIZES[i]).then(
+						(charged) => (acknowledged += charged),
+						() => undefined, // the connection died with the server
+					),
+				);
+				await sleep(100 + Math.floor(Math.random() * 2000));
+				child.kill('SIGKILL');
+				// The operating system frees the database's lock once the process is gone.
+				await Promise.all([...searches, exited]);
+				history.push(
+					`cycle ${cycle}: ${before.credits} credits, ${before.contacts} contacts before`,
+				);
+			}
+			const { child, url, exited } = await startCli(db, seed);
+			try {
+				const after = await ledger(url);
+				history.push(
+					`after: ${after.credits} credits, ${after.contacts} contacts; acknowledged ${acknowledged}`,
+				);
+				process.stdout.write(`crash cycles: ${history.join('; ')}\n`);
+				expect(after.credits + after.contacts).toBe(GRANTED);
+				expect(after.contacts).toBeGreaterThanOrEqual(acknowledged);
+				// And the server still works on that file: a whole search charges what it saves.
+				const charged = await search(url, 'florist', 'Austin', 20);
+				expect(await ledger(url)).toEqual({
+					credits: after.credits - charged,
+					contacts: after.contacts + charged,
+				});
+			} finally {
+				child.kill('SIGTERM');
+				await exited;
+			}
+		});
+	}, 180000);
+});
