@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 package="${1:-${MOCK_SERVER_PACKAGE:-lead-inbox-mock-server}}"
 seed="${2:-${MOCK_SEED:-$here/../seed.json}}"
 port="${MOCK_PORT:-4010}"
-admin_token="${MOCK_ADMIN_TOKEN:-ci-admin-token}"
+admin_token="${MOCK_ADMIN_TOKEN:-ci-admin-token-0001}"
 base="http://127.0.0.1:$port"
 work=$(mktemp -d)
 
