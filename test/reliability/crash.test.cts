@@ -100,7 +100,10 @@ describe('the credit ledger under kill -9', () => {
 						() => undefined, // the connection died with the server
 					),
 				);
-				await sleep(100 + Math.floor(Math.random() * 2000));
+				// Every other cycle the kill waits for the first answer, so saves have surely committed
+				// and others are in flight, however fast or busy the machine; the rest kill at random.
+				if (cycle % 2 === 1) await Promise.race(searches);
+				await sleep(Math.floor(Math.random() * (cycle % 2 === 1 ? 400 : 2000)));
 				child.kill('SIGKILL');
 				// The operating system frees the database's lock once the process is gone.
 				await Promise.all([...searches, exited]);
@@ -117,6 +120,7 @@ describe('the credit ledger under kill -9', () => {
 				process.stdout.write(`crash cycles: ${history.join('; ')}\n`);
 				expect(after.credits + after.contacts).toBe(GRANTED);
 				expect(after.contacts).toBeGreaterThanOrEqual(acknowledged);
+				if (CYCLES > 1) expect(acknowledged).toBeGreaterThan(0);
 				// And the server still works on that file: a whole search charges what it saves.
 				const charged = await search(url, 'florist', 'Austin', 20);
 				expect(await ledger(url)).toEqual({
