@@ -2,6 +2,7 @@ import { cpus } from 'node:os';
 import { benchCreateInboxesNode } from './create-inboxes-node.bench.cjs';
 import { benchInboxes } from './inboxes.bench.cjs';
 import { benchLeads } from './leads.bench.cjs';
+import { benchMemory } from './memory.bench.cjs';
 import { benchScan } from './scan.bench.cjs';
 import { benchStartup } from './startup.bench.cjs';
 
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
 	await benchLeads();
 	await benchInboxes();
 	await benchCreateInboxesNode();
+	await benchMemory();
 	process.exit(0);
 }
 
