@@ -148,11 +148,6 @@ export class RequestJournal {
 		);
 	}
 
-	/** Bytes the kept entries take (bodies and the flat estimate per entry). */
-	get size(): number {
-		return this.bytes;
-	}
-
 	clear(): void {
 		this.entries = [];
 		this.head = 0;
