@@ -148,8 +148,8 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		bodyLimit: BODY_LIMIT_BYTES,
 		// A client that sends its request (headers and body) slower than this gets 408 and is
 		// disconnected: a body trickled one byte at a time must not hold a connection for ever.
-		// Node reads these when it creates the server (Fastify's own requestTimeout is set after, too
-		// late for Node to apply it); it checks them on the interval (30 s by default).
+		// Node takes these from the server's constructor and checks them on the interval (30 s by
+		// default); Fastify sets its own requestTimeout on the server afterwards, so it must agree.
 		requestTimeout: config.requestTimeoutMs,
 		http: {
 			requestTimeout: config.requestTimeoutMs,

@@ -19,8 +19,16 @@ export interface JournalEntry {
 	response: Record<string, unknown>;
 }
 
-/** The body is kept serialised: its size is what it costs, and it is parsed only when listed. */
-type Kept = Omit<JournalEntry, 'time' | 'body'> & { at: number; json?: string; cost: number };
+/**
+ * Query and body are kept serialised: their size is what they cost, and they are parsed only when
+ * listed.
+ */
+type Kept = Omit<JournalEntry, 'time' | 'body' | 'query'> & {
+	at: number;
+	queryJson: string;
+	json?: string;
+	cost: number;
+};
 
 export interface JournalFilter {
 	method?: string;
@@ -45,14 +53,14 @@ export interface JournalLimits {
 /** Query bytes kept of a request that did not authenticate (anyone can send those). */
 const ANONYMOUS_QUERY_BYTES = 1024;
 
-/** What an entry costs beside its body (method, path, query, summary): a flat estimate. */
+/** What an entry costs beside its query and body (method, path, summary): a flat estimate. */
 const ENTRY_OVERHEAD = 256;
 
 /**
  * The request journal (as WireMock's): the last API requests, so tests can ask afterwards what was
- * called. Bounded by entries and by bytes, whatever clients send: bodies are redacted (passwords,
- * keys, tokens), cut to the per-body limit, and not kept at all for requests that did not
- * authenticate (anyone can send those).
+ * called. Bounded by entries and by bytes, whatever clients send: queries and bodies are redacted
+ * here, the one place that does it (passwords, keys, tokens), cut to the per-body limit, and of a
+ * request that did not authenticate (anyone can send those) no body and 1 KiB of query are kept.
  */
 export class RequestJournal {
 	/** Oldest first; `head` is the index of the oldest entry still kept (dropped ones are skipped). */
@@ -76,16 +84,13 @@ export class RequestJournal {
 		const { body, bodyBytes, query, ...rest } = entry;
 		const anonymous = rest.keyId === null;
 		// A query string is bounded by the header size (16 KiB), still more than a summary.
-		const queryJson = JSON.stringify(query);
-		const queryLimit = anonymous ? ANONYMOUS_QUERY_BYTES : this.limits.bodyBytes;
+		const queryJson =
+			fit(redact(query), anonymous ? ANONYMOUS_QUERY_BYTES : this.limits.bodyBytes).json ?? '{}';
 		const kept: Kept = {
 			id: this.nextId++,
 			...rest,
-			query:
-				queryJson.length <= queryLimit
-					? query
-					: (JSON.parse(shorten(query, queryLimit) ?? '{}') as Record<string, unknown>),
-			cost: ENTRY_OVERHEAD + Math.min(queryJson.length, queryLimit),
+			queryJson,
+			cost: ENTRY_OVERHEAD + queryJson.length,
 		};
 		if (body !== undefined && anonymous) {
 			kept.bodyNote = {
@@ -94,18 +99,15 @@ export class RequestJournal {
 				bytes: bodyBytes,
 			};
 		} else if (body !== undefined) {
-			const redacted = redact(body);
-			const json = JSON.stringify(redacted) ?? 'null';
-			if (json.length <= this.limits.bodyBytes) kept.json = json;
-			else {
-				kept.json = shorten(redacted, this.limits.bodyBytes);
+			const { json, shortened } = fit(redact(body), this.limits.bodyBytes);
+			kept.json = json;
+			kept.cost += json?.length ?? 0;
+			if (shortened)
 				kept.bodyNote = {
 					kept: 'shortened',
 					reason: `larger than --journal-body-bytes (${this.limits.bodyBytes})`,
 					bytes: bodyBytes,
 				};
-			}
-			kept.cost += kept.json?.length ?? 0;
 		}
 		this.entries.push(kept);
 		this.bytes += kept.cost;
@@ -139,9 +141,10 @@ export class RequestJournal {
 					(since === undefined || e.at >= since),
 			);
 		return (filter.limit !== undefined ? matching.slice(-filter.limit) : matching).map(
-			({ at, json, cost: _cost, ...rest }) =>
+			({ at, queryJson, json, cost: _cost, ...rest }) =>
 				({
 					...rest,
+					query: JSON.parse(queryJson) as Record<string, unknown>,
 					time: new Date(at).toISOString(),
 					...(json === undefined ? {} : { body: JSON.parse(json) as unknown }),
 				}) as JournalEntry,
@@ -155,12 +158,20 @@ export class RequestJournal {
 	}
 }
 
+/** A (redacted) value as JSON within `max` bytes: whole when it fits, else shortened. */
+function fit(value: unknown, max: number): { json?: string; shortened: boolean } {
+	const json = JSON.stringify(value) ?? 'null';
+	return json.length <= max
+		? { json, shortened: false }
+		: { json: shorten(value, max), shortened: true };
+}
+
 /**
- * A (redacted) body larger than `max` bytes as JSON, shortened to fit: long strings cut, long lists cut to
+ * A (redacted) value larger than `max` bytes as JSON, shortened to fit: long strings cut, long lists cut to
  * their first items, each with a marker saying what was left out. Halves what it keeps until it
  * fits; what cannot fit at all is kept as a marker only.
  */
-export function shorten(body: unknown, max: number): string | undefined {
+function shorten(body: unknown, max: number): string | undefined {
 	for (let strings = 1024, items = 256; strings >= 16; strings >>= 1, items >>= 1) {
 		const json = JSON.stringify(cut(body, strings, Math.max(1, items)));
 		if (json !== undefined && json.length <= max) return json;

@@ -3,12 +3,12 @@
  * database changes nothing (credits spent since are not handed back).
  */
 import { readFileSync } from 'node:fs';
+import { contactKey } from '../contract/contact-key.cjs';
 import type { Contact } from '../contract/leads.cjs';
 import { type Seed, type SeedContact, seedSchema } from '../contract/seed.cjs';
 import { ApiError } from '../http/errors.cjs';
 import { parseOrThrow } from '../http/validation.cjs';
 import { DetectionError, resolveSettings } from '../inboxes/index.cjs';
-import { contactKey } from '../store/contact-key.cjs';
 import type { Store } from '../store/store.cjs';
 
 /** A seeded contact with every field the API answers with (missing ones empty). */
@@ -76,18 +76,17 @@ export async function applySeed(
 		),
 	);
 	const devAccountId = store.accounts.devAccountId();
-	seed.accounts.forEach((account, a) => {
-		if (devAccountId && store.accounts.accountOfKey(account.apiKey) === devAccountId)
-			throw new ApiError(
-				400,
-				`Invalid seed: accounts.${a}.apiKey is the dev account's key (--dev-key, MOCK_DEV_KEY); give the seeded account a key of its own.`,
-				{ details: [{ path: `accounts.${a}.apiKey`, message: "is the dev account's key" }] },
-			);
-	});
 	const accounts: { accountId: string; created: boolean }[] = [];
 	store.transaction(() => {
 		seed.accounts.forEach((account, a) => {
 			const existing = store.accounts.accountOfKey(account.apiKey);
+			// Merging into the dev account would hand the seed's pools and contacts to the dev key.
+			if (existing && existing === devAccountId)
+				throw new ApiError(
+					400,
+					`Invalid seed: accounts.${a}.apiKey is the dev account's key (--dev-key, MOCK_DEV_KEY); give the seeded account a key of its own.`,
+					{ details: [{ path: `accounts.${a}.apiKey`, message: "is the dev account's key" }] },
+				);
 			const accountId =
 				existing ??
 				store.accounts.create({

@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../core/clock.cjs';
-import { redact } from '../core/logger.cjs';
 import { hourlyLimitReached } from '../http/rate-limit.cjs';
 import type { Faults, RouteFault } from './faults.cjs';
 import { type RequestJournal, summarize, summarizeSerialized } from './journal.cjs';
@@ -27,7 +26,7 @@ export function registerTrafficHooks(
 			at: start?.at ?? deps.clock.now(),
 			method: request.method,
 			path: pathOf(request),
-			query: redact(start?.query ?? { ...(request.query as object) }) as Record<string, unknown>,
+			query: start?.query ?? { ...(request.query as object) },
 			keyId: request.principal?.keyId ?? null,
 			status,
 			durationMs: start ? Math.round(performance.now() - start.start) : 0,

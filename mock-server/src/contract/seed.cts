@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { PERMISSIONS } from './admin.cjs';
+import { contactKey } from './contact-key.cjs';
 import { INBOX_STATUSES, inboxEntry } from './inboxes.cjs';
 import { contact } from './leads.cjs';
 
@@ -25,9 +26,9 @@ type SeedInput = {
 
 /**
  * Entries a seed would otherwise merge without a word: two accounts with one key, two pools of an
- * account with one name, an inbox address given twice in an account, two contacts of an account
- * with one email (contacts are deduplicated by email: store/contact-key.cts). Each is refused with
- * both places named.
+ * account with one name (names are matched as written, as the store matches them), an inbox address
+ * given twice in an account, two contacts of an account with one dedup key (contact-key.cts). Each
+ * is refused with both places named.
  */
 function refuseConflicts(seed: SeedInput, ctx: z.RefinementCtx): void {
 	const firstAt = new Map<string, string>();
@@ -45,7 +46,7 @@ function refuseConflicts(seed: SeedInput, ctx: z.RefinementCtx): void {
 		);
 		account.pools.forEach((pool, p) => {
 			conflict(
-				`pool:${a}:${pool.name.trim().toLowerCase()}`,
+				`pool:${a}:${pool.name}`,
 				['accounts', a, 'pools', p, 'name'],
 				'is the same pool name',
 				'give each pool its own name, or merge their inboxes into one entry',
@@ -63,7 +64,7 @@ function refuseConflicts(seed: SeedInput, ctx: z.RefinementCtx): void {
 			const email = contact.email ?? contact.emails?.[0];
 			if (email)
 				conflict(
-					`contact:${a}:${email.trim().toLowerCase()}`,
+					`contact:${a}:${contactKey(email, '')}`,
 					['accounts', a, 'contacts', c, 'email'],
 					'is the same email',
 					'contacts are deduplicated by email: give each its own or leave one out',

@@ -178,7 +178,7 @@ export function usage(): string {
 }
 
 /** Shortest admin token accepted: a token is all that guards the admin API. */
-export const ADMIN_TOKEN_MIN_LENGTH = 16;
+const ADMIN_TOKEN_MIN_LENGTH = 16;
 
 /**
  * One raw option value and where it came from, so an error names what the user typed: the flag, or

@@ -1,7 +1,7 @@
 import type { CountryCode, Examples } from 'libphonenumber-js';
+import { contactKey } from '../contract/contact-key.cjs';
 import { lazy } from '../core/lazy.cjs';
 import { hash32, Rng } from '../core/random.cjs';
-import { contactKey } from '../store/contact-key.cjs';
 import type { City } from './cities.cjs';
 import { localPhone, phoneLib, postalCodeOf } from './local-numbers.cjs';
 import type { Niche } from './niches.cjs';

@@ -1,4 +1,4 @@
-/** The contacts of each account, deduplicated by their key (contact-key.cts). */
+/** The contacts of each account, deduplicated by their key (contract/contact-key.cts). */
 import type { Contact } from '../contract/leads.cjs';
 import type { Clock } from '../core/clock.cjs';
 import { type Db, sql } from './database.cjs';
