@@ -400,6 +400,37 @@ describe('inbox management', () => {
 			expect((await list('?poolId=pool_unknown')).status).toBe(404);
 		});
 
+		it('lists a status set through the admin API at once, the inbox named by ID or address', async () => {
+			const a3 = (await list('?limit=5')).body.inboxes[3];
+			const ownerId = server.store.accounts.accountOfKey(key)!;
+			const byId = await server.admin('PATCH', `/accounts/${ownerId}/inboxes/${a3.id}`, {
+				status: 'error',
+			});
+			expect(byId).toMatchObject({ status: 200, body: { ...a3, status: 'error' } });
+			expect((await list('?status=error')).body.inboxes).toEqual([{ ...a3, status: 'error' }]);
+			const byAddress = await server.admin(
+				'PATCH',
+				`/accounts/${ownerId}/inboxes/A3@Gmail.com`,
+				{ status: 'active' },
+			);
+			expect(byAddress.body.status).toBe('active');
+			expect((await list('?status=error')).body.pagination.total).toBe(0);
+
+			const other = await server.newAccount();
+			const foreign = await server.admin(
+				'PATCH',
+				`/accounts/${other.accountId}/inboxes/${a3.id}`,
+				{ status: 'error' },
+			);
+			expect(foreign.status).toBe(404);
+			expect(foreign.body.error).toContain(`has no inbox '${a3.id}'`);
+			const wrong = await server.admin('PATCH', `/accounts/${ownerId}/inboxes/${a3.id}`, {
+				status: 'broken',
+			});
+			expect([wrong.status, wrong.body.details[0].path]).toEqual([400, 'status']);
+			expect((await list('?status=active&limit=1000')).body.pagination.total).toBe(40);
+		});
+
 		it('refuses a query parameter on GET /pools, which takes none', async () => {
 			const res = await server.call('GET', '/api/v1/pools?limit=5');
 			expect([res.status, res.body.details[0]]).toEqual([

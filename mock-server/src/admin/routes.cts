@@ -14,9 +14,11 @@ import {
 	createAccountRequest,
 	createKeyRequest,
 	faultRequest,
+	inboxStatusRequest,
 	journalQuery,
 	patchAccountRequest,
 } from '../contract/admin.cjs';
+import { inbox } from '../contract/inboxes.cjs';
 import { type Seed, seedSchema } from '../contract/seed.cjs';
 import type { Clock } from '../core/clock.cjs';
 import { requireAdminToken } from '../http/auth.cjs';
@@ -172,6 +174,40 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 				contacts,
 				pagination: { total, limit, skip, hasMore: skip + contacts.length < total },
 			};
+		},
+	);
+	api.patch(
+		'/__admin/accounts/:id/inboxes/:inbox',
+		{
+			schema: admin(
+				"Set an inbox's status (active, paused, deactivated, error), as a provider would when a login stops working; the inbox is named by ID or by email address. GET /inboxes lists it with the new status at once.",
+				{
+					params: z.object({
+						id: z.string(),
+						inbox: z.string().meta({ description: 'The inbox ID, or its email address.' }),
+					}),
+					body: inboxStatusRequest,
+					response: {
+						200: success('The inbox as GET /inboxes lists it', inbox),
+						404: failure('No such account, or no such inbox in it.', {
+							error: "Account 'acc_x' has no inbox 'sales@example.com'.",
+						}),
+					},
+				},
+			),
+		},
+		async (request) => {
+			const account = accountOf(request.params.id);
+			const changed = store.inboxes.setStatus(
+				account.id,
+				request.params.inbox,
+				request.body.status,
+			);
+			if (!changed)
+				throw notFound(
+					`Account '${account.id}' has no inbox '${request.params.inbox}'. Name it by its ID (GET /api/v1/inboxes lists them) or by its email address.`,
+				);
+			return changed;
 		},
 	);
 	api.get(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { queryInt } from './common.cjs';
+import { INBOX_STATUSES } from './inboxes.cjs';
 
 /** What an API key may do on the inbox service (the lead search needs none). */
 export const PERMISSIONS = ['pools:read', 'inboxes:read', 'inboxes:write'] as const;
@@ -129,6 +130,13 @@ export const clockRequest = z
 			.max(10 * 365 * 24 * 3600),
 	})
 	.meta({ id: 'AdminClock' });
+
+/** An inbox's new status: what a mail provider or the service would do to it (a login that broke...). */
+export const inboxStatusRequest = z
+	.strictObject({
+		status: z.enum(INBOX_STATUSES).meta({ description: `One of ${INBOX_STATUSES.join(', ')}.` }),
+	})
+	.meta({ id: 'AdminInboxStatus', example: { status: 'error' } });
 
 export const accountResponse = z
 	.object({

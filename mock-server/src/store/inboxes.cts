@@ -30,6 +30,10 @@ export interface InboxRow {
 	createdAt: string;
 }
 
+/** An inbox as GET /inboxes lists it: never connection settings or passwords. */
+const LISTED =
+	'id, email_address AS emailAddress, pool_id AS poolId, status, daily_sending_limit AS dailySendingLimit, created_at AS createdAt';
+
 export class Inboxes {
 	/** Called with the account after every write to its pools or inboxes. */
 	onChange: (accountId: string) => void = () => undefined;
@@ -56,13 +60,26 @@ export class Inboxes {
 		)?.id;
 	}
 
-	setStatus(accountId: string, inboxId: string, status: InboxStatus): void {
-		this.onChange(accountId);
-		sql(this.db, 'UPDATE inboxes SET status = ? WHERE id = ? AND account_id = ?').run(
+	/**
+	 * Sets an inbox's status; the inbox is named by ID or by address (case-insensitive). Returns the
+	 * inbox as listed, or undefined when the account has no such inbox.
+	 */
+	setStatus(accountId: string, inbox: string, status: InboxStatus): InboxRow | undefined {
+		const byAddress = inbox.includes('@');
+		const where = `account_id = ? AND ${byAddress ? 'email_lower' : 'id'} = ?`;
+		const key = byAddress ? inbox.trim().toLowerCase() : inbox;
+		const { changes } = sql(this.db, `UPDATE inboxes SET status = ? WHERE ${where}`).run(
 			status,
-			inboxId,
 			accountId,
+			key,
 		);
+		if (changes === 0) return undefined;
+		this.onChange(accountId);
+		return sql(
+			this.db,
+			`SELECT ${LISTED}
+			 FROM inboxes WHERE ${where}`,
+		).get(accountId, key) as InboxRow;
 	}
 
 	listPools(accountId: string) {
@@ -92,7 +109,7 @@ export class Inboxes {
 		const inboxes = sql(
 			this.db,
 
-			`SELECT id, email_address AS emailAddress, pool_id AS poolId, status, daily_sending_limit AS dailySendingLimit, created_at AS createdAt
+			`SELECT ${LISTED}
 				 FROM inboxes WHERE ${where.join(' AND ')} ORDER BY created_at, id LIMIT @limit OFFSET @skip`,
 		).all(params);
 		return { inboxes: inboxes as InboxRow[], total };
