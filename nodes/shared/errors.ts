@@ -1,4 +1,10 @@
-import type { IExecuteFunctions, ILoadOptionsFunctions, INode, JsonObject } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	ILoadOptionsFunctions,
+	INode,
+	IPollFunctions,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import {
 	CREDENTIAL_FIELDS,
@@ -16,7 +22,8 @@ import { rateLimitHint } from './rateLimit';
  * (which service, which HTTP status), then our hint on how to fix it. Nothing is guessed.
  */
 
-export type Context = IExecuteFunctions | ILoadOptionsFunctions;
+/** What a node calls the services from: a run, the editor's lists, a polling trigger. */
+export type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 interface ErrorParts {
 	message: string;

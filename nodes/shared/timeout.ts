@@ -12,11 +12,15 @@ export function timeoutOption(defaultSeconds: number, what: string): INodeProper
 	};
 }
 
-/** The option's value in milliseconds, for item `i` (the default when unset or invalid). */
-export function timeoutMsOf(ctx: IExecuteFunctions, i: number, defaultSeconds: number): number {
-	const options = ctx.getNodeParameter('options', i, {}) as { timeoutSeconds?: unknown };
+/** The option's value in milliseconds (the default when unset or invalid). */
+export function timeoutMsFrom(options: { timeoutSeconds?: unknown }, defaultSeconds: number): number {
 	const seconds = Number(options.timeoutSeconds);
 	return (Number.isFinite(seconds) && seconds > 0 ? seconds : defaultSeconds) * 1000;
+}
+
+/** The option's value in milliseconds, for item `i`. */
+export function timeoutMsOf(ctx: IExecuteFunctions, i: number, defaultSeconds: number): number {
+	return timeoutMsFrom(ctx.getNodeParameter('options', i, {}) as object, defaultSeconds);
 }
 
 export const TIMEOUT_HINT = 'Raise Options > Timeout (Seconds) if the service needs longer.';

@@ -1,10 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CredentialTestContext, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import {
+	CredentialTestContext,
+	ExecutionLifecycleHooks,
+	PollContext,
+	WorkflowExecute,
+} from 'n8n-core';
 import {
 	type ICredentialDataDecryptedObject,
 	type ICredentialType,
 	type IHttpRequestOptions,
+	type INode,
 	type INodeType,
 	type INodeTypeData,
 	type INodeTypes,
@@ -19,6 +25,7 @@ import {
 import { LeadInboxApi } from '../../credentials/LeadInboxApi.credentials';
 import { CreateInboxes } from '../../nodes/CreateInboxes/CreateInboxes.node';
 import { FetchLeads } from '../../nodes/FetchLeads/FetchLeads.node';
+import { LeadInboxTrigger } from '../../nodes/LeadInboxTrigger/LeadInboxTrigger.node';
 import { ListInboxes } from '../../nodes/ListInboxes/ListInboxes.node';
 import { ListPools } from '../../nodes/ListPools/ListPools.node';
 
@@ -51,6 +58,7 @@ const NODES: Record<string, INodeType> = {
 	'n8n-nodes-lead-inbox.listPools': new ListPools(),
 	'n8n-nodes-lead-inbox.listInboxes': new ListInboxes(),
 	'n8n-nodes-lead-inbox.createInboxes': new CreateInboxes(),
+	'n8n-nodes-lead-inbox.leadInboxTrigger': new LeadInboxTrigger(),
 };
 
 class NodeTypes implements INodeTypes {
@@ -75,7 +83,7 @@ const CREDENTIAL: ICredentialType = new LeadInboxApi();
 function resolveTemplate(value: string, credentials: ICredentialDataDecryptedObject): string {
 	const text = value.startsWith('=') ? value.slice(1) : value;
 	return text.replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, key: string) =>
-		String(credentials[key] as string | number | boolean | undefined ?? ''),
+		String((credentials[key] as string | number | boolean | undefined) ?? ''),
 	);
 }
 
@@ -111,33 +119,13 @@ export function loadWorkflow(file: string): WorkflowJson {
 	return JSON.parse(readFileSync(join(__dirname, '../workflows', file), 'utf8'));
 }
 
-export async function runWorkflow(json: WorkflowJson, options: RunOptions): Promise<IRun> {
-	const nodes = json.nodes.map((node) => ({
-		...node,
-		parameters: {
-			...(node.parameters as IDataObject),
-			...(options.parameters?.[node.name as string] ?? {}),
-		},
-		...(options.onError?.[node.name as string]
-			? { onError: options.onError[node.name as string] }
-			: {}),
-	}));
-	const workflow = new Workflow({
-		id: 'test-workflow',
-		name: json.name,
-		nodes: nodes as never,
-		connections: json.connections as never,
-		active: false,
-		nodeTypes: new NodeTypes(),
-	});
-	const credentialData = options.credentials as unknown as ICredentialDataDecryptedObject;
-	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
-		id: 'test-workflow',
-		name: json.name,
-		nodes,
-		connections: json.connections,
-	} as never);
-	const additionalData = {
+/** What n8n gives a node besides its parameters: the credential (with generic auth applied), hooks. */
+function additionalDataFor(
+	credentials: RunOptions['credentials'],
+	hooks: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
+	const credentialData = credentials as unknown as ICredentialDataDecryptedObject;
+	return {
 		credentialsHelper: {
 			getParentTypes: () => [],
 			authenticate: async (
@@ -170,6 +158,34 @@ export async function runWorkflow(json: WorkflowJson, options: RunOptions): Prom
 			throw new Error('not supported in tests');
 		},
 	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+export async function runWorkflow(json: WorkflowJson, options: RunOptions): Promise<IRun> {
+	const nodes = json.nodes.map((node) => ({
+		...node,
+		parameters: {
+			...(node.parameters as IDataObject),
+			...(options.parameters?.[node.name as string] ?? {}),
+		},
+		...(options.onError?.[node.name as string]
+			? { onError: options.onError[node.name as string] }
+			: {}),
+	}));
+	const workflow = new Workflow({
+		id: 'test-workflow',
+		name: json.name,
+		nodes: nodes as never,
+		connections: json.connections as never,
+		active: false,
+		nodeTypes: new NodeTypes(),
+	});
+	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
+		id: 'test-workflow',
+		name: json.name,
+		nodes,
+		connections: json.connections,
+	} as never);
+	const additionalData = additionalDataFor(options.credentials, hooks);
 
 	const trigger = workflow.getStartNode();
 	if (!trigger) throw new Error('workflow has no start node');
@@ -252,4 +268,60 @@ export async function testCredential(
 		type: 'leadInboxApi',
 		data: credentials as unknown as ICredentialDataDecryptedObject,
 	})) as { status: 'OK' | 'Error'; message: string };
+}
+
+/**
+ * The Lead Inbox Trigger as n8n polls it: one workflow object kept between checks (an active
+ * workflow's static data lives on it), each check a fresh n8n-core PollContext in "trigger" mode,
+ * or "manual" for the editor's Fetch Test Event.
+ */
+export class TriggerPoller {
+	private readonly workflow: Workflow;
+	private readonly node: INode;
+
+	constructor(
+		parameters: IDataObject,
+		private readonly credentials: RunOptions['credentials'],
+	) {
+		this.node = {
+			id: 'trigger',
+			name: 'Lead Inbox Trigger',
+			type: 'n8n-nodes-lead-inbox.leadInboxTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters,
+			credentials: { leadInboxApi: { id: 'c', name: 'Lead Inbox API' } },
+		};
+		this.workflow = new Workflow({
+			id: 'trigger-workflow',
+			name: 'Trigger',
+			nodes: [this.node],
+			connections: {},
+			active: true,
+			nodeTypes: new NodeTypes(),
+		});
+	}
+
+	/** The workflow's static data, as n8n would save it. */
+	get staticData(): IDataObject {
+		return this.workflow.staticData;
+	}
+
+	/** What the node keeps in it (n8n's key for a node's own static data). */
+	get record(): IDataObject | undefined {
+		return this.workflow.staticData[`node:${this.node.name}`] as IDataObject | undefined;
+	}
+
+	async poll(mode: 'trigger' | 'manual' = 'trigger'): Promise<IDataObject[] | null> {
+		const hooks = new ExecutionLifecycleHooks(mode, 'poll', {} as never);
+		const context = new PollContext(
+			this.workflow,
+			this.node,
+			additionalDataFor(this.credentials, hooks),
+			mode,
+			'activate',
+		);
+		const result = await NODES[this.node.type].poll!.call(context);
+		return result ? result[0].map((item) => item.json) : null;
+	}
 }

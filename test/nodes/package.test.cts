@@ -25,12 +25,13 @@ describe('the community-node package', () => {
 		expect(pkg.license).toBe('MIT');
 	});
 
-	it('lists the four nodes and the credential, each with its codex and light and dark icons', () => {
+	it('lists the five nodes and the credential, each with its codex and light and dark icons', () => {
 		expect(pkg.n8n.nodes).toEqual([
 			'dist/nodes/FetchLeads/FetchLeads.node.js',
 			'dist/nodes/ListPools/ListPools.node.js',
 			'dist/nodes/ListInboxes/ListInboxes.node.js',
 			'dist/nodes/CreateInboxes/CreateInboxes.node.js',
+			'dist/nodes/LeadInboxTrigger/LeadInboxTrigger.node.js',
 		]);
 		expect(pkg.n8n.credentials).toEqual(['dist/credentials/LeadInboxApi.credentials.js']);
 		for (const entry of pkg.n8n.nodes as string[]) {
