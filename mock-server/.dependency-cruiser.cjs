@@ -29,10 +29,17 @@ module.exports = {
 		},
 		{
 			name: 'only-the-root-wires',
-			comment: 'the roots (app.cts wires the server, thread.cts a worker thread) are imported only by cli.cts',
+			comment: 'the roots (app.cts wires the server, thread.cts a worker thread) are imported only by the ways in: cli.cts and the in-process api/',
 			severity: 'error',
-			from: { path: SRC, pathNot: `${SRC}cli\\.cts$` },
+			from: { path: SRC, pathNot: [`${SRC}cli\\.cts$`, `${SRC}api/`] },
 			to: { path: `${SRC}(app|cli|thread)\\.cts$` },
+		},
+		{
+			name: 'nothing-imports-the-api',
+			comment: 'api/ (startMockServer) is a way in, like cli.cts: the server does not depend on it',
+			severity: 'error',
+			from: { path: SRC, pathNot: `${SRC}api/` },
+			to: { path: `${SRC}api/` },
 		},
 		{
 			name: 'no-circular',

@@ -8,7 +8,7 @@ import { Faults } from './admin/faults.cjs';
 import { healthRoutes } from './admin/health.cjs';
 import { RequestJournal } from './admin/journal.cjs';
 import { adminRoutes } from './admin/routes.cjs';
-import { applySeed, readSeedFile } from './admin/seed.cjs';
+import { applySeed, checkSeed, readSeedFile } from './admin/seed.cjs';
 import { registerTrafficHooks } from './admin/traffic.cjs';
 import { PERMISSIONS } from './contract/admin.cjs';
 import { Clock } from './core/clock.cjs';
@@ -53,6 +53,8 @@ export interface ServerOptions {
 	connectionTester?: ConnectionTester;
 	/** DNS MX resolver for --mx-lookup on (tests inject a fake one). */
 	mxResolver?: MxResolver;
+	/** A seed given as a value (the in-process API), used like a --seed file: at start and reset. */
+	seed?: unknown;
 }
 
 export interface RunningServer {
@@ -105,7 +107,12 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 	});
 	const adminToken = config.adminToken ?? secrets.defaultAdminToken();
 	const devKey = config.devKey ?? secrets.defaultDevKey();
-	const seedFile = config.seed ? readSeedFile(config.seed) : undefined;
+	const seedFile =
+		options.seed !== undefined
+			? checkSeed(options.seed, 'the seed option')
+			: config.seed
+				? readSeedFile(config.seed)
+				: undefined;
 
 	const seedDevAccount = () => {
 		const id =

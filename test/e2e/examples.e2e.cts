@@ -35,9 +35,12 @@ describe.each(VERSIONS)('examples in n8n $version', (target) => {
 		await stack?.server.close();
 	});
 
-	it('ships the three examples, each with a sticky note and no pinned data', () => {
+	// The inbox alert runs as a published workflow in trigger.e2e.cts: a polling trigger does not
+	// poll under `n8n execute`.
+	it('ships the four examples, each with a sticky note and no pinned data', () => {
 		expect(exampleFiles().sort()).toEqual([
 			'bulk-inbox-onboarding-from-csv.json',
+			'inbox-error-alert.json',
 			'inbox-inventory.json',
 			'scheduled-lead-pull-to-crm.json',
 		]);

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../helpers/ports.cjs';
@@ -116,6 +116,92 @@ describe('the lead-inbox-mock-server package', () => {
 		await expect(
 			api('POST', '/api/v1/niche-finder-leads', { niche: 'dentist', city: 'Austin' }),
 		).rejects.toThrow(/fetch failed/);
+	});
+
+	describe('started in-process (startMockServer)', () => {
+		const jest = join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
+		const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+		it("runs the README's jest example as written, and the test run ends by itself", async () => {
+			const readme = readFileSync(join(ROOT, 'mock-server', 'README.md'), 'utf8');
+			const example = readme.match(/```js\n(\/\/ leads\.test\.js\n[\s\S]*?)```/)?.[1];
+			expect(example).toBeDefined();
+			writeFileSync(join(folder, 'leads.test.js'), example!);
+			// No --forceExit: a server thread, socket or timer left open would keep jest from ending.
+			const { stderr } = await run(
+				process.execPath,
+				[jest, '--rootDir', folder, '--ci', '--testTimeout=30000', 'leads.test.js'],
+				{ cwd: folder, timeout: 90_000, env: { ...process.env, NODE_ENV: 'test' } },
+			);
+			expect(stderr).toMatch(/Tests:\s+3 passed, 3 total/);
+		});
+
+		it('leaves no port open and no handle behind after close, from an ES module', async () => {
+			writeFileSync(
+				join(folder, 'close.mjs'),
+				`import { startMockServer } from 'lead-inbox-mock-server';
+const server = await startMockServer({ scanThreads: 2 });
+const search = await fetch(server.leadsBaseUrl + '/api/v1/niche-finder-leads', {
+	method: 'POST',
+	headers: { authorization: 'Bearer ' + server.apiKey, 'content-type': 'application/json' },
+	body: JSON.stringify({ niche: 'plumber', city: 'Denver, CO', count: 3 }),
+});
+await server.admin.faults.arm({ route: 'GET /api/v1/pools', status: 500 });
+const faulted = await fetch(server.inboxBaseUrl + '/pools', { headers: { authorization: 'Bearer ' + server.apiKey } });
+await server.close();
+const after = await fetch(server.url + '/healthz').then(() => 'answered', (e) => e.cause?.code ?? String(e));
+console.log(JSON.stringify({ search: search.status, faulted: faulted.status, after, handles: process.getActiveResourcesInfo() }));
+`,
+			);
+			const { stdout } = await run(process.execPath, ['close.mjs'], {
+				cwd: folder,
+				timeout: 30_000,
+			});
+			const result = JSON.parse(stdout);
+			expect(result).toMatchObject({ search: 200, faulted: 500, after: 'ECONNREFUSED' });
+			// What is left is the fetch that just failed and process.stdout: no server, thread or timer.
+			expect(result.handles.filter((h: string) => /Worker|TCPServer|Timeout/.test(h))).toEqual([]);
+		});
+
+		it('ships type declarations that stand on their own', async () => {
+			writeFileSync(
+				join(folder, 'typed.mts'),
+				`import { startMockServer, type MockServer, type Fault, AdminApiError } from 'lead-inbox-mock-server';
+const server: MockServer = await startMockServer({ scanThreads: 'auto', connectionTest: 'simulated', seed: { accounts: [{ apiKey: 'lik_typed_key_000001' }] } });
+const fault: Fault = { route: 'GET /api/v1/inboxes', status: 503, times: 2 };
+await server.admin.faults.arm(fault);
+const inbox = await server.admin.setInboxStatus(server.accountId, 'a@gmail.com', 'error');
+const status: 'active' | 'paused' | 'deactivated' | 'error' = inbox.status;
+console.log(status, AdminApiError.name);
+// @ts-expect-error a status the service does not have
+await server.admin.setInboxStatus(server.accountId, 'a@gmail.com', 'broken');
+// @ts-expect-error an option that does not exist
+await startMockServer({ scanThread: 1 });
+`,
+			);
+			await run(
+				process.execPath,
+				[
+					tsc,
+					'--noEmit',
+					'--strict',
+					'--module',
+					'nodenext',
+					'--target',
+					'es2022',
+					'--skipLibCheck',
+					'false',
+					'--types',
+					'node',
+					'--typeRoots',
+					join(ROOT, 'node_modules', '@types'),
+					'typed.mts',
+				],
+				{ cwd: folder },
+			).catch((error: { stdout?: string }) => {
+				throw new Error(`tsc: ${error.stdout}`);
+			});
+		});
 	});
 
 	it('runs the shell recipe of the README, which fails when the workflow called nothing', async () => {

@@ -112,6 +112,8 @@ export function checkParameters(workflow: any): void {
 			displayOptions?: unknown;
 		}[];
 		const known = properties.filter((p) => p.type !== 'notice').map((p) => p.name);
+		// n8n adds the schedule of a polling trigger itself.
+		if (new module[cls]().description.polling) known.push('pollTimes');
 		for (const name of Object.keys(node.parameters ?? {}))
 			if (!known.includes(name))
 				problems.push(

@@ -289,7 +289,7 @@ export class TriggerPoller {
 			type: 'n8n-nodes-lead-inbox.leadInboxTrigger',
 			typeVersion: 1,
 			position: [0, 0],
-			parameters,
+			parameters: parameters as INode['parameters'],
 			credentials: { leadInboxApi: { id: 'c', name: 'Lead Inbox API' } },
 		};
 		this.workflow = new Workflow({

@@ -40,10 +40,15 @@ export function readSeedFile(file: string): Seed {
 	} catch (error) {
 		throw new Error(`Cannot read the seed file ${file}: ${(error as Error).message}`);
 	}
+	return checkSeed(raw, file, 'seed file');
+}
+
+/** A seed given as a value (a file's content, or an object passed in-process), checked. */
+export function checkSeed(raw: unknown, source: string, what = 'seed'): Seed {
 	try {
-		return parseOrThrow(seedSchema, raw, 'seed file');
+		return parseOrThrow(seedSchema, raw, what);
 	} catch (error) {
-		if (error instanceof ApiError) throw new Error(`${file}: ${error.message}`);
+		if (error instanceof ApiError) throw new Error(`${source}: ${error.message}`);
 		throw error;
 	}
 }

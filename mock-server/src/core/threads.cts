@@ -1,7 +1,8 @@
 /**
  * Worker threads of the server. Every thread runs one entry file and is told its role there
- * (thread.cts starts the role's work): from the bundle, the bundle itself; from the TypeScript
- * sources (npm start, tests), thread.cts through tsx.
+ * (thread.cts starts the role's work): from the bundles (the bin, or the in-process API's
+ * index.js beside it), the bin; from the TypeScript sources (npm start, tests), thread.cts through
+ * tsx.
  */
 import { join } from 'node:path';
 import { isMainThread, Worker, workerData } from 'node:worker_threads';
@@ -12,7 +13,11 @@ export type ThreadRole = 'synthetic-web' | 'scanner';
 declare const SERVER_BUNDLE: boolean | undefined;
 export const RUNS_FROM_BUNDLE = typeof SERVER_BUNDLE !== 'undefined';
 
-const THREAD_ENTRY = RUNS_FROM_BUNDLE ? __filename : join(__dirname, '..', 'thread.cts');
+/** The bin's file name in dist/ (mock-server/build.cjs): every bundle of the package sits beside it. */
+const BIN_FILE = 'lead-inbox-mock-server';
+const THREAD_ENTRY = RUNS_FROM_BUNDLE
+	? join(__dirname, BIN_FILE)
+	: join(__dirname, '..', 'thread.cts');
 
 /**
  * Heap limits per thread (MB). These threads allocate fast and keep little, so their young

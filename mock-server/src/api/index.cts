@@ -1,0 +1,18 @@
+/**
+ * The package's in-process API: `import { startMockServer } from 'lead-inbox-mock-server'`.
+ * Built into dist/index.js with its type declarations (mock-server/build.cjs).
+ */
+export { startMockServer, type MockServer } from './start.cjs';
+export { type MockServerOptions, OPTION_NAMES } from './options.cjs';
+export {
+	AdminApiError,
+	AdminClient,
+	type Account,
+	type Fault,
+	type FaultRoute,
+	type InboxAsListed,
+	type InboxStatus,
+	type JournalEntry,
+	type Permission,
+	type Seed,
+} from './admin-client.cjs';

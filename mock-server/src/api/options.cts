@@ -1,0 +1,80 @@
+/**
+ * The options of startMockServer: the command line's options (mock-server/README.md), named
+ * after their flags in camelCase (--scan-threads is scanThreads) and typed. config.cts reads them.
+ */
+import type { Seed } from './admin-client.cjs';
+
+export interface MockServerOptions {
+	/** TCP port; default 0: a free port, chosen by the system. */
+	port?: number;
+	/** Interface to bind; default 127.0.0.1. */
+	host?: string;
+	/** SQLite database file; default ':memory:' (nothing written to disk). */
+	db?: string;
+	/** At least 16 characters; default: generated and kept beside a file database. */
+	adminToken?: string;
+	/** The dev account's API key (returned as apiKey); default: generated. */
+	devKey?: string;
+	/** Key that encrypts inbox passwords at rest; default: generated. */
+	secretKey?: string;
+	/** 'simulated' (default) or 'real' IMAP/SMTP connection tests. */
+	connectionTest?: 'simulated' | 'real';
+	/** PEM CA file trusted by real connection tests. */
+	mailCa?: string;
+	/** 'none' (default) or 'realistic': lead searches take as long as the real service. */
+	latency?: 'none' | 'realistic';
+	/** Per-website scan time-out, milliseconds (default 1000). */
+	scanTimeout?: number;
+	/** Scanner threads: 'auto' (default), or 0 to 16 (0 scans on the main thread). */
+	scanThreads?: number | 'auto';
+	/** Websites scanned at once (default 1024). */
+	scanConcurrency?: number;
+	/** Milliseconds without a scan after which the scanning threads end (default 60000). */
+	scanIdle?: number;
+	/** Detect custom domains by their MX records (default false). */
+	mxLookup?: boolean;
+	/** API requests kept in the journal (default 10000; 0 turns it off). */
+	journalSize?: number;
+	/** Bytes of one request body the journal keeps (default 65536). */
+	journalBodyBytes?: number;
+	/** Bytes of request bodies the journal keeps in all (default 16 MiB). */
+	journalBytes?: number;
+	/** Milliseconds a client may take to send a whole request (default 30000). */
+	requestTimeout?: number;
+	/** 'HOST:PORT' targets real connection tests may reach although local or private. */
+	connectionTestAllow?: string[];
+	/** JSON request log lines on stdout; default false in-process (the command line logs). */
+	log?: boolean;
+	/** A seed file's path, or the seed itself: applied at start and on reset. */
+	seed?: string | Seed;
+}
+
+/** Every option name; the test of the API checks it against the command line's flags. */
+export const OPTION_NAMES = [
+	'port',
+	'host',
+	'db',
+	'adminToken',
+	'devKey',
+	'secretKey',
+	'connectionTest',
+	'mailCa',
+	'latency',
+	'scanTimeout',
+	'scanThreads',
+	'scanConcurrency',
+	'scanIdle',
+	'mxLookup',
+	'journalSize',
+	'journalBodyBytes',
+	'journalBytes',
+	'requestTimeout',
+	'connectionTestAllow',
+	'log',
+	'seed',
+] as const satisfies readonly (keyof MockServerOptions)[];
+
+// Every option of the interface is in the list (the list's type-check is the other direction).
+type Unlisted = Exclude<keyof MockServerOptions, (typeof OPTION_NAMES)[number]>;
+const everyOptionListed: [Unlisted] extends [never] ? true : never = true;
+void everyOptionListed;

@@ -1,0 +1,217 @@
+import { join } from 'node:path';
+import { CACHE, type N8nApp, VERSIONS } from './n8n-app.cjs';
+import { checkParameters, loadExample, type Stack, startStack } from './support.cjs';
+
+/**
+ * The Lead Inbox Trigger in the real n8n apps, both versions side by side: the example workflow
+ * (examples/inbox-error-alert.json) published and polling every minute, as n8n schedules it, and
+ * "Fetch Test Event" through n8n's REST API, as the editor asks for it.
+ */
+const OWNER = { email: 'owner@lead-inbox.test', password: 'Lead-Inbox-e2e-1' };
+const TRIGGER = 'Lead Inbox Trigger';
+const MINUTE = 60_000;
+
+interface Running {
+	stack: Stack;
+	rest: Awaited<ReturnType<N8nApp['signInOwner']>>;
+	workflow: any;
+	/** The inbox service's GET /inboxes answers so far: one per check (the account has < 1000). */
+	checks(): Promise<number>;
+	/** Finished executions of the workflow, newest first, with their data parsed. */
+	executions(): Promise<{ id: string; mode: string; items: (node: string) => any[] }[]>;
+}
+
+/** n8n keeps run data in its "flatted" format; its own copy of the library reads it. */
+function flattedOf(version: string): { parse(text: string): any } {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	return require(join(CACHE, `n8n-${version}`, 'node_modules', 'flatted'));
+}
+
+async function waitFor<T>(
+	what: string,
+	probe: () => Promise<T | undefined>,
+	ms: number,
+): Promise<T> {
+	const deadline = Date.now() + ms;
+	for (;;) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+	}
+}
+
+async function start(target: (typeof VERSIONS)[number]): Promise<Running> {
+	const stack = await startStack(target);
+	const { server, account, app } = stack;
+	const created = await server.call('POST', '/api/v1/inboxes?poolName=Outreach', {
+		key: account.apiKey,
+		body: ['sam@gmail.com', 'alex@gmail.com', 'kim@yahoo.com'].map((emailAddress) => ({
+			emailAddress,
+			imapPassword: 'app-password',
+			skipConnectionTest: true,
+		})),
+	});
+	expect(created.body.summary.created).toBe(3);
+	const workflow = loadExample('inbox-error-alert.json');
+	checkParameters(workflow);
+	await app.importWorkflow(workflow);
+	await app.cli(['publish:workflow', `--id=${workflow.id}`]);
+	await app.start();
+	const rest = await app.signInOwner(OWNER);
+	const flatted = flattedOf(target.version);
+	return {
+		stack,
+		rest,
+		workflow,
+		checks: async () =>
+			(await server.admin('GET', '/requests?method=GET&path=/api/v1/inboxes')).body.requests.length,
+		executions: async () => {
+			const filter = encodeURIComponent(JSON.stringify({ workflowId: workflow.id }));
+			const list = await rest('GET', `/executions?filter=${filter}`);
+			const results = (list.body.data.results ?? list.body.data) as any[];
+			return await Promise.all(
+				results
+					.filter((e) => e.finished || e.status === 'success' || e.status === 'error')
+					.map(async (e) => {
+						const full = (await rest('GET', `/executions/${e.id}`)).body.data;
+						const data = flatted.parse(full.data);
+						return {
+							id: String(e.id),
+							mode: e.mode,
+							items: (node: string) =>
+								(data.resultData.runData[node]?.[0]?.data?.main?.[0] ?? []).map((i: any) => i.json),
+						};
+					}),
+			);
+		},
+	};
+}
+
+describe('Lead Inbox Trigger in the real n8n apps', () => {
+	const apps: Running[] = [];
+
+	beforeAll(async () => {
+		apps.push(...(await Promise.all(VERSIONS.map(start))));
+	}, 5 * MINUTE);
+	afterAll(async () => {
+		await Promise.all(
+			apps.map(async ({ stack }) => {
+				await stack.app.stop();
+				await stack.server.close();
+			}),
+		);
+	});
+
+	test(
+		'published, polling every minute: nothing on the first check or without a change, one item per status change',
+		async () => {
+			await Promise.all(
+				apps.map(async (running, n) => {
+					const { stack } = running;
+					const version = VERSIONS[n].version;
+					// The check n8n makes when it publishes the workflow records the three inboxes...
+					await waitFor(
+						'the first check',
+						async () => ((await running.checks()) >= 1 ? true : undefined),
+						MINUTE,
+					);
+					// ...and a scheduled check a minute later finds nothing new.
+					const first = await running.checks();
+					await waitFor(
+						'a scheduled check',
+						async () => ((await running.checks()) > first ? true : undefined),
+						2 * MINUTE,
+					);
+					expect([version, await running.executions()]).toEqual([version, []]);
+
+					const changed = await stack.server.admin(
+						'PATCH',
+						`/accounts/${stack.account.accountId}/inboxes/alex@gmail.com`,
+						{ status: 'error' },
+					);
+					expect(changed.status).toBe(200);
+					const [execution] = await waitFor(
+						'the execution of the change',
+						async () => {
+							const runs = await running.executions();
+							return runs.length ? runs : undefined;
+						},
+						2 * MINUTE + 30_000,
+					);
+					expect([version, execution.mode]).toEqual([version, 'trigger']);
+					expect(execution.items(TRIGGER)).toEqual([
+						expect.objectContaining({
+							event: 'inboxStatusChanged',
+							id: changed.body.id,
+							emailAddress: 'alex@gmail.com',
+							poolName: 'Outreach',
+							previousStatus: 'active',
+							status: 'error',
+						}),
+					]);
+					expect(execution.items('Compose alert')).toEqual([
+						expect.objectContaining({
+							message: expect.stringMatching(
+								/^Inbox alex@gmail\.com in pool "Outreach" went from active to error \(seen /,
+							),
+							pool: 'Outreach',
+						}),
+					]);
+
+					// The next check sees the same statuses: no second execution.
+					const after = await running.checks();
+					await waitFor(
+						'the next check',
+						async () => ((await running.checks()) > after ? true : undefined),
+						2 * MINUTE,
+					);
+					await new Promise((resolve) => setTimeout(resolve, 3000));
+					expect([version, (await running.executions()).length]).toEqual([version, 1]);
+					console.log(
+						`n8n ${version}: ${await running.checks()} checks of the published trigger, 1 execution (the status change)`,
+					);
+				}),
+			);
+		},
+		8 * MINUTE,
+	);
+
+	test(
+		'Fetch Test Event through the REST API returns a real inbox as an example',
+		async () => {
+			await Promise.all(
+				apps.map(async (running, n) => {
+					const version = VERSIONS[n].version;
+					const { workflow, rest } = running;
+					const stored = (await rest('GET', `/workflows/${workflow.id}`)).body.data;
+					// What the editor sends for "Fetch Test Event" (2.8.4 reads workflowData, 2.40.7 the stored workflow).
+					const started = await rest('POST', `/workflows/${workflow.id}/run`, {
+						workflowData: stored,
+						triggerToStartFrom: { name: TRIGGER },
+						destinationNode: { nodeName: TRIGGER, mode: 'inclusive' },
+					});
+					expect([version, started.status]).toEqual([version, 200]);
+					const executionId = String(started.body.data.executionId);
+					const manual = await waitFor(
+						'the manual execution',
+						async () => (await running.executions()).find((e) => e.id === executionId),
+						MINUTE,
+					);
+					expect([version, manual.mode]).toEqual([version, 'manual']);
+					// The inbox in error is the one that matches the trigger's New Status.
+					expect(manual.items(TRIGGER)).toEqual([
+						expect.objectContaining({
+							event: 'inboxStatusChanged',
+							emailAddress: 'alex@gmail.com',
+							status: 'error',
+							previousStatus: null,
+							poolName: 'Outreach',
+						}),
+					]);
+				}),
+			);
+		},
+		3 * MINUTE,
+	);
+});
