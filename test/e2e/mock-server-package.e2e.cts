@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_pro
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { runCompositeAction } from '../helpers/composite-action.cjs';
 import { freePort } from '../helpers/ports.cjs';
 import { CACHE } from './n8n-app.cjs';
 import { pack, ROOT } from './support.cjs';
@@ -20,6 +21,7 @@ describe('the lead-inbox-mock-server package', () => {
 	const bin = join(folder, 'node_modules', '.bin', 'lead-inbox-mock-server');
 	let server: ChildProcess;
 	let url: string;
+	let tarball: string;
 	const admin = (method: string, path: string, body?: unknown) =>
 		fetch(`${url}/__admin${path}`, {
 			method,
@@ -34,7 +36,7 @@ describe('the lead-inbox-mock-server package', () => {
 		});
 
 	beforeAll(async () => {
-		const tarball = pack(join(ROOT, 'mock-server'), 'pack-server');
+		tarball = pack(join(ROOT, 'mock-server'), 'pack-server');
 		rmSync(folder, { recursive: true, force: true });
 		mkdirSync(folder, { recursive: true });
 		await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
@@ -200,6 +202,90 @@ await startMockServer({ scanThread: 1 });
 				{ cwd: folder },
 			).catch((error: { stdout?: string }) => {
 				throw new Error(`tsc: ${error.stdout}`);
+			});
+		});
+	});
+
+	describe('the composite action (mock-server/action.yml), its steps run as a runner runs them', () => {
+		const actionDir = join(ROOT, 'mock-server');
+		const runnerTemp = join(CACHE, 'action-runner-temp');
+		// One runner temp folder for the job, as on a runner: the second install finds the first.
+		beforeAll(() => {
+			rmSync(runnerTemp, { recursive: true, force: true });
+			mkdirSync(runnerTemp, { recursive: true });
+		});
+		const action = (inputs: Record<string, string>) =>
+			runCompositeAction(actionDir, inputs, { workspace: ROOT, runnerTemp });
+		const alive = (pid: number) => {
+			try {
+				process.kill(pid, 0);
+				return true;
+			} catch {
+				return false;
+			}
+		};
+
+		it('installs the packed server, starts it seeded on a free port, exposes it, and stops it', async () => {
+			const started = await action({
+				package: tarball,
+				seed: 'examples/seed.json',
+				port: '0',
+				args: '--journal-size 500',
+			});
+			const { outputs, env } = started;
+			expect(outputs.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+			expect(outputs['inbox-base-url']).toBe(`${outputs.url}/api/v1`);
+			expect(env).toMatchObject({
+				LEAD_INBOX_URL: outputs.url,
+				LEAD_INBOX_LEADS_BASE_URL: outputs['leads-base-url'],
+				LEAD_INBOX_INBOX_BASE_URL: outputs['inbox-base-url'],
+				LEAD_INBOX_API_KEY: outputs['api-key'],
+				LEAD_INBOX_ADMIN_TOKEN: outputs['admin-token'],
+			});
+			// The key and token are masked, and printed nowhere else.
+			expect(started.masked.sort()).toEqual([outputs['admin-token'], outputs['api-key']].sort());
+			const unmasked = started.log.replace(/^::add-mask::.*$/gm, '');
+			expect(unmasked).not.toContain(outputs['api-key']);
+			expect(unmasked).not.toContain(outputs['admin-token']);
+
+			// The dev key searches; the seed's key lists its pools; the admin token reads the journal.
+			const search = await fetch(`${outputs['leads-base-url']}/api/v1/niche-finder-leads`, {
+				method: 'POST',
+				headers: {
+					authorization: `Bearer ${outputs['api-key']}`,
+					'content-type': 'application/json',
+				},
+				body: JSON.stringify({ niche: 'dentist', city: 'Austin, TX', count: 2 }),
+			});
+			expect(search.status).toBe(200);
+			const pools = await fetch(`${outputs['inbox-base-url']}/pools`, {
+				headers: { authorization: `Bearer ${KEY}` },
+			}).then((r) => r.json() as Promise<any>);
+			expect(pools.pools.map((p: any) => p.name)).toEqual(['Warm-up', 'Retired']);
+			const journal = await fetch(`${outputs.url}/__admin/requests`, {
+				headers: { authorization: `Bearer ${outputs['admin-token']}` },
+			}).then((r) => r.json() as Promise<any>);
+			expect(journal.requests).toHaveLength(2);
+
+			const pid = Number(outputs.pid);
+			expect(alive(pid)).toBe(true);
+			const stopped = await action({ stop: 'true' });
+			expect(stopped.log).toContain(`lead-inbox-mock-server (pid ${pid}) stopped.`);
+			expect(alive(pid)).toBe(false);
+			await expect(fetch(`${outputs.url}/healthz`)).rejects.toThrow(/fetch failed/);
+			// A second stop finds nothing to do, and says so.
+			expect((await action({ stop: 'true' })).log).toContain('nothing to stop');
+		});
+
+		it('fails fast, with the reason, for a missing seed file or a server that cannot start', async () => {
+			await expect(action({ package: tarball, seed: 'no/such/seed.json' })).rejects.toMatchObject({
+				log: expect.stringContaining('The seed file'),
+			});
+			await expect(
+				action({ package: tarball, port: '0', args: '--scan-threads 99' }),
+			).rejects.toMatchObject({
+				// It noticed the exit: not the 30 s wait for /healthz.
+				log: expect.stringMatching(/exited before it was ready:[\s\S]*--scan-threads must be/),
 			});
 		});
 	});

@@ -1,0 +1,138 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parse } from 'yaml';
+
+const run = promisify(execFile);
+
+/*
+ * Runs a composite action's steps the way GitHub's runner does, as far as this repository's action
+ * uses it: inputs with their defaults, `${{ inputs.x }}`, `${{ github.action_path }}` and
+ * `${{ steps.id.outputs.x }}`, each `run` in `bash --noprofile --norc -eo pipefail`, the
+ * GITHUB_OUTPUT, GITHUB_ENV and GITHUB_PATH files, environment carried to the next step, and the
+ * action's outputs. An expression it does not know fails loudly rather than running as text.
+ */
+
+export interface ActionRun {
+	outputs: Record<string, string>;
+	/** What the steps added to the job's environment (GITHUB_ENV). */
+	env: Record<string, string>;
+	/** Everything the steps printed (stdout and stderr). */
+	log: string;
+	/** Values the steps asked the runner to mask (::add-mask::). */
+	masked: string[];
+}
+
+interface Step {
+	id?: string;
+	shell?: string;
+	env?: Record<string, string>;
+	run?: string;
+}
+
+/** `name=value` lines and `name<<DELIMITER` blocks, as the runner reads GITHUB_OUTPUT and GITHUB_ENV. */
+export function readCommandFile(text: string): Record<string, string> {
+	const values: Record<string, string> = {};
+	const lines = text.split('\n');
+	for (let i = 0; i < lines.length; i++) {
+		const line = lines[i];
+		const heredoc = line.match(/^([^=]+)<<(.+)$/);
+		if (heredoc) {
+			const end = lines.indexOf(heredoc[2], i + 1);
+			if (end < 0) throw new Error(`unterminated ${heredoc[2]} block for ${heredoc[1]}`);
+			values[heredoc[1]] = lines.slice(i + 1, end).join('\n');
+			i = end;
+		} else if (line.includes('=')) {
+			values[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
+		} else if (line.trim()) throw new Error(`unreadable line in a command file: ${line}`);
+	}
+	return values;
+}
+
+export async function runCompositeAction(
+	actionDir: string,
+	inputs: Record<string, string>,
+	context: { workspace: string; runnerTemp: string; env?: Record<string, string> },
+): Promise<ActionRun> {
+	const action = parse(readFileSync(join(actionDir, 'action.yml'), 'utf8'));
+	if (action.runs?.using !== 'composite') throw new Error('not a composite action');
+	for (const name of Object.keys(inputs))
+		if (!(name in action.inputs)) throw new Error(`the action has no input "${name}"`);
+	const given: Record<string, string> = Object.fromEntries(
+		Object.entries(action.inputs as Record<string, { default?: string }>).map(([name, spec]) => [
+			name,
+			inputs[name] ?? spec.default ?? '',
+		]),
+	);
+	const steps: Record<string, Record<string, string>> = {};
+	const evaluate = (text: string) =>
+		text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expression: string) => {
+			let match;
+			if ((match = expression.match(/^inputs\.([\w-]+)$/))) return given[match[1]] ?? '';
+			if (expression === 'github.action_path') return actionDir;
+			if ((match = expression.match(/^steps\.([\w-]+)\.outputs\.([\w-]+)$/)))
+				return steps[match[1]]?.[match[2]] ?? '';
+			throw new Error(`expression not supported by this runner: ${expression}`);
+		});
+
+	const jobEnv: Record<string, string> = { ...(context.env ?? {}) };
+	const scratch = mkdtempSync(join(tmpdir(), 'action-'));
+	let log = '';
+	for (const [index, step] of (action.runs.steps as Step[]).entries()) {
+		if (!step.run) throw new Error('only run steps are supported');
+		if (step.shell !== 'bash') throw new Error(`step ${index}: shell must be bash`);
+		const files = Object.fromEntries(
+			['GITHUB_OUTPUT', 'GITHUB_ENV', 'GITHUB_PATH'].map((name) => {
+				const file = join(scratch, `${name}-${index}`);
+				writeFileSync(file, '');
+				return [name, file];
+			}),
+		);
+		const script = join(scratch, `step-${index}.sh`);
+		writeFileSync(script, evaluate(step.run));
+		const env = {
+			...process.env,
+			...jobEnv,
+			...Object.fromEntries(
+				Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(String(v))]),
+			),
+			...files,
+			GITHUB_ACTION_PATH: actionDir,
+			GITHUB_WORKSPACE: context.workspace,
+			RUNNER_TEMP: context.runnerTemp,
+			GITHUB_ACTIONS: 'true',
+		};
+		try {
+			const { stdout, stderr } = await run(
+				'bash',
+				['--noprofile', '--norc', '-eo', 'pipefail', script],
+				{
+					cwd: context.workspace,
+					env,
+					timeout: 120_000,
+				},
+			);
+			log += stdout + stderr;
+		} catch (error) {
+			const e = error as { stdout?: string; stderr?: string; code?: number };
+			log += (e.stdout ?? '') + (e.stderr ?? '');
+			throw Object.assign(new Error(`step ${step.id ?? index} failed (exit ${e.code}):\n${log}`), {
+				log,
+			});
+		}
+		if (step.id) steps[step.id] = readCommandFile(readFileSync(files.GITHUB_OUTPUT, 'utf8'));
+		Object.assign(jobEnv, readCommandFile(readFileSync(files.GITHUB_ENV, 'utf8')));
+	}
+	const outputs = Object.fromEntries(
+		Object.entries((action.outputs ?? {}) as Record<string, { value: string }>).map(
+			([name, spec]) => [name, evaluate(spec.value)],
+		),
+	);
+	const masked = [...log.matchAll(/^::add-mask::(.*)$/gm)].map((m) => m[1]);
+	const added = Object.fromEntries(
+		Object.entries(jobEnv).filter(([key]) => !(key in (context.env ?? {}))),
+	);
+	return { outputs, env: added, log, masked };
+}
