@@ -5,6 +5,7 @@ import { benchLeads } from './leads.bench.cjs';
 import { benchMemory } from './memory.bench.cjs';
 import { benchScan } from './scan.bench.cjs';
 import { benchStartup } from './startup.bench.cjs';
+import { benchTrigger } from './trigger.bench.cjs';
 
 /** npm run bench: every benchmark, one after the other (each can also run on its own with tsx). */
 async function main(): Promise<void> {
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
 	await benchLeads();
 	await benchInboxes();
 	await benchCreateInboxesNode();
+	await benchTrigger();
 	await benchMemory();
 	process.exit(0);
 }

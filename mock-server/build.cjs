@@ -2,7 +2,8 @@
 // zod, so it starts fast with no TypeScript and no tsx at run time:
 //   dist/lead-inbox-mock-server  the bin (extensionless like most bins, which also keeps linters off
 //                                generated code), and the entry of every worker thread;
-//   dist/index.js, index.d.ts    the in-process API (startMockServer), its threads run the bin.
+//   dist/lead-inbox-mock-server-api and index.d.ts: the in-process API (startMockServer, also
+//                                extensionless), whose threads run the bin.
 // Large data modules, the mail clients and the scanner's HTTP client stay separate packages,
 // required on first use (every thread parses the bundle); better-sqlite3 is native, and
 // swagger-ui-dist's files are served from its package folder.
@@ -91,7 +92,7 @@ function declarations() {
 	rmSync(dist, { recursive: true, force: true });
 	await bundle('cli.cts', 'lead-inbox-mock-server');
 	chmodSync(join(dist, 'lead-inbox-mock-server'), 0o755);
-	await bundle(join('api', 'index.cts'), 'index.js');
+	await bundle(join('api', 'index.cts'), 'lead-inbox-mock-server-api');
 	declarations();
 })().catch((error) => {
 	process.stderr.write(`${error.message}\n`);

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 /*
  * What the trigger remembers between checks, in the workflow's static data. It is saved by n8n
  * whenever it changes, so it is kept small: IDs only (no addresses, names or dates), grouped by
- * status, one short string per group. 10,000 inboxes take about 260 KB, and nothing is written
+ * status, one short string per group. 10,000 inboxes take 274 KiB (bench/trigger.bench.cts), and nothing is written
  * when a check found no change.
  */
 

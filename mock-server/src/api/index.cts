@@ -1,6 +1,7 @@
 /**
  * The package's in-process API: `import { startMockServer } from 'lead-inbox-mock-server'`.
- * Built into dist/index.js with its type declarations (mock-server/build.cjs).
+ * Built into dist/lead-inbox-mock-server-api with its type declarations, dist/index.d.ts
+ * (mock-server/build.cjs).
  */
 export { startMockServer, type MockServer } from './start.cjs';
 export { type MockServerOptions, OPTION_NAMES } from './options.cjs';

@@ -1,7 +1,7 @@
 /**
  * Worker threads of the server. Every thread runs one entry file and is told its role there
  * (thread.cts starts the role's work): from the bundles (the bin, or the in-process API's
- * index.js beside it), the bin; from the TypeScript sources (npm start, tests), thread.cts through
+ * bundle beside it), the bin; from the TypeScript sources (npm start, tests), thread.cts through
  * tsx.
  */
 import { join } from 'node:path';
