@@ -1,6 +1,35 @@
+import type { z } from 'zod';
+import type {
+	Account,
+	FaultRoute,
+	InboxAsListed,
+	InboxStatus,
+	Permission,
+} from '../../mock-server/src/api/admin-client.cjs';
 import { startMockServer } from '../../mock-server/src/api/index.cjs';
 import { OPTION_NAMES } from '../../mock-server/src/api/options.cjs';
+import type {
+	accountResponse,
+	FAULT_ROUTES,
+	Permission as ServerPermission,
+} from '../../mock-server/src/contract/admin.cjs';
+import type { InboxStatus as ServerInboxStatus } from '../../mock-server/src/contract/inboxes.cjs';
 import { OPTIONS } from '../../mock-server/src/core/config.cjs';
+import type { InboxRow } from '../../mock-server/src/store/inboxes.cjs';
+
+/*
+ * The API's types are written out (its declarations must stand alone), so they are held to the
+ * server's own here: `npm run typecheck` fails when either side changes without the other.
+ */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const typesAgree: [
+	Same<InboxAsListed, InboxRow>,
+	Same<InboxStatus, ServerInboxStatus>,
+	Same<Permission, ServerPermission>,
+	Same<FaultRoute, (typeof FAULT_ROUTES)[number]>,
+	Same<Omit<Account, 'permissions'>, Omit<z.output<typeof accountResponse>, 'permissions'>>,
+] = [true, true, true, true, true];
+void typesAgree;
 
 /** The in-process API from the sources (the packed one: e2e/mock-server-package.e2e.cts). */
 describe('startMockServer', () => {
