@@ -4,13 +4,18 @@ import {
 	type IPollFunctions,
 	NodeOperationError,
 } from 'n8n-workflow';
-import { inboxOf } from '../ListInboxes/execute';
-import { collectPages } from '../shared/pagination';
-import { POOLS_TIMEOUT_SECONDS, readPools } from '../shared/pools';
+import { fetchInboxes } from '../shared/inboxes';
+import { fetchPools, POOLS_TIMEOUT_SECONDS } from '../shared/pools';
 import { TIMEOUT_HINT, timeoutMsFrom } from '../shared/timeout';
-import { apiRequest } from '../shared/transport';
 import { TRIGGER_TIMEOUT_SECONDS, type TriggerEvent } from './description';
-import { readSnapshot, type Snapshot, snapshotOf, writeSnapshot } from './state';
+import {
+	followedId,
+	readSnapshot,
+	sameSnapshot,
+	type Snapshot,
+	snapshotOf,
+	writeSnapshot,
+} from './state';
 
 /*
  * A polling trigger over GET /inboxes and GET /pools (the inbox service has no webhooks). Each
@@ -39,35 +44,21 @@ function settingsOf(ctx: IPollFunctions): Settings {
 	return { event, poolId, statuses, timeoutMs: timeoutMsFrom(options, TRIGGER_TIMEOUT_SECONDS) };
 }
 
-async function listInboxes(
-	ctx: IPollFunctions,
-	settings: Settings,
-	query: IDataObject = {},
-	wanted = Infinity,
-): Promise<IDataObject[]> {
-	const inboxes = await collectPages(ctx, {
-		key: 'inboxes',
+function listInboxes(ctx: IPollFunctions, settings: Settings, status?: string, wanted = Infinity) {
+	return fetchInboxes(ctx, {
+		filter: { poolId: settings.poolId, status },
 		wanted,
-		fetchPage: async ({ limit, skip }) =>
-			await apiRequest.call(ctx, 'inbox', 'GET', '/inboxes', {
-				qs: { ...(settings.poolId ? { poolId: settings.poolId } : {}), ...query, limit, skip },
-				timeoutMs: settings.timeoutMs,
-				timeoutHint: TIMEOUT_HINT,
-			}),
-		hintFor: (status) =>
-			status === 404 && settings.poolId
-				? 'The pool may have been deleted: pick another pool in the trigger, or leave Pool empty.'
-				: undefined,
+		timeoutMs: settings.timeoutMs,
+		poolNotFoundHint:
+			'The pool may have been deleted: pick another pool in the trigger, or leave Pool empty.',
 	});
-	return inboxes.map(inboxOf);
 }
 
-async function listPools(ctx: IPollFunctions, settings: Settings): Promise<IDataObject[]> {
-	const answer = await apiRequest.call(ctx, 'inbox', 'GET', '/pools', {
+function listPools(ctx: IPollFunctions, settings: Settings) {
+	return fetchPools(ctx, {
 		timeoutMs: Math.max(settings.timeoutMs, POOLS_TIMEOUT_SECONDS * 1000),
 		timeoutHint: TIMEOUT_HINT,
 	});
-	return readPools(ctx, answer);
 }
 
 const statusOf = (inbox: IDataObject) => String(inbox.status ?? '');
@@ -85,7 +76,9 @@ function changesSince(
 ): { item: IDataObject; previousStatus?: string }[] {
 	const changes: { item: IDataObject; previousStatus?: string }[] = [];
 	for (const item of items) {
-		const id = String(item.id);
+		// An item without an ID cannot be followed from one check to the next (nor is it recorded).
+		const id = followedId(item);
+		if (id === undefined) continue;
 		const previous = before.get(id);
 		if (settings.event !== 'inboxStatusChanged') {
 			if (previous === undefined) changes.push({ item });
@@ -141,7 +134,7 @@ async function testEvent(ctx: IPollFunctions, settings: Settings, seenAt: string
 		// Matching the filter where one exists: the first page of each status asked for, then any.
 		const tries = settings.event === 'inboxStatusChanged' ? [...settings.statuses, ''] : [''];
 		for (const status of tries) {
-			example = newest(await listInboxes(ctx, settings, status ? { status } : {}, 1000));
+			example = newest(await listInboxes(ctx, settings, status || undefined, 1000));
 			if (example) break;
 		}
 	}
@@ -175,7 +168,9 @@ export async function pollLeadInbox(this: IPollFunctions): Promise<INodeExecutio
 	// Pool names before the record moves on: if listing them fails, the next check finds the
 	// same changes again instead of losing them.
 	const poolNames = changes.length ? await poolNamesOf(this, settings) : undefined;
-	writeSnapshot(staticData, scope, snapshotFor(settings.event, items));
+	// n8n saves static data after a check that changed it: a quiet check writes nothing.
+	const now = snapshotFor(settings.event, items);
+	if (!before || !sameSnapshot(before, now)) writeSnapshot(staticData, scope, now);
 	if (changes.length === 0) return null;
 	return [changes.map((change) => eventItem(settings, change, poolNames, seenAt))];
 }

@@ -4,7 +4,7 @@ import type {
 	INodeListSearchResult,
 	INodeProperties,
 } from 'n8n-workflow';
-import { isObject, isSuccess, listIn, readNumber, type ServiceAnswer } from './answer';
+import { isObject, isSuccess, listIn, readNumber } from './answer';
 import { type Context, errorFromAnswer, unexpectedAnswer } from './errors';
 import { apiRequest } from './transport';
 
@@ -38,11 +38,18 @@ export function poolLocator(overrides: Partial<INodeProperties> = {}): INodeProp
 	};
 }
 
-/** The pools of an answer to GET /pools (numbers read also when sent as numeric strings). */
-export function readPools(ctx: Context, answer: ServiceAnswer, itemIndex?: number): IDataObject[] {
-	if (!isSuccess(answer)) throw errorFromAnswer(ctx, answer, itemIndex);
+/**
+ * The account's pools (GET /pools, one request), numbers read also when sent as numeric strings.
+ * List Pools, the pool picker and the trigger all read them here.
+ */
+export async function fetchPools(
+	ctx: Context,
+	options: { timeoutMs: number; itemIndex?: number; timeoutHint?: string },
+): Promise<IDataObject[]> {
+	const answer = await apiRequest.call(ctx, 'inbox', 'GET', '/pools', options);
+	if (!isSuccess(answer)) throw errorFromAnswer(ctx, answer, options.itemIndex);
 	const list = listIn(answer.body, 'pools');
-	if (!list) throw unexpectedAnswer(ctx, answer, 'a list of pools', itemIndex);
+	if (!list) throw unexpectedAnswer(ctx, answer, 'a list of pools', options.itemIndex);
 	return list.filter(isObject).map((pool) => {
 		const inboxCount = readNumber(pool.inboxCount);
 		return inboxCount === undefined ? pool : { ...pool, inboxCount };
@@ -53,12 +60,10 @@ export async function searchPools(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const answer = await apiRequest.call(this, 'inbox', 'GET', '/pools', {
-		timeoutMs: POOLS_TIMEOUT_SECONDS * 1000,
-	});
+	const pools = await fetchPools(this, { timeoutMs: POOLS_TIMEOUT_SECONDS * 1000 });
 	const needle = (filter ?? '').toLowerCase();
 	return {
-		results: readPools(this, answer)
+		results: pools
 			.filter(
 				(p) =>
 					!needle ||

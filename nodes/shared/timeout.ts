@@ -13,7 +13,10 @@ export function timeoutOption(defaultSeconds: number, what: string): INodeProper
 }
 
 /** The option's value in milliseconds (the default when unset or invalid). */
-export function timeoutMsFrom(options: { timeoutSeconds?: unknown }, defaultSeconds: number): number {
+export function timeoutMsFrom(
+	options: { timeoutSeconds?: unknown },
+	defaultSeconds: number,
+): number {
 	const seconds = Number(options.timeoutSeconds);
 	return (Number.isFinite(seconds) && seconds > 0 ? seconds : defaultSeconds) * 1000;
 }

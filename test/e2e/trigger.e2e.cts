@@ -17,6 +17,8 @@ interface Running {
 	workflow: any;
 	/** The inbox service's GET /inboxes answers so far: one per check (the account has < 1000). */
 	checks(): Promise<number>;
+	/** Resolves once a check beyond the first `count` has been made. */
+	checkAfter(count: number, what: string, ms: number): Promise<void>;
 	/** Finished executions of the workflow, newest first, with their data parsed. */
 	executions(): Promise<{ id: string; mode: string; items: (node: string) => any[] }[]>;
 }
@@ -60,12 +62,16 @@ async function start(target: (typeof VERSIONS)[number]): Promise<Running> {
 	await app.start();
 	const rest = await app.signInOwner(OWNER);
 	const flatted = flattedOf(target.version);
+	const checks = async () =>
+		(await server.admin('GET', '/requests?method=GET&path=/api/v1/inboxes')).body.requests.length;
 	return {
 		stack,
 		rest,
 		workflow,
-		checks: async () =>
-			(await server.admin('GET', '/requests?method=GET&path=/api/v1/inboxes')).body.requests.length,
+		checks,
+		checkAfter: async (count, what, ms) => {
+			await waitFor(what, async () => ((await checks()) > count ? true : undefined), ms);
+		},
 		executions: async () => {
 			const filter = encodeURIComponent(JSON.stringify({ workflowId: workflow.id }));
 			const list = await rest('GET', `/executions?filter=${filter}`);
@@ -111,18 +117,9 @@ describe('Lead Inbox Trigger in the real n8n apps', () => {
 					const { stack } = running;
 					const version = VERSIONS[n].version;
 					// The check n8n makes when it publishes the workflow records the three inboxes...
-					await waitFor(
-						'the first check',
-						async () => ((await running.checks()) >= 1 ? true : undefined),
-						MINUTE,
-					);
+					await running.checkAfter(0, 'the first check', MINUTE);
 					// ...and a scheduled check a minute later finds nothing new.
-					const first = await running.checks();
-					await waitFor(
-						'a scheduled check',
-						async () => ((await running.checks()) > first ? true : undefined),
-						2 * MINUTE,
-					);
+					await running.checkAfter(await running.checks(), 'a scheduled check', 2 * MINUTE);
 					expect([version, await running.executions()]).toEqual([version, []]);
 
 					const changed = await stack.server.admin(
@@ -161,11 +158,7 @@ describe('Lead Inbox Trigger in the real n8n apps', () => {
 
 					// The next check sees the same statuses: no second execution.
 					const after = await running.checks();
-					await waitFor(
-						'the next check',
-						async () => ((await running.checks()) > after ? true : undefined),
-						2 * MINUTE,
-					);
+					await running.checkAfter(after, 'the next check', 2 * MINUTE);
 					await new Promise((resolve) => setTimeout(resolve, 3000));
 					expect([version, (await running.executions()).length]).toEqual([version, 1]);
 					console.log(

@@ -1,20 +1,21 @@
-import type { z } from 'zod';
+import type { JournalEntry as ServerJournalEntry } from '../../mock-server/src/admin/journal.cjs';
 import type {
 	Account,
 	FaultRoute,
 	InboxAsListed,
 	InboxStatus,
+	JournalEntry,
 	Permission,
 } from '../../mock-server/src/api/admin-client.cjs';
 import { startMockServer } from '../../mock-server/src/api/index.cjs';
 import { OPTION_NAMES } from '../../mock-server/src/api/options.cjs';
 import type {
-	accountResponse,
 	FAULT_ROUTES,
 	Permission as ServerPermission,
 } from '../../mock-server/src/contract/admin.cjs';
 import type { InboxStatus as ServerInboxStatus } from '../../mock-server/src/contract/inboxes.cjs';
 import { OPTIONS } from '../../mock-server/src/core/config.cjs';
+import type { Account as StoreAccount } from '../../mock-server/src/store/accounts.cjs';
 import type { InboxRow } from '../../mock-server/src/store/inboxes.cjs';
 
 /*
@@ -27,8 +28,9 @@ const typesAgree: [
 	Same<InboxStatus, ServerInboxStatus>,
 	Same<Permission, ServerPermission>,
 	Same<FaultRoute, (typeof FAULT_ROUTES)[number]>,
-	Same<Omit<Account, 'permissions'>, Omit<z.output<typeof accountResponse>, 'permissions'>>,
-] = [true, true, true, true, true];
+	Same<Account, StoreAccount>,
+	Same<JournalEntry, ServerJournalEntry>,
+] = [true, true, true, true, true, true];
 void typesAgree;
 
 /** The in-process API from the sources (the packed one: e2e/mock-server-package.e2e.cts). */

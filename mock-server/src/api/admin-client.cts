@@ -38,17 +38,23 @@ export type Fault =
 	  };
 
 export interface JournalEntry {
+	id: number;
 	time: string;
 	method: string;
 	path: string;
+	/** As sent, secrets redacted. */
 	query: Record<string, unknown>;
+	/** The ID of the API key used (never the key), when the request authenticated. */
 	keyId: string | null;
 	/** null when an injected fault dropped the connection. */
 	status: number | null;
 	durationMs: number;
+	/** As sent, redacted; shortened past --journal-body-bytes; absent for unauthenticated requests. */
 	body?: unknown;
-	bodyNote?: string;
-	response?: Record<string, unknown>;
+	/** Set when `body` is not the whole body: why, and its size as sent. */
+	bodyNote?: { kept: 'shortened' | 'not kept'; reason: string; bytes: number };
+	/** A short summary of the answer (contacts and credits, the creation summary, the error...). */
+	response: Record<string, unknown>;
 }
 
 export interface InboxAsListed {

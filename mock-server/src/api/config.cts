@@ -12,6 +12,12 @@ const IN_PROCESS_DEFAULTS: MockServerOptions = { port: 0, db: ':memory:', log: f
 const camelCase = (flag: string) => flag.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 const FLAGS = new Map(Object.values(OPTIONS).map(({ flag }) => [camelCase(flag), flag]));
 
+/** An option's value as the command line writes it: on/off, comma-separated lists. */
+function asFlagValue(value: unknown): string {
+	if (typeof value === 'boolean') return value ? 'on' : 'off';
+	return Array.isArray(value) ? value.join(',') : String(value);
+}
+
 /** The server's configuration for these options, checked by the command line's parser. */
 export function configOf(options: MockServerOptions): { config: ServerConfig; seed?: Seed } {
 	const { seed, ...rest } = { ...IN_PROCESS_DEFAULTS, ...options };
@@ -23,20 +29,13 @@ export function configOf(options: MockServerOptions): { config: ServerConfig; se
 				`Unknown option '${name}'. The options are: ${OPTION_NAMES.join(', ')}.`,
 			);
 		if (value === undefined) continue;
-		const text =
-			typeof value === 'boolean'
-				? value
-					? 'on'
-					: 'off'
-				: Array.isArray(value)
-					? value.join(',')
-					: String(value);
-		argv.push(`--${flag}=${text}`);
+		argv.push(`--${flag}=${asFlagValue(value)}`);
 	}
 	if (typeof seed === 'string') argv.push(`--seed=${seed}`);
 	// The error names the flag; in-process it is the option's name that was passed.
 	try {
 		const config = parseConfig(argv, {});
+		// Only a --help flag reads as help, and no option becomes one.
 		if (config === 'help') throw new ConfigError('help is not an option');
 		return { config, seed: typeof seed === 'object' ? seed : undefined };
 	} catch (error) {

@@ -42,15 +42,23 @@ const docs = (summary: string, answer: string) => ({
 /** The OpenAPI document and the page that renders it (no auth: it holds no account data). */
 export const docsRoutes: FastifyPluginAsync = async (app) => {
 	let document: string | undefined;
-	app.get('/openapi.json', { schema: docs('This OpenAPI document', 'OpenAPI 3.1 JSON') }, (_request, reply) => {
-		document ??= JSON.stringify(app.swagger());
-		return reply.type('application/json; charset=utf-8').send(document);
-	});
-	app.get('/docs', { schema: docs('The API docs page (Swagger UI)', 'HTML page') }, (_request, reply) =>
-		reply.type('text/html; charset=utf-8').send(PAGE),
+	app.get(
+		'/openapi.json',
+		{ schema: docs('This OpenAPI document', 'OpenAPI 3.1 JSON') },
+		(_request, reply) => {
+			document ??= JSON.stringify(app.swagger());
+			return reply.type('application/json; charset=utf-8').send(document);
+		},
 	);
-	app.get('/docs/init.js', { schema: docs('Script of the docs page', 'JavaScript') }, (_request, reply) =>
-		reply.type('application/javascript; charset=utf-8').send(INIT),
+	app.get(
+		'/docs',
+		{ schema: docs('The API docs page (Swagger UI)', 'HTML page') },
+		(_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE),
+	);
+	app.get(
+		'/docs/init.js',
+		{ schema: docs('Script of the docs page', 'JavaScript') },
+		(_request, reply) => reply.type('application/javascript; charset=utf-8').send(INIT),
 	);
 	app.get(
 		'/docs/:file',

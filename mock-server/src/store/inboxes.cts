@@ -68,18 +68,12 @@ export class Inboxes {
 		const byAddress = inbox.includes('@');
 		const where = `account_id = ? AND ${byAddress ? 'email_lower' : 'id'} = ?`;
 		const key = byAddress ? inbox.trim().toLowerCase() : inbox;
-		const { changes } = sql(this.db, `UPDATE inboxes SET status = ? WHERE ${where}`).run(
-			status,
-			accountId,
-			key,
-		);
-		if (changes === 0) return undefined;
-		this.onChange(accountId);
-		return sql(
+		const changed = sql(
 			this.db,
-			`SELECT ${LISTED}
-			 FROM inboxes WHERE ${where}`,
-		).get(accountId, key) as InboxRow;
+			`UPDATE inboxes SET status = ? WHERE ${where} RETURNING ${LISTED}`,
+		).get(status, accountId, key) as InboxRow | undefined;
+		if (changed) this.onChange(accountId);
+		return changed;
 	}
 
 	listPools(accountId: string) {
