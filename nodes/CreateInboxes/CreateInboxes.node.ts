@@ -32,6 +32,6 @@ export class CreateInboxes implements INodeType {
 	methods = { listSearch: { searchPools }, credentialTest: { leadInboxApiTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return createInboxes.call(this);
+		return await createInboxes(this, { continueOnFail: this.continueOnFail() });
 	}
 }

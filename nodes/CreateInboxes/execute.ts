@@ -8,6 +8,7 @@ import { TIMEOUT_HINT, timeoutMsOf } from '../shared/timeout';
 import { apiRequest, mayHaveBeenProcessed } from '../shared/transport';
 import { CREATE_INBOXES_TIMEOUT_SECONDS } from './description';
 import { entryOf, text } from './entry';
+import { inNodeWords } from './labels';
 import { matchResults, type NewPool, outcomeOf, poolIn, resultsIn } from './results';
 
 /** An entry that was not created: its data as fields, so workflows can branch on `code`. */
@@ -26,6 +27,8 @@ interface Pending {
 	index: number;
 	entry: IDataObject;
 	newPool: boolean;
+	/** For an entry going to a new pool: that pool's name, read for its own item. */
+	poolName: string;
 }
 
 type NodeError = NodeApiError | NodeOperationError;
@@ -43,20 +46,16 @@ type NodeError = NodeApiError | NodeOperationError;
  * hourly limit outlasts Max Wait, or a request fails, the items not sent go to Failed
  * (rate_limited, not_sent). Only a request that fails before anything was created stops the node.
  */
-export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const options = this.getNodeParameter('options', 0, {}) as {
-		batchSize?: number;
-		maxRateLimitWait?: number;
-	};
-	const batchSize = Math.min(100, Math.max(1, Math.floor(options.batchSize ?? 100)));
-	const maxWaitMs = Math.max(0, options.maxRateLimitWait ?? 3600) * 1000;
-	const timeoutMs = timeoutMsOf(this, 0, CREATE_INBOXES_TIMEOUT_SECONDS);
-	const poolName = text(this, 'newPoolName', 0);
+export async function createInboxes(
+	ctx: IExecuteFunctions,
+	run: { continueOnFail: boolean },
+): Promise<INodeExecutionData[][]> {
+	const items = ctx.getInputData();
+	const notes: string[] = [];
+	const { batchSize, maxWaitMs, timeoutMs } = runSettings(ctx, items.length, notes);
 
 	const created: INodeExecutionData[] = [];
 	const failed: INodeExecutionData[] = [];
-	const notes: string[] = [];
 	const fail = (failure: Failure) =>
 		failed.push({
 			json: {
@@ -86,7 +85,7 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 	// Items whose fields are unusable fail on their own, before anything is sent.
 	const pending: Pending[] = [];
 	for (let i = 0; i < items.length; i++) {
-		const entry = entryOf(this, i);
+		const entry = entryOf(ctx, i);
 		if ('problem' in entry)
 			fail({
 				index: i,
@@ -94,12 +93,18 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 				code: 'invalid_entry',
 				reason: entry.problem,
 			});
-		else pending.push({ index: i, ...entry });
+		else
+			pending.push({
+				index: i,
+				...entry,
+				poolName: entry.newPool ? text(ctx, 'newPoolName', i) : '',
+			});
 	}
+	const batches = batchesOf(pending, batchSize);
 
 	/** The items from `start` on were not sent: they fail with the reason, or the node stops. */
 	const stopSending = (start: number, code: string, error: NodeError) => {
-		if (created.length === 0 && !this.continueOnFail()) throw error;
+		if (created.length === 0 && !run.continueOnFail) throw error;
 		for (const { index, entry } of pending.slice(start))
 			fail({ index, emailAddress: String(entry.emailAddress), code, reason: error.message });
 	};
@@ -113,12 +118,12 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 		try {
 			const poolIds = new Set(batch.map((b) => b.entry.poolId ?? newPool?.id));
 			const onlyPool = poolIds.size === 1 ? [...poolIds][0] : undefined;
-			const inboxes = await collectPages(this, {
+			const inboxes = await collectPages(ctx, {
 				key: 'inboxes',
 				wanted: Infinity,
 				itemIndex: batch[0].index,
 				fetchPage: async ({ limit, skip }) =>
-					await apiRequest.call(this, 'inbox', 'GET', '/inboxes', {
+					await apiRequest.call(ctx, 'inbox', 'GET', '/inboxes', {
 						qs: { ...(onlyPool ? { poolId: onlyPool } : {}), limit, skip },
 						itemIndex: batch[0].index,
 						timeoutMs,
@@ -159,8 +164,12 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 	};
 
 	let waitedMs = 0;
-	for (let start = 0; start < pending.length; start += batchSize) {
-		const batch = pending.slice(start, start + batchSize);
+	let poolGroup: string | undefined;
+	for (const { start, end, group, poolName } of batches) {
+		// Each New Pool Name is a pool of its own: the first batch of a group creates it.
+		if (group !== poolGroup) newPool = undefined;
+		poolGroup = group;
+		const batch = pending.slice(start, end);
 		const body = batch.map(({ entry, newPool: wantsNew }) =>
 			wantsNew && newPool ? { ...entry, poolId: newPool.id } : entry,
 		);
@@ -170,7 +179,7 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 		let answer: ServiceAnswer;
 		try {
 			for (;;) {
-				answer = await apiRequest.call(this, 'inbox', 'POST', '/inboxes', {
+				answer = await apiRequest.call(ctx, 'inbox', 'POST', '/inboxes', {
 					body,
 					qs: createsPool && poolName ? { poolName } : undefined,
 					itemIndex,
@@ -184,14 +193,14 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 				waitedMs += waitMs;
 			}
 		} catch (thrown) {
-			const error = asNodeError(this, thrown, itemIndex);
+			const error = asNodeError(ctx, thrown, itemIndex);
 			if (!mayHaveBeenProcessed(thrown)) {
 				stopSending(start, 'not_sent', error);
-				return done(this, created, failed, notes);
+				return done(ctx, created, failed, notes);
 			}
 			await settleUnknown(batch, error);
 			stopSending(start + batch.length, 'not_sent', error);
-			return done(this, created, failed, notes);
+			return done(ctx, created, failed, notes);
 		}
 
 		if (answer.statusCode === 429) {
@@ -200,13 +209,13 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 				start,
 				'rate_limited',
 				errorFromAnswer(
-					this,
+					ctx,
 					answer,
 					itemIndex,
 					`The hourly inbox limit was reached and the wait (${delay ? formatWait(delay.ms) : 'not said'}) is more than Max Wait on Rate Limit allows. Nothing was created. Raise "Max Wait on Rate Limit" (Options), or run the workflow again later.`,
 				),
 			);
-			return done(this, created, failed, notes);
+			return done(ctx, created, failed, notes);
 		}
 
 		const results = resultsIn(answer.body);
@@ -214,16 +223,16 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 			const ok = isSuccess(answer);
 			if (!ok && answer.statusCode < 500) {
 				// A client error for the whole request: the service created nothing.
-				stopSending(start, 'not_sent', errorFromAnswer(this, answer, itemIndex));
-				return done(this, created, failed, notes);
+				stopSending(start, 'not_sent', errorFromAnswer(ctx, answer, itemIndex));
+				return done(ctx, created, failed, notes);
 			}
 			// A 2xx without results, or a server/gateway error: some entries may exist now.
 			const error = ok
-				? unexpectedAnswer(this, answer, 'per-entry results', itemIndex)
-				: errorFromAnswer(this, answer, itemIndex);
+				? unexpectedAnswer(ctx, answer, 'per-entry results', itemIndex)
+				: errorFromAnswer(ctx, answer, itemIndex);
 			await settleUnknown(batch, error);
 			stopSending(start + batch.length, 'not_sent', error);
-			return done(this, created, failed, notes);
+			return done(ctx, created, failed, notes);
 		}
 
 		const answeredPool = poolIn(answer.body);
@@ -253,7 +262,7 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 					index: item.index,
 					emailAddress: String(result.emailAddress ?? item.entry.emailAddress),
 					code: outcome.code,
-					reason: outcome.reason,
+					reason: inNodeWords(outcome.reason),
 				});
 		}
 		const summary = envelopeOf(answer.body, 'results').summary;
@@ -265,13 +274,77 @@ export async function createInboxes(this: IExecuteFunctions): Promise<INodeExecu
 		if (unanswered.length > 0)
 			await settleUnknown(
 				unanswered,
-				apiError(this.getNode(), {
+				apiError(ctx.getNode(), {
 					message: `The answer to the batch (HTTP ${answer.statusCode}) had no result for this entry`,
 					itemIndex,
 				}),
 			);
 	}
-	return done(this, created, failed, notes);
+	return done(ctx, created, failed, notes);
+}
+
+/**
+ * Batch size, the wait allowed on the rate limit and the time-out are settings of the whole run
+ * (a batch holds many items), read from the first item. An expression that gives another item a
+ * different value is not silently dropped: the run's hint says which value was used.
+ */
+function runSettings(
+	ctx: IExecuteFunctions,
+	itemCount: number,
+	notes: string[],
+): { batchSize: number; maxWaitMs: number; timeoutMs: number } {
+	type Options = { batchSize?: number; maxRateLimitWait?: number; timeoutSeconds?: number };
+	const read = (i: number) => ctx.getNodeParameter('options', i, {}) as Options;
+	const first = read(0);
+	const labels: Record<keyof Options, string> = {
+		batchSize: 'Batch Size',
+		maxRateLimitWait: 'Max Wait on Rate Limit (Seconds)',
+		timeoutSeconds: 'Timeout (Seconds)',
+	};
+	for (let i = 1; i < itemCount; i++) {
+		const options = read(i);
+		const differing = (Object.keys(labels) as (keyof Options)[]).filter(
+			(name) => options[name] !== first[name],
+		);
+		if (differing.length === 0) continue;
+		notes.push(
+			`${differing.map((name) => `Options > ${labels[name]}`).join(' and ')} apply to the whole run, so the first item's value was used, although item ${i} gives ${differing.map((name) => String(options[name] ?? 'none')).join(' and ')}.`,
+		);
+		break;
+	}
+	return {
+		batchSize: Math.min(100, Math.max(1, Math.floor(first.batchSize ?? 100))),
+		maxWaitMs: Math.max(0, first.maxRateLimitWait ?? 3600) * 1000,
+		timeoutMs: timeoutMsOf(ctx, 0, CREATE_INBOXES_TIMEOUT_SECONDS),
+	};
+}
+
+/**
+ * Slices of `pending` to send, each one request of at most `batchSize` entries going to existing
+ * pools or to one new pool. `pending` is reordered (stably) so each group's entries are together.
+ */
+function batchesOf(
+	pending: Pending[],
+	batchSize: number,
+): { start: number; end: number; group: string; poolName: string }[] {
+	const groups = new Map<string, Pending[]>();
+	for (const item of pending) {
+		const group = item.newPool ? `new pool ${item.poolName}` : 'existing pools';
+		const members = groups.get(group);
+		if (members) members.push(item);
+		else groups.set(group, [item]);
+	}
+	pending.splice(0, pending.length, ...[...groups.values()].flat());
+	const batches = [];
+	let start = 0;
+	for (const [group, members] of groups) {
+		for (let k = 0; k < members.length; k += batchSize) {
+			const end = start + Math.min(batchSize, members.length - k);
+			batches.push({ start, end, group, poolName: members[0].poolName });
+			start = end;
+		}
+	}
+	return batches;
 }
 
 /** Both outputs in input order, and a hint when entries failed or needed checking. */

@@ -6,8 +6,9 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 import { leadInboxApiTest } from '../shared/credentialTest';
+import { perItem } from '../shared/perItem';
 import { fetchLeadsProperties } from './description';
-import { fetchLeads } from './execute';
+import { addRunHints, fetchLeadsForItem, newTally } from './execute';
 
 export class FetchLeads implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,7 +30,18 @@ export class FetchLeads implements INodeType {
 
 	methods = { credentialTest: { leadInboxApiTest } };
 
+	/**
+	 * One search (or one climb for new leads) per input item; never retried automatically, as a
+	 * search charges credits. The hints after the run say what was charged and how deep it went.
+	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return fetchLeads.call(this);
+		const tally = newTally();
+		const items = await perItem(
+			this,
+			async (i) => await fetchLeadsForItem(this, i, tally),
+			this.continueOnFail(),
+		);
+		addRunHints(this, tally);
+		return [items];
 	}
 }

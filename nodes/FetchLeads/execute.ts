@@ -1,152 +1,191 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import {
-	describeBody,
-	envelopeOf,
-	isObject,
-	isSuccess,
-	listIn,
-	readNumber,
-	serviceWords,
-	type ServiceAnswer,
-} from '../shared/answer';
-import { apiError, errorFromAnswer, unexpectedAnswer } from '../shared/errors';
-import { perItem } from '../shared/perItem';
-import { apiRequest } from '../shared/transport';
-import { isNothingFound } from './notFound';
+import { errorFromAnswer } from '../shared/errors';
+import { climbForNewLeads, type Climb } from './newLeads';
+import { shapeContacts, type OutputMode } from './output';
+import { searchLeads, type SearchRequest } from './search';
 
 const FILTER_VALUES: Record<string, boolean | undefined> = { any: undefined, yes: true, no: false };
 
-const PATH = '/api/v1/niche-finder-leads';
-
-/** What a search that got no answer may have done, and how to check before running it again. */
-const MAY_HAVE_CHARGED =
-	"The search was sent and may have been carried out: the service may have charged credits for contacts this run never received. Before re-running, check the account's contacts or credit balance with the service. A re-run does not return contacts already added (they count as duplicates and are free).";
-
-/** Hints per status that tell the user how to fix the request, after the service's own words. */
-function hintFor(answer: ServiceAnswer, count: number): string | undefined {
-	const said = serviceWords(answer).message;
-	switch (answer.statusCode) {
-		case 400:
-		case 422:
-			if (!said) return 'The service did not say what it refused: check Niche, City and Count.';
-			// The service's own message already says how to fix a city ("Did you mean ...?").
-			return /city/i.test(said) ? undefined : 'Check the field named in the message.';
-		case 401:
-			return 'Check the API key in the Lead Inbox API credential; the account must have an active subscription.';
-		case 402:
-			return `This search needs ${count} credits (one per lead requested). Lower Count or add credits to the account.`;
-		case 403:
-			return 'The API key is valid but may not search leads: ask the service operator for access.';
-		case 429:
-			return 'Nothing was charged for the refused search.';
-		case 502:
-		case 504:
-			// A gateway's failure: the service behind it may have finished the search.
-			return `A gateway in front of the service failed. ${MAY_HAVE_CHARGED}`;
-		default:
-			return answer.statusCode >= 500
-				? 'The service failed, not the request: a failed search charges no credits (the spec). Try again later.'
-				: undefined;
-	}
+interface FetchOptions {
+	failOnNotFound?: boolean;
+	timeoutMinutes?: number;
+	onlyWithEmail?: boolean;
+	maxRequests?: number;
+	fromTheTop?: boolean;
 }
 
-function wrongBaseUrl(ctx: IExecuteFunctions, answer: ServiceAnswer, itemIndex: number) {
-	const said = serviceWords(answer).message;
-	return apiError(ctx.getNode(), {
-		message: "The lead search endpoint was not found at the credential's Lead Search Base URL",
-		description: `POST ${answer.url} answered HTTP ${answer.statusCode} with ${said ? `"${said}"` : describeBody(answer)}, which is not the lead search service's answer. Set the Lead Search Base URL to the service's base URL without /api/v1 (for the reference server: http://127.0.0.1:4010). Nothing was charged.`,
-		httpCode: String(answer.statusCode),
-		itemIndex,
-	});
+/** What the run's hints add up, over all items. */
+export interface RunTally {
+	charged: number;
+	unknownCharges: number;
+	leads: number;
+	withoutEmail: number;
+	/** One line per item that deserves its own hint: a climb, nothing found, a failure. */
+	notes: { message: string; type: 'info' | 'warning' }[];
+}
+
+export function newTally(): RunTally {
+	return { charged: 0, unknownCharges: 0, leads: 0, withoutEmail: 0, notes: [] };
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function searchOf(ctx: IExecuteFunctions, i: number): Omit<SearchRequest, 'count'> {
+	const filters: Record<string, boolean> = {};
+	for (const name of ['metaAds', 'tiktokPixel', 'gAnalytics']) {
+		const value = FILTER_VALUES[ctx.getNodeParameter(name, i) as string];
+		if (value !== undefined) filters[name] = value;
+	}
+	return {
+		niche: String(ctx.getNodeParameter('niche', i) ?? '').trim(),
+		city: String(ctx.getNodeParameter('city', i) ?? '').trim(),
+		filters,
+	};
+}
+
+function countOf(ctx: IExecuteFunctions, i: number, label: string): number {
+	const count = ctx.getNodeParameter('count', i) as number;
+	if (!Number.isInteger(count) || count < 1 || count > 1000) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${label} must be a whole number from 1 to 1000 (got ${count})`,
+			{ itemIndex: i },
+		);
+	}
+	return count;
+}
+
+/** What a climb did, said for the user: how deep, how many requests, and why it stopped short. */
+function climbNote(
+	search: Omit<SearchRequest, 'count'>,
+	wanted: number,
+	climb: Climb,
+): RunTally['notes'][number] {
+	const what = `"${search.niche}" in "${search.city}"`;
+	const found = climb.contacts.length;
+	const from =
+		climb.startedFrom === undefined
+			? 'from the top'
+			: `below the top ${climb.startedFrom} taken by earlier runs`;
+	const walk = `${plural(climb.requests, 'request')} searched ${what} ${from} down to result ${climb.depth}`;
+	const charged = climb.unknownCharges
+		? `at least ${plural(climb.charged, 'credit')}`
+		: plural(climb.charged, 'credit');
+	if (found >= wanted) {
+		const extra =
+			found > wanted
+				? ` The service returned ${found - wanted} more than wanted (it was charged, so it is output): its ranking changed or contacts were removed from the account since the last run.`
+				: '';
+		return {
+			message: `New leads: ${found} of ${wanted} wanted; ${walk}, charging ${charged}.${extra}`,
+			type: found > wanted ? 'warning' : 'info',
+		};
+	}
+	const why = {
+		limit:
+			'It reached result 1000, the deepest the service can be asked for: everything above is a contact of the account already. Search another city or niche, or change the pixel filters.',
+		maxRequests:
+			'It stopped at Options > Max Requests per Run; the next run goes on from there when the workflow is published. Raise the option to go deeper in one run.',
+		failed: `The next request failed: ${climb.failure ?? 'unknown error'}. The leads above were charged and are output; the next run goes on from result ${climb.depth}.`,
+		nothingFound: `The service found no business at all for this niche and city${climb.serviceSaid ? ` (it said: "${climb.serviceSaid}")` : ''}.`,
+	}[climb.stoppedBecause ?? 'limit'];
+	const none =
+		found === 0 && climb.stoppedBecause !== 'nothingFound' && climb.stoppedBecause !== 'failed'
+			? ' Every result it saw is a contact of the account already, or the service has no more for this search (it does not say which).'
+			: '';
+	return {
+		message: `New leads: ${found} of ${wanted} wanted; ${walk}, charging ${charged}.${none} ${why}`,
+		type: 'warning',
+	};
 }
 
 /**
- * One lead search per input item. Never retried automatically: a search charges credits. After
- * the run an execution hint says how many credits were charged, and why a search found nothing.
+ * One item's leads: one search (Leads Requested) or a climb (New Leads Wanted), shaped as the
+ * Output parameter asks. Adds what was charged and anything worth a hint to the run's tally.
  */
-export async function fetchLeads(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	let charged = 0;
-	let unknownCharges = 0;
-	let leads = 0;
-	let withoutEmail = 0;
-	const nothingFound: string[] = [];
-	const out = await perItem(this, async (i) => {
-		const count = this.getNodeParameter('count', i) as number;
-		if (!Number.isInteger(count) || count < 1 || count > 1000) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Count must be a whole number from 1 to 1000 (got ${count})`,
-				{ itemIndex: i },
-			);
-		}
-		const body: IDataObject = {
-			niche: String(this.getNodeParameter('niche', i) ?? '').trim(),
-			city: String(this.getNodeParameter('city', i) ?? '').trim(),
-			count,
-		};
-		for (const filter of ['metaAds', 'tiktokPixel', 'gAnalytics']) {
-			const value = FILTER_VALUES[this.getNodeParameter(filter, i) as string];
-			if (value !== undefined) body[filter] = value;
-		}
-		const options = this.getNodeParameter('options', i, {}) as {
-			failOnNotFound?: boolean;
-			timeoutMinutes?: number;
-			onlyWithEmail?: boolean;
-		};
-		const answer = await apiRequest.call(this, 'leads', 'POST', PATH, {
-			body,
-			timeoutMs: (Number(options.timeoutMinutes) || 10) * 60 * 1000,
-			itemIndex: i,
-			ifUnanswered: MAY_HAVE_CHARGED,
-			timeoutHint:
-				'Large counts can take several minutes (the spec): raise Options > Timeout (Minutes).',
-		});
+export async function fetchLeadsForItem(
+	ctx: IExecuteFunctions,
+	i: number,
+	tally: RunTally,
+): Promise<IDataObject[]> {
+	const search = searchOf(ctx, i);
+	const options = ctx.getNodeParameter('options', i, {}) as FetchOptions;
+	const timeoutMs = (Number(options.timeoutMinutes) || 10) * 60 * 1000;
+	const newLeads = ctx.getNodeParameter('countMode', i, 'requested') === 'newLeads';
 
-		if (answer.statusCode === 404 || answer.statusCode === 405) {
-			if (answer.statusCode === 405 || !isNothingFound(answer)) throw wrongBaseUrl(this, answer, i);
-			if (options.failOnNotFound) throw errorFromAnswer(this, answer, i, 'Nothing was charged.');
-			const said = serviceWords(answer).message;
-			nothingFound.push(
-				`No businesses found for "${body.niche}" in "${body.city}"${said ? ` (the service said: "${said}")` : ''}; nothing was charged. Try a broader niche or a larger city.`,
+	let contacts: IDataObject[];
+	let chargedCredits: number | null;
+	let envelope: IDataObject = {};
+	if (newLeads) {
+		const wanted = countOf(ctx, i, 'New Leads Wanted');
+		const climb = await climbForNewLeads(ctx, i, search, {
+			wanted,
+			maxRequests: Number(options.maxRequests) || 10,
+			fromTheTop: options.fromTheTop === true,
+			timeoutMs,
+		});
+		if (climb.stoppedBecause === 'nothingFound' && climb.requests === 1 && options.failOnNotFound)
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`No businesses found for "${search.niche}" in "${search.city}"`,
+				{ itemIndex: i, description: 'Nothing was charged. Try a broader niche or a larger city.' },
 			);
+		tally.notes.push(climbNote(search, wanted, climb));
+		contacts = climb.contacts;
+		chargedCredits = climb.unknownCharges ? null : climb.charged;
+		tally.charged += climb.charged;
+		tally.unknownCharges += climb.unknownCharges;
+		envelope = { requests: climb.requests, searchedDepth: climb.depth };
+	} else {
+		const count = countOf(ctx, i, 'Count');
+		const outcome = await searchLeads(ctx, i, { ...search, count }, { timeoutMs, wanted: count });
+		if (!outcome.found) {
+			if (options.failOnNotFound)
+				throw errorFromAnswer(ctx, outcome.answer, i, 'Nothing was charged.');
+			const said = outcome.serviceSaid;
+			tally.notes.push({
+				message: `No businesses found for "${search.niche}" in "${search.city}"${said ? ` (the service said: "${said}")` : ''}; nothing was charged. Try a broader niche or a larger city.`,
+				type: 'info',
+			});
 			return [];
 		}
-		if (!isSuccess(answer)) throw errorFromAnswer(this, answer, i, hintFor(answer, count));
+		contacts = outcome.contacts;
+		chargedCredits = outcome.chargedCredits ?? null;
+		envelope = outcome.envelope;
+		if (outcome.chargedCredits === undefined) tally.unknownCharges++;
+		else tally.charged += outcome.chargedCredits;
+	}
 
-		const found = listIn(answer.body, 'contacts');
-		if (!found) throw unexpectedAnswer(this, answer, 'a list of contacts', i, MAY_HAVE_CHARGED);
-		const result = envelopeOf(answer.body, 'contacts');
-		let contacts = found.filter(isObject);
-		const chargedCredits = readNumber(result.chargedCredits);
-		if (chargedCredits === undefined) unknownCharges++;
-		else charged += chargedCredits;
-		if (options.onlyWithEmail) {
-			const reachable = contacts.filter(
-				(c) => typeof c.email === 'string' && c.email.trim() !== '',
-			);
-			withoutEmail += contacts.length - reachable.length;
-			contacts = reachable;
-		}
-		leads += contacts.length;
-		return this.getNodeParameter('output', i) === 'response'
-			? [{ ...result, contacts, chargedCredits: chargedCredits ?? null }]
-			: contacts;
-	});
+	if (options.onlyWithEmail) {
+		const reachable = contacts.filter((c) => typeof c.email === 'string' && c.email.trim() !== '');
+		tally.withoutEmail += contacts.length - reachable.length;
+		contacts = reachable;
+	}
+	tally.leads += contacts.length;
+	const mode = ctx.getNodeParameter('output', i, 'contacts') as OutputMode;
+	if (mode === 'response') return [{ ...envelope, contacts, chargedCredits }];
+	const fields = mode === 'selected' ? (ctx.getNodeParameter('fields', i, []) as string[]) : [];
+	if (mode === 'selected' && fields.length === 0)
+		throw new NodeOperationError(ctx.getNode(), 'Fields is empty', {
+			itemIndex: i,
+			description: 'Pick at least one contact field under Fields, or choose another Output.',
+		});
+	return shapeContacts(contacts, mode, fields);
+}
 
-	const left = withoutEmail
-		? ` (${withoutEmail} charged contact${withoutEmail === 1 ? '' : 's'} without an email left out)`
+/** The run's hints: what was charged over all items, then one per item that needs telling. */
+export function addRunHints(ctx: IExecuteFunctions, tally: RunTally): void {
+	const left = tally.withoutEmail
+		? ` (${plural(tally.withoutEmail, 'charged contact')} without an email left out)`
 		: '';
-	const credits = `${charged} credit${charged === 1 ? '' : 's'}`;
-	const unknown = unknownCharges
-		? ` The service did not say what ${unknownCharges === 1 ? 'one search' : `${unknownCharges} searches`} charged: check the account's balance.`
+	const unknown = tally.unknownCharges
+		? ` The service did not say what ${tally.unknownCharges === 1 ? 'one search' : `${tally.unknownCharges} searches`} charged: check the account's balance.`
 		: '';
-	this.addExecutionHints({
-		message: `Charged ${unknownCharges ? 'at least ' : ''}${credits} for ${leads} new lead${leads === 1 ? '' : 's'}${left}.${unknown}`,
-		type: unknownCharges ? 'warning' : 'info',
+	ctx.addExecutionHints({
+		message: `Charged ${tally.unknownCharges ? 'at least ' : ''}${plural(tally.charged, 'credit')} for ${plural(tally.leads, 'new lead')}${left}.${unknown}`,
+		type: tally.unknownCharges ? 'warning' : 'info',
 		location: 'outputPane',
 	});
-	for (const message of nothingFound)
-		this.addExecutionHints({ message, type: 'info', location: 'outputPane' });
-	return [out];
+	for (const note of tally.notes) ctx.addExecutionHints({ ...note, location: 'outputPane' });
 }

@@ -6,9 +6,10 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 import { leadInboxApiTest } from '../shared/credentialTest';
+import { perItem } from '../shared/perItem';
 import { searchPools } from '../shared/pools';
 import { listInboxesProperties } from './description';
-import { listInboxes } from './execute';
+import { inboxesForItem } from './execute';
 
 export class ListInboxes implements INodeType {
 	description: INodeTypeDescription = {
@@ -31,7 +32,8 @@ export class ListInboxes implements INodeType {
 
 	methods = { listSearch: { searchPools }, credentialTest: { leadInboxApiTest } };
 
+	/** The inboxes each input item asks for, paired to it. */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return listInboxes.call(this);
+		return [await perItem(this, async (i) => await inboxesForItem(this, i), this.continueOnFail())];
 	}
 }

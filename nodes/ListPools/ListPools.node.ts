@@ -6,8 +6,9 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 import { leadInboxApiTest } from '../shared/credentialTest';
+import { perItem } from '../shared/perItem';
 import { listPoolsProperties } from './description';
-import { listPools } from './execute';
+import { poolsForItem } from './execute';
 
 export class ListPools implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,7 +30,8 @@ export class ListPools implements INodeType {
 
 	methods = { credentialTest: { leadInboxApiTest } };
 
+	/** One item per pool, once per input item. */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return listPools.call(this);
+		return [await perItem(this, async (i) => await poolsForItem(this, i), this.continueOnFail())];
 	}
 }

@@ -1,17 +1,12 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { perItem } from '../shared/perItem';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { fetchPools, POOLS_TIMEOUT_SECONDS } from '../shared/pools';
 import { TIMEOUT_HINT, timeoutMsOf } from '../shared/timeout';
 
-/** One item per pool, once per input item. */
-export async function listPools(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return [
-		await perItem(this, async (i) => {
-			return await fetchPools(this, {
-				itemIndex: i,
-				timeoutMs: timeoutMsOf(this, i, POOLS_TIMEOUT_SECONDS),
-				timeoutHint: TIMEOUT_HINT,
-			});
-		}),
-	];
+/** The account's pools, for input item `i`: one output item per pool. */
+export async function poolsForItem(ctx: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+	return await fetchPools(ctx, {
+		itemIndex: i,
+		timeoutMs: timeoutMsOf(ctx, i, POOLS_TIMEOUT_SECONDS),
+		timeoutHint: TIMEOUT_HINT,
+	});
 }

@@ -1,0 +1,101 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { asNodeError } from '../shared/errors';
+import { rememberDepth, rememberedDepth, searchKey } from './depthMemory';
+import { searchLeads, type SearchRequest } from './search';
+
+/** The service's largest count: nothing ranked deeper can be asked for. */
+export const MAX_DEPTH = 1000;
+
+/** What a climb did, for the item's output and the run's hints. */
+export interface Climb {
+	contacts: IDataObject[];
+	charged: number;
+	/** Requests whose answer did not say what they charged. */
+	unknownCharges: number;
+	requests: number;
+	/** The count of the last request answered: its top results are all contacts now. */
+	depth: number;
+	/** Where the climb started from a remembered depth, that depth. */
+	startedFrom: number | undefined;
+	/** Why it stopped short of the number wanted (undefined when it got them). */
+	stoppedBecause: 'limit' | 'maxRequests' | 'failed' | 'nothingFound' | undefined;
+	/** The message of the request that failed after others had charged. */
+	failure: string | undefined;
+	serviceSaid: string | undefined;
+}
+
+/**
+ * Finds `wanted` leads the account does not hold yet. The service drops contacts the account
+ * already has and charges only what it adds, and its results come in a stable rank order, so after
+ * a request for the top N every one of those N is a contact of the account. Asking again for
+ * N + (still missing) can therefore add at most what is missing: the climb never buys more than
+ * wanted from a service that ranks stably. Each request is one search, so the node never retries
+ * one (a search charges); a request that fails after others charged ends the climb and keeps what
+ * they returned, because those leads are in the account now and no later run would return them.
+ */
+export async function climbForNewLeads(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	search: Omit<SearchRequest, 'count'>,
+	options: { wanted: number; maxRequests: number; fromTheTop: boolean; timeoutMs: number },
+): Promise<Climb> {
+	const { wanted } = options;
+	const key = searchKey(ctx, { ...search, count: wanted });
+	const startedFrom = options.fromTheTop ? undefined : rememberedDepth(ctx, key);
+	const climb: Climb = {
+		contacts: [],
+		charged: 0,
+		unknownCharges: 0,
+		requests: 0,
+		depth: 0,
+		startedFrom,
+		stoppedBecause: undefined,
+		failure: undefined,
+		serviceSaid: undefined,
+	};
+	let count = Math.min(MAX_DEPTH, (startedFrom ?? 0) + wanted);
+	for (;;) {
+		let outcome;
+		try {
+			outcome = await searchLeads(
+				ctx,
+				itemIndex,
+				{ ...search, count },
+				{ timeoutMs: options.timeoutMs, wanted },
+			);
+		} catch (error) {
+			const nodeError = asNodeError(ctx, error, itemIndex);
+			if (climb.requests === 0) throw nodeError;
+			climb.stoppedBecause = 'failed';
+			climb.failure = nodeError.message;
+			break;
+		}
+		climb.requests++;
+		if (!outcome.found) {
+			// No business at all for the niche and city: no depth changes that.
+			climb.stoppedBecause = 'nothingFound';
+			climb.serviceSaid = outcome.serviceSaid;
+			break;
+		}
+		climb.depth = count;
+		climb.contacts.push(...outcome.contacts);
+		if (outcome.chargedCredits === undefined) climb.unknownCharges++;
+		else climb.charged += outcome.chargedCredits;
+
+		const missing = wanted - climb.contacts.length;
+		if (missing <= 0) break;
+		if (count >= MAX_DEPTH) {
+			climb.stoppedBecause = 'limit';
+			break;
+		}
+		if (climb.requests >= options.maxRequests) {
+			climb.stoppedBecause = 'maxRequests';
+			break;
+		}
+		count = Math.min(MAX_DEPTH, count + missing);
+	}
+	// Also after a request that added nothing: its top results are all contacts too, so the next
+	// run goes on below them instead of walking the same held results again.
+	if (climb.depth > 0) rememberDepth(ctx, key, climb.depth);
+	return climb;
+}
