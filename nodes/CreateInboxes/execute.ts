@@ -308,7 +308,7 @@ function runSettings(
 		);
 		if (differing.length === 0) continue;
 		notes.push(
-			`${differing.map((name) => `Options > ${labels[name]}`).join(' and ')} apply to the whole run, so the first item's value was used, although item ${i} gives ${differing.map((name) => String(options[name] ?? 'none')).join(' and ')}.`,
+			`${differing.map((name) => `Options > ${labels[name]}`).join(' and ')} ${differing.length === 1 ? 'applies' : 'apply'} to the whole run, so the first item's value was used, although item ${i} gives ${differing.map((name) => String(options[name] ?? 'none')).join(' and ')}.`,
 		);
 		break;
 	}

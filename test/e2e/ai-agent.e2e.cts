@@ -55,8 +55,11 @@ describe.each(VERSIONS)('the nodes as AI Agent tools in n8n $version', (target) 
 		expect(tools).toEqual(
 			expect.arrayContaining([expect.stringMatching(/fetch/i), expect.stringMatching(/pool/i)]),
 		);
-		expect(model.requests.at(-1).body.messages.filter((m: any) => m.role === 'tool')).toHaveLength(
-			2,
-		);
+		const toolMessages = model.requests.at(-1).body.messages.filter((m: any) => m.role === 'tool');
+		expect(toolMessages).toHaveLength(2);
+		// As a tool, Fetch Leads answers in its Simplified form unless the workflow asks otherwise.
+		const leads = String(toolMessages.find((m: any) => m.tool_call_id === 'call_fetch').content);
+		expect(leads).toContain('"runsMetaAds"');
+		expect(leads).not.toContain('"phone_numbers"');
 	});
 });

@@ -37,11 +37,12 @@ describe.each(VERSIONS)('examples in n8n $version', (target) => {
 
 	// The inbox alert runs as a published workflow in trigger.e2e.cts: a polling trigger does not
 	// poll under `n8n execute`.
-	it('ships the four examples, each with a sticky note and no pinned data', () => {
+	it('ships the five examples, each with a sticky note and no pinned data', () => {
 		expect(exampleFiles().sort()).toEqual([
 			'bulk-inbox-onboarding-from-csv.json',
 			'inbox-error-alert.json',
 			'inbox-inventory.json',
+			'scheduled-lead-pull-city-by-city.json',
 			'scheduled-lead-pull-to-crm.json',
 		]);
 		for (const file of exampleFiles()) {
@@ -54,32 +55,56 @@ describe.each(VERSIONS)('examples in n8n $version', (target) => {
 		}
 	});
 
-	it('scheduled lead pull: CRM-shaped records, charged once, a repeated pull charges nothing', async () => {
-		const before = await credits();
-		const first = await run('scheduled-lead-pull-to-crm.json');
-		const records = first.output('Map to CRM record');
-		const fetched = first.output('Fetch Leads');
-		expect(records.length).toBeGreaterThan(15);
-		expect(records.length).toBe(fetched.length);
-		for (const { json } of records) {
-			expect(Object.keys(json).sort()).toEqual(
-				['address', 'categories', 'email', 'name', 'phone', 'pixels', 'source', 'website'].sort(),
+	// The published, scheduled runs (depth remembered between runs) are in scheduled-pull.e2e.cts.
+	it('scheduled lead pull, run by hand twice: new leads both times, saved once each in the Data Table', async () => {
+		const emails = new Set<string>();
+		for (const attempt of [1, 2]) {
+			const before = await credits();
+			const result = await run('scheduled-lead-pull-to-crm.json');
+			const leads = result.output('Fetch Leads').map((i) => i.json);
+			const saved = result.output('Save to Leads table').map((i) => i.json);
+			expect([attempt, leads.length > 15]).toEqual([attempt, true]);
+			for (const lead of leads) {
+				expect(Object.keys(lead)).toEqual([
+					'name',
+					'email',
+					'phone',
+					'website',
+					'address',
+					'categories',
+					'socialProfiles',
+					'runsMetaAds',
+					'runsTikTokAds',
+					'usesGoogleAnalytics',
+				]);
+				expect(lead.runsMetaAds).toBe(true);
+				expect(emails.has(lead.email)).toBe(false);
+				emails.add(lead.email);
+			}
+			expect(saved.map((row) => [row.email, row.source])).toEqual(
+				leads.map((lead) => [lead.email, 'Lead Inbox: dentist in Austin, TX']),
 			);
-			expect(json.email).toMatch(/@/);
-			expect(json.phone).toMatch(/^\+1\d{10}$/);
-			expect(json.pixels).toContain('Meta');
-			expect(json.source).toBe('Lead Inbox: dentist in Austin, TX');
+			// 25 new contacts each time (those without an email are charged but not saved).
+			const after = await credits();
+			expect([attempt, before.credits - after.credits]).toEqual([attempt, 25]);
+			expect(after.contactCount - before.contactCount).toBe(25);
 		}
-		const after = await credits();
-		// Charged = contacts added (some without an email are charged but left out of the output).
-		const charged = before.credits - after.credits;
-		expect(charged).toBe(after.contactCount - before.contactCount);
-		expect(charged).toBeGreaterThanOrEqual(records.length);
-		expect(charged).toBeLessThanOrEqual(25);
+	});
 
-		const again = await run('scheduled-lead-pull-to-crm.json');
-		expect(again.output('Fetch Leads')).toEqual([]);
-		expect((await credits()).credits).toBe(after.credits);
+	it('weekly pull city by city: one search per pair, ten new leads each, saved with their search', async () => {
+		const before = await credits();
+		const result = await run('scheduled-lead-pull-city-by-city.json');
+		const saved = result.output('Save to Leads table').map((i) => i.json);
+		const bySource = new Map<string, number>();
+		for (const row of saved) bySource.set(row.source, (bySource.get(row.source) ?? 0) + 1);
+		expect([...bySource.keys()]).toEqual([
+			'Lead Inbox: dentist in Austin, TX',
+			'Lead Inbox: dentist in Denver',
+			'Lead Inbox: chiropractor in Austin, TX',
+		]);
+		for (const count of bySource.values()) expect(count).toBeGreaterThan(5);
+		const after = await credits();
+		expect(before.credits - after.credits).toBe(30);
 	});
 
 	it('bulk onboarding from CSV: created rows in the named pool, failed rows in a report', async () => {

@@ -74,8 +74,8 @@ export class N8nApp {
 			N8N_SECURE_COOKIE: 'false',
 			N8N_RESTRICT_FILE_ACCESS_TO: this.filesDir,
 			N8N_LOG_LEVEL: 'warn',
-			// Community nodes as AI Agent tools are opt-in (see the README).
-			N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
+			// No N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: neither version reads it, and the AI Agent
+			// suite shows the nodes work as tools without it (see the README).
 			DB_SQLITE_POOL_SIZE: '2',
 		};
 	}

@@ -75,9 +75,15 @@ function reply(body: { messages?: any[]; tools?: any[] }) {
 			].filter(Boolean),
 		};
 	}
-	const all = toolResults.map((m) => String(m.content)).join('\n');
-	const businesses = [...all.matchAll(/"businessName":\s*"([^"]+)"/g)].map((m) => m[1]);
-	const pools = [...all.matchAll(/"name":\s*"([^"]+)"/g)].map((m) => m[1]);
+	const resultOf = (id: string) =>
+		toolResults
+			.filter((m) => m.tool_call_id === id)
+			.map((m) => String(m.content))
+			.join('\n');
+	// Both tools name things "name": a lead (the Simplified output) and a pool.
+	const names = (text: string) => [...text.matchAll(/"name":\s*"([^"]+)"/g)].map((m) => m[1]);
+	const businesses = names(resultOf('call_fetch'));
+	const pools = names(resultOf('call_pools'));
 	return {
 		role: 'assistant',
 		content: `Leads: ${businesses.join('; ')}. Pools: ${pools.join('; ')}.`,

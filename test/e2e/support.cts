@@ -125,3 +125,64 @@ export function checkParameters(workflow: any): void {
 	}
 	if (problems.length) throw new Error(`Workflow "${workflow.name}": ${problems.join('; ')}`);
 }
+
+export async function waitFor<T>(
+	what: string,
+	probe: () => Promise<T | undefined>,
+	ms: number,
+): Promise<T> {
+	const deadline = Date.now() + ms;
+	for (;;) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+	}
+}
+
+/** n8n keeps run data in its "flatted" format; its own copy of the library reads it. */
+function flattedOf(version: string): { parse(text: string): any } {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	return require(join(CACHE, `n8n-${version}`, 'node_modules', 'flatted'));
+}
+
+export interface Execution {
+	id: string;
+	mode: string;
+	status: string;
+	startedAt: string;
+	/** A node's first run: its main output's items (json), and its hints. */
+	items: (node: string) => any[];
+	hints: (node: string) => string[];
+}
+
+type Rest = Awaited<ReturnType<N8nApp['signInOwner']>>;
+
+/** Finished executions of a workflow, newest first, with their data parsed (n8n's REST API). */
+export async function executionsOf(
+	rest: Rest,
+	version: string,
+	workflowId: string,
+): Promise<Execution[]> {
+	const flatted = flattedOf(version);
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const list = await rest('GET', `/executions?filter=${filter}`);
+	const results = (list.body.data.results ?? list.body.data) as any[];
+	return await Promise.all(
+		results
+			.filter((e) => e.finished || e.status === 'success' || e.status === 'error')
+			.map(async (e) => {
+				const full = (await rest('GET', `/executions/${e.id}`)).body.data;
+				const runData = flatted.parse(full.data).resultData.runData;
+				return {
+					id: String(e.id),
+					mode: e.mode,
+					status: e.status,
+					startedAt: e.startedAt,
+					items: (node: string) =>
+						(runData[node]?.[0]?.data?.main?.[0] ?? []).map((i: any) => i.json),
+					hints: (node: string) => (runData[node]?.[0]?.hints ?? []).map((h: any) => h.message),
+				};
+			}),
+	);
+}

@@ -1,6 +1,13 @@
-import { join } from 'node:path';
-import { CACHE, type N8nApp, VERSIONS } from './n8n-app.cjs';
-import { checkParameters, loadExample, type Stack, startStack } from './support.cjs';
+import { type N8nApp, VERSIONS } from './n8n-app.cjs';
+import {
+	checkParameters,
+	type Execution,
+	executionsOf,
+	loadExample,
+	type Stack,
+	startStack,
+	waitFor,
+} from './support.cjs';
 
 /**
  * The Lead Inbox Trigger in the real n8n apps, both versions side by side: the example workflow
@@ -20,27 +27,7 @@ interface Running {
 	/** Resolves once a check beyond the first `count` has been made. */
 	checkAfter(count: number, what: string, ms: number): Promise<void>;
 	/** Finished executions of the workflow, newest first, with their data parsed. */
-	executions(): Promise<{ id: string; mode: string; items: (node: string) => any[] }[]>;
-}
-
-/** n8n keeps run data in its "flatted" format; its own copy of the library reads it. */
-function flattedOf(version: string): { parse(text: string): any } {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return require(join(CACHE, `n8n-${version}`, 'node_modules', 'flatted'));
-}
-
-async function waitFor<T>(
-	what: string,
-	probe: () => Promise<T | undefined>,
-	ms: number,
-): Promise<T> {
-	const deadline = Date.now() + ms;
-	for (;;) {
-		const value = await probe();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 1000));
-	}
+	executions(): Promise<Execution[]>;
 }
 
 async function start(target: (typeof VERSIONS)[number]): Promise<Running> {
@@ -61,7 +48,6 @@ async function start(target: (typeof VERSIONS)[number]): Promise<Running> {
 	await app.cli(['publish:workflow', `--id=${workflow.id}`]);
 	await app.start();
 	const rest = await app.signInOwner(OWNER);
-	const flatted = flattedOf(target.version);
 	const checks = async () =>
 		(await server.admin('GET', '/requests?method=GET&path=/api/v1/inboxes')).body.requests.length;
 	return {
@@ -72,25 +58,7 @@ async function start(target: (typeof VERSIONS)[number]): Promise<Running> {
 		checkAfter: async (count, what, ms) => {
 			await waitFor(what, async () => ((await checks()) > count ? true : undefined), ms);
 		},
-		executions: async () => {
-			const filter = encodeURIComponent(JSON.stringify({ workflowId: workflow.id }));
-			const list = await rest('GET', `/executions?filter=${filter}`);
-			const results = (list.body.data.results ?? list.body.data) as any[];
-			return await Promise.all(
-				results
-					.filter((e) => e.finished || e.status === 'success' || e.status === 'error')
-					.map(async (e) => {
-						const full = (await rest('GET', `/executions/${e.id}`)).body.data;
-						const data = flatted.parse(full.data);
-						return {
-							id: String(e.id),
-							mode: e.mode,
-							items: (node: string) =>
-								(data.resultData.runData[node]?.[0]?.data?.main?.[0] ?? []).map((i: any) => i.json),
-						};
-					}),
-			);
-		},
+		executions: async () => await executionsOf(rest, target.version, workflow.id),
 	};
 }
 

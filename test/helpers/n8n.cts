@@ -106,6 +106,8 @@ export interface RunOptions {
 	parameters?: Record<string, IDataObject>;
 	/** Per node: onError setting ('continueRegularOutput' | 'continueErrorOutput'). */
 	onError?: Record<string, 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow'>;
+	/** The workflow's static data: pass the same object to runs that stand for one saved workflow. */
+	staticData?: IDataObject;
 }
 
 export interface WorkflowJson {
@@ -178,6 +180,7 @@ export async function runWorkflow(json: WorkflowJson, options: RunOptions): Prom
 		connections: json.connections as never,
 		active: false,
 		nodeTypes: new NodeTypes(),
+		staticData: options.staticData,
 	});
 	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
 		id: 'test-workflow',

@@ -164,6 +164,40 @@ describe('Create Inboxes node', () => {
 			],
 			[{ item: 4 }, 'invalid_entry', expect.stringContaining('did you mean jane@gmail.com?')],
 		]);
+		// The service's words stay; the node adds where the field it names sits on the panel.
+		expect(failed[2].json.reason).toMatch(
+			/send acceptDomainAsTyped: true if it is right\..*\(in this node: acceptDomainAsTyped is "Additional Fields > Accept Address As Typed"\)$/,
+		);
+	});
+
+	it('reads New Pool Name for each item: one new pool per name, in as few requests as the names need', async () => {
+		const { apiKey } = await server.newAccount();
+		const input = items(6, 'team').map((item, i) => ({
+			...item,
+			team: i % 2 ? 'Sales' : 'Support',
+		}));
+		const before = postRequests();
+		const result = await run(apiKey, input, { newPoolName: '={{ $json.team }} inboxes' });
+		expect(postRequests() - before).toBe(2);
+		const out = outputOf(result, NODE);
+		expect(out.map((o) => [o.pairedItem, o.json.emailAddress, o.json.poolName])).toEqual(
+			input.map((item, i) => [{ item: i }, item.email, `${item.team} inboxes`]),
+		);
+		const pools = (await server.call('GET', '/api/v1/pools', { key: apiKey })).body.pools;
+		expect(pools.map((p: { name: string; inboxCount: number }) => [p.name, p.inboxCount])).toEqual([
+			['Support inboxes', 3],
+			['Sales inboxes', 3],
+		]);
+	});
+
+	it('says so when an expression gives a run-wide option another value for a later item', async () => {
+		const { apiKey } = await server.newAccount();
+		const input = items(3, 'size').map((item, i) => ({ ...item, size: i === 2 ? 1 : 50 }));
+		const result = await run(apiKey, input, { options: { batchSize: '={{ $json.size }}' } });
+		expect(outputOf(result, NODE)).toHaveLength(3);
+		expect(hintsOf(result, NODE)).toEqual([
+			"Options > Batch Size applies to the whole run, so the first item's value was used, although item 2 gives 1.",
+		]);
 	});
 
 	it('names the new pool as asked, and a name already used gets a number', async () => {

@@ -181,4 +181,173 @@ describe('Fetch Leads node', () => {
 		});
 		expect(out.slice(1).map((i) => i.pairedItem)).toEqual([{ item: 1 }, { item: 1 }]);
 	});
+
+	describe('Count Mode: New Leads Wanted', () => {
+		const newLeads = (wanted: number, extra: object = {}) => ({
+			countMode: 'newLeads',
+			count: wanted,
+			...extra,
+		});
+		const identity = (json: Record<string, unknown>) => `${json.businessName}|${json.address}`;
+		const creditsOf = async (accountId: string) =>
+			(await server.admin('GET', `/accounts/${accountId}`)).body.credits as number;
+
+		it('a scheduled pull returns new leads every run, charges exactly them, and, remembering its depth, skips the climb through held results', async () => {
+			const { apiKey, accountId } = await server.newAccount({ credits: 1000 });
+			// One saved workflow: n8n keeps its static data between runs of a published workflow.
+			const staticData = {};
+			const seen = new Set<string>();
+			let credits = 1000;
+			let depth = 0;
+			for (const day of [1, 2, 3]) {
+				const result = await runWorkflow(workflow, {
+					credentials: {
+						apiKey,
+						leadsBaseUrl: `${server.url}/`,
+						inboxBaseUrl: `${server.url}/api/v1`,
+					},
+					pinData: { [TRIGGER]: [{ niche: 'dentist', city: 'Austin, TX' }] },
+					parameters: { 'Fetch Leads': newLeads(10) as never },
+					staticData,
+				});
+				const items = outputOf(result, 'Fetch Leads');
+				expect(items).toHaveLength(10);
+				for (const item of items) {
+					expect(seen.has(identity(item.json))).toBe(false);
+					seen.add(identity(item.json));
+				}
+				const now = await creditsOf(accountId);
+				expect(credits - now).toBe(10);
+				credits = now;
+				const [charged, climb] = hintsOf(result, 'Fetch Leads');
+				expect(charged).toBe('Charged 10 credits for 10 new leads.');
+				const walk =
+					/^New leads: 10 of 10 wanted; (\d+) requests? searched "dentist" in "Austin, TX" (.*) down to result (\d+), charging 10 credits\.$/.exec(
+						climb,
+					);
+				expect(walk).not.toBeNull();
+				const [, requests, from, reached] = walk!;
+				if (day === 1) expect(from).toBe('from the top');
+				else {
+					expect(from).toBe(`below the top ${depth} taken by earlier runs`);
+					// Results that share an email count once, so a request can add one less than asked;
+					// a remembered depth still spares the climb through the held results.
+					expect(Number(requests)).toBeLessThanOrEqual(2);
+				}
+				depth = Number(reached);
+			}
+			const contacts = (await server.admin('GET', `/accounts/${accountId}/contacts`)).body.contacts;
+			expect(contacts).toHaveLength(30);
+		});
+
+		it('without a remembered depth it climbs by what is still missing and never buys more than wanted', async () => {
+			const { apiKey, accountId } = await server.newAccount({ credits: 1000 });
+			// The account already holds results 1-8 and, from another search, none below.
+			await run(apiKey, [{ niche: 'plumber', city: 'Denver', count: 8 }]);
+			const before = await creditsOf(accountId);
+			const result = await run(apiKey, [{ niche: 'plumber', city: 'Denver' }], newLeads(5));
+			expect(outputOf(result, 'Fetch Leads')).toHaveLength(5);
+			expect(before - (await creditsOf(accountId))).toBe(5);
+			// 5 -> nothing new (all held), 10 -> 2 new, 13 -> 3 new.
+			expect(hintsOf(result, 'Fetch Leads')[1]).toBe(
+				'New leads: 5 of 5 wanted; 3 requests searched "plumber" in "Denver" from the top down to result 13, charging 5 credits.',
+			);
+		});
+
+		it('keeps the leads already charged when a later request is refused for credits, and says why', async () => {
+			const { apiKey, accountId } = await server.newAccount({ credits: 20 });
+			await run(apiKey, [{ niche: 'dentist', city: 'Denver', count: 5 }]);
+			// 15 credits left: asking for the top 10 adds 5 (10 left), the top 15 needs 15 reserved.
+			const result = await run(apiKey, [{ niche: 'dentist', city: 'Denver' }], newLeads(10));
+			expect(result.status).toBe('success');
+			expect(outputOf(result, 'Fetch Leads')).toHaveLength(5);
+			expect(await creditsOf(accountId)).toBe(10);
+			const [, climb] = hintsOf(result, 'Fetch Leads');
+			expect(climb).toMatch(
+				/^New leads: 5 of 10 wanted; 1 request searched .* down to result 10, charging 5 credits\. The next request failed: .*\(HTTP 402/,
+			);
+			expect(climb).toMatch(/the next run goes on from result 10/);
+		});
+
+		it('stops at Max Requests per Run, saying every result seen was held or none is left', async () => {
+			const { apiKey } = await server.newAccount({ credits: 1000 });
+			await run(apiKey, [{ niche: 'florist', city: 'Boise', count: 30 }]);
+			const result = await run(
+				apiKey,
+				[{ niche: 'florist', city: 'Boise' }],
+				newLeads(5, { options: { maxRequests: 3 } }),
+			);
+			expect(outputOf(result, 'Fetch Leads')).toHaveLength(0);
+			const [charged, climb] = hintsOf(result, 'Fetch Leads');
+			expect(charged).toBe('Charged 0 credits for 0 new leads.');
+			expect(climb).toContain(
+				'3 requests searched "florist" in "Boise" from the top down to result 15',
+			);
+			expect(climb).toContain('Every result it saw is a contact of the account already');
+			expect(climb).toContain('Max Requests per Run');
+		});
+
+		it('fails before charging when the first request is refused for credits, naming the depth it asked for', async () => {
+			const { apiKey } = await server.newAccount({ credits: 12 });
+			const staticData = {};
+			const runs = async () =>
+				runWorkflow(workflow, {
+					credentials: {
+						apiKey,
+						leadsBaseUrl: `${server.url}/`,
+						inboxBaseUrl: `${server.url}/api/v1`,
+					},
+					pinData: { [TRIGGER]: [{ niche: 'dentist', city: 'Miami' }] },
+					parameters: { 'Fetch Leads': newLeads(10) as never },
+					staticData,
+				});
+			expect(outputOf(await runs(), 'Fetch Leads')).toHaveLength(10);
+			const error = errorOf(await runs())!;
+			expect(error.httpCode).toBe('402');
+			expect(error.description).toContain(
+				'To find 10 new leads this search asked for the top 20 results, so it needs 20 credits reserved, although at most 10 will be charged.',
+			);
+		});
+	});
+
+	describe('Output', () => {
+		it('Simplified gives the ten fields a CRM or an agent needs, named for people', async () => {
+			const { apiKey } = await server.newAccount();
+			const result = await run(apiKey, [{ niche: 'dentist', city: 'Seattle', count: 20 }], {
+				output: 'simplified',
+			});
+			const items = outputOf(result, 'Fetch Leads').map((i) => i.json);
+			expect(items.length).toBeGreaterThan(10);
+			for (const lead of items) {
+				expect(Object.keys(lead)).toEqual([
+					'name',
+					'email',
+					'phone',
+					'website',
+					'address',
+					'categories',
+					'socialProfiles',
+					'runsMetaAds',
+					'runsTikTokAds',
+					'usesGoogleAnalytics',
+				]);
+				expect(typeof lead.name).toBe('string');
+				expect(lead.categories === null || typeof lead.categories === 'string').toBe(true);
+				expect(Array.isArray(lead.socialProfiles)).toBe(true);
+				for (const flag of ['runsMetaAds', 'runsTikTokAds', 'usesGoogleAnalytics'])
+					expect([true, false, null]).toContain(lead[flag]);
+			}
+			expect(items.some((lead) => typeof lead.email === 'string')).toBe(true);
+		});
+
+		it('Selected Fields gives only the fields picked, each present', async () => {
+			const { apiKey } = await server.newAccount();
+			const result = await run(apiKey, [{ niche: 'dentist', city: 'Seattle', count: 3 }], {
+				output: 'selected',
+				fields: ['email', 'businessName', 'tiktok'],
+			});
+			for (const { json } of outputOf(result, 'Fetch Leads'))
+				expect(Object.keys(json)).toEqual(['email', 'businessName', 'tiktok']);
+		});
+	});
 });
