@@ -3,6 +3,7 @@ import { benchCreateInboxesNode } from './create-inboxes-node.bench.cjs';
 import { benchInboxes } from './inboxes.bench.cjs';
 import { benchLeads } from './leads.bench.cjs';
 import { benchMemory } from './memory.bench.cjs';
+import { benchNewLeads } from './new-leads.bench.cjs';
 import { benchScan } from './scan.bench.cjs';
 import { benchStartup } from './startup.bench.cjs';
 import { benchTrigger } from './trigger.bench.cjs';
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
 	await benchInboxes();
 	await benchCreateInboxesNode();
 	await benchTrigger();
+	await benchNewLeads();
 	await benchMemory();
 	process.exit(0);
 }

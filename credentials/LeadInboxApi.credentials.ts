@@ -28,7 +28,7 @@ export class LeadInboxApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'http://127.0.0.1:4010',
+			placeholder: 'e.g. http://127.0.0.1:4010',
 			description:
 				'Base URL of the lead search service, without /api/v1 (for the reference server: http://127.0.0.1:4010)',
 		},
@@ -38,7 +38,7 @@ export class LeadInboxApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'http://127.0.0.1:4010/api/v1',
+			placeholder: 'e.g. http://127.0.0.1:4010/api/v1',
 			description:
 				'Base URL of the inbox management service, including /api/v1 (for the reference server: http://127.0.0.1:4010/api/v1)',
 		},

@@ -11,7 +11,7 @@ export const createInboxesProperties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'name@example.com',
+		placeholder: 'e.g. name@example.com',
 		description: 'Address of the inbox to create. One inbox is created per input item.',
 	},
 	{
@@ -76,7 +76,7 @@ export const createInboxesProperties: INodeProperties[] = [
 				name: 'imapHost',
 				type: 'string',
 				default: '',
-				placeholder: 'imap.example.com',
+				placeholder: 'e.g. imap.example.com',
 				description: 'Detected automatically for known providers',
 			},
 			{
@@ -122,7 +122,7 @@ export const createInboxesProperties: INodeProperties[] = [
 				name: 'smtpHost',
 				type: 'string',
 				default: '',
-				placeholder: 'smtp.example.com',
+				placeholder: 'e.g. smtp.example.com',
 				description: 'Detected automatically for known providers',
 			},
 			{

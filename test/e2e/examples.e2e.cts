@@ -14,11 +14,6 @@ import {
  */
 describe.each(VERSIONS)('examples in n8n $version', (target) => {
 	let stack: Stack;
-	const credits = async () =>
-		(await stack.server.admin('GET', `/accounts/${stack.account.accountId}`)).body as {
-			credits: number;
-			contactCount: number;
-		};
 	const run = async (file: string) => {
 		const workflow = prepareExample(stack.app, loadExample(file));
 		checkParameters(workflow);
@@ -55,57 +50,8 @@ describe.each(VERSIONS)('examples in n8n $version', (target) => {
 		}
 	});
 
-	// The published, scheduled runs (depth remembered between runs) are in scheduled-pull.e2e.cts.
-	it('scheduled lead pull, run by hand twice: new leads both times, saved once each in the Data Table', async () => {
-		const emails = new Set<string>();
-		for (const attempt of [1, 2]) {
-			const before = await credits();
-			const result = await run('scheduled-lead-pull-to-crm.json');
-			const leads = result.output('Fetch Leads').map((i) => i.json);
-			const saved = result.output('Save to Leads table').map((i) => i.json);
-			expect([attempt, leads.length > 15]).toEqual([attempt, true]);
-			for (const lead of leads) {
-				expect(Object.keys(lead)).toEqual([
-					'name',
-					'email',
-					'phone',
-					'website',
-					'address',
-					'categories',
-					'socialProfiles',
-					'runsMetaAds',
-					'runsTikTokAds',
-					'usesGoogleAnalytics',
-				]);
-				expect(lead.runsMetaAds).toBe(true);
-				expect(emails.has(lead.email)).toBe(false);
-				emails.add(lead.email);
-			}
-			expect(saved.map((row) => [row.email, row.source])).toEqual(
-				leads.map((lead) => [lead.email, 'Lead Inbox: dentist in Austin, TX']),
-			);
-			// 25 new contacts each time (those without an email are charged but not saved).
-			const after = await credits();
-			expect([attempt, before.credits - after.credits]).toEqual([attempt, 25]);
-			expect(after.contactCount - before.contactCount).toBe(25);
-		}
-	});
-
-	it('weekly pull city by city: one search per pair, ten new leads each, saved with their search', async () => {
-		const before = await credits();
-		const result = await run('scheduled-lead-pull-city-by-city.json');
-		const saved = result.output('Save to Leads table').map((i) => i.json);
-		const bySource = new Map<string, number>();
-		for (const row of saved) bySource.set(row.source, (bySource.get(row.source) ?? 0) + 1);
-		expect([...bySource.keys()]).toEqual([
-			'Lead Inbox: dentist in Austin, TX',
-			'Lead Inbox: dentist in Denver',
-			'Lead Inbox: chiropractor in Austin, TX',
-		]);
-		for (const count of bySource.values()) expect(count).toBeGreaterThan(5);
-		const after = await credits();
-		expect(before.credits - after.credits).toBe(30);
-	});
+	// The two lead pulls write into n8n's Data Table, which `n8n execute` cannot reach (it does not
+	// load n8n's modules): they run in a started n8n, by hand and published, in data-table-examples.e2e.cts.
 
 	it('bulk onboarding from CSV: created rows in the named pool, failed rows in a report', async () => {
 		const result = await run('bulk-inbox-onboarding-from-csv.json');
@@ -209,6 +155,13 @@ describe.each(VERSIONS)('examples in n8n $version', (target) => {
 		const broken = loadExample('scheduled-lead-pull-to-crm.json');
 		broken.id = 'BrokenLeadPull01';
 		broken.name = 'Broken lead pull';
+		// Without the Data Table nodes, which `n8n execute` cannot run, and the schedule it would start from.
+		broken.nodes = broken.nodes.filter(
+			(n: any) => !n.type.endsWith('.dataTable') && !n.type.endsWith('.scheduleTrigger'),
+		);
+		broken.connections = {
+			'Try it now': { main: [[{ node: 'Fetch Leads', type: 'main', index: 0 }]] },
+		};
 		const fetch = broken.nodes.find((n: any) => n.name === 'Fetch Leads');
 		// A misspelt parameter name: n8n drops it, then refuses the workflow without naming the node.
 		fetch.parameters.nich = fetch.parameters.niche;

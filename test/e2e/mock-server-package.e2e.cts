@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { runCompositeAction } from '../helpers/composite-action.cjs';
@@ -291,15 +292,34 @@ await startMockServer({ scanThread: 1 });
 	});
 
 	it('runs the shell recipe of the README, which fails when the workflow called nothing', async () => {
-		const recipe = join(ROOT, 'examples', 'ci', 'mock-server-in-ci.sh');
+		// Copied elsewhere, as a user copies it into a pipeline: the seed comes from where it runs.
+		const copied = join(mkdtempSync(join(tmpdir(), 'recipe-')), 'mock-server-in-ci.sh');
+		copyFileSync(join(ROOT, 'examples', 'ci', 'mock-server-in-ci.sh'), copied);
+		const recipe = copied;
 		const env = { ...process.env, MOCK_SERVER_BIN: bin };
 		const ok = await run('bash', [recipe], {
 			env: { ...env, MOCK_PORT: String(await freePort()) },
+			cwd: ROOT,
 		});
 		expect(ok.stdout).toContain('ok: 1 lead search(es) answered 200');
 		await expect(
+			run('bash', [recipe, '', 'no/such/seed.json'], { env, cwd: ROOT }),
+		).rejects.toMatchObject({
+			stderr: expect.stringContaining('seed file not found: no/such/seed.json'),
+		});
+		// A server that exits on a wrong option fails the recipe at once, with its message.
+		await expect(
+			run('bash', [recipe], {
+				env: { ...env, MOCK_PORT: '99999' },
+				cwd: ROOT,
+			}),
+		).rejects.toMatchObject({
+			stdout: expect.stringMatching(/exited before it was ready:[\s\S]*port/),
+		});
+		await expect(
 			run('bash', [recipe], {
 				env: { ...env, MOCK_PORT: String(await freePort()), WORKFLOW_CMD: 'true' },
+				cwd: ROOT,
 			}),
 		).rejects.toMatchObject({
 			stdout: expect.stringContaining('expected at least one successful lead search'),

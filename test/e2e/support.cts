@@ -186,3 +186,28 @@ export async function executionsOf(
 			}),
 	);
 }
+
+/**
+ * Runs a stored workflow by hand from `trigger`, with the request the editor sends for "Execute
+ * workflow" (2.8.4 reads workflowData, 2.40.7 the stored workflow), and waits for its execution.
+ */
+export async function runInEditor(
+	rest: Rest,
+	version: string,
+	workflowId: string,
+	trigger: string,
+): Promise<Execution> {
+	const stored = (await rest('GET', `/workflows/${workflowId}`)).body.data;
+	const started = await rest('POST', `/workflows/${workflowId}/run`, {
+		workflowData: stored,
+		triggerToStartFrom: { name: trigger },
+	});
+	if (started.status !== 200)
+		throw new Error(`n8n ${version} refused to run ${workflowId}: ${JSON.stringify(started.body)}`);
+	const executionId = String(started.body.data.executionId);
+	return await waitFor(
+		`the manual execution of ${workflowId} in n8n ${version}`,
+		async () => (await executionsOf(rest, version, workflowId)).find((e) => e.id === executionId),
+		120_000,
+	);
+}

@@ -188,7 +188,8 @@ describe('Fetch Leads node', () => {
 			count: wanted,
 			...extra,
 		});
-		const identity = (json: Record<string, unknown>) => `${json.businessName}|${json.address}`;
+		const identity = (json: Record<string, unknown>) =>
+			JSON.stringify([json.businessName, json.address]);
 		const creditsOf = async (accountId: string) =>
 			(await server.admin('GET', `/accounts/${accountId}`)).body.credits as number;
 

@@ -4,13 +4,16 @@ import {
 	type Execution,
 	executionsOf,
 	loadExample,
+	runInEditor,
 	type Stack,
 	startStack,
 	waitFor,
 } from './support.cjs';
 
 /**
- * The scheduled lead pull (examples/scheduled-lead-pull-to-crm.json) published in the real n8n
+ * The two lead-pull examples write into n8n's Data Table, which only a started n8n can reach
+ * (`n8n execute` does not load n8n's modules). Both run here by hand, as the editor runs them, and
+ * the scheduled lead pull (examples/scheduled-lead-pull-to-crm.json) also published in the real n8n
  * apps, both versions side by side, its schedule shortened from every morning to every 20 seconds:
  * each run must bring new leads from the same niche and city, charge exactly what it adds, and
  * leave each lead once in the n8n Data Table. Runs after the first start from the depth the
@@ -27,11 +30,15 @@ interface Running {
 	stack: Stack;
 	rest: Rest;
 	workflow: any;
+	/** The published workflow's executions (the manual runs below are of other workflows). */
 	executions(): Promise<Execution[]>;
+	/** The account before the workflow was published. */
+	before: { credits: number; contactCount: number };
 }
 
 async function start(target: (typeof VERSIONS)[number]): Promise<Running> {
 	const stack = await startStack(target);
+	const before = (await stack.server.admin('GET', `/accounts/${stack.account.accountId}`)).body;
 	const workflow = loadExample('scheduled-lead-pull-to-crm.json');
 	const schedule = workflow.nodes.find((n: any) => n.type === 'n8n-nodes-base.scheduleTrigger');
 	schedule.parameters.rule.interval = [{ field: 'seconds', secondsInterval: 20 }];
@@ -45,6 +52,7 @@ async function start(target: (typeof VERSIONS)[number]): Promise<Running> {
 		rest,
 		workflow,
 		executions: async () => await executionsOf(rest, target.version, workflow.id),
+		before,
 	};
 }
 
@@ -84,7 +92,7 @@ describe('the scheduled lead pull published in the real n8n apps', () => {
 					const version = VERSIONS[n].version;
 					const account = () =>
 						stack.server.admin('GET', `/accounts/${stack.account.accountId}`).then((r) => r.body);
-					const before = await account();
+					const { before } = running;
 					await waitFor(
 						`${RUNS} scheduled runs in n8n ${version}`,
 						async () => ((await running.executions()).length >= RUNS ? true : undefined),
@@ -149,5 +157,97 @@ describe('the scheduled lead pull published in the real n8n apps', () => {
 			);
 		},
 		6 * MINUTE,
+	);
+
+	test(
+		'run by hand as imported: new leads each run, Simplified, saved once with their search',
+		async () => {
+			await Promise.all(
+				apps.map(async ({ stack, rest }, n) => {
+					const version = VERSIONS[n].version;
+					// A second account: the published workflow's account is switched off by the test above.
+					const { apiKey, accountId } = await stack.server.newAccount({ credits: 1000 });
+					await stack.app.importCredentials([
+						{
+							id: 'leadInboxByHand01',
+							name: 'Lead Inbox (by hand)',
+							type: 'leadInboxApi',
+							data: {
+								apiKey,
+								leadsBaseUrl: stack.server.url,
+								inboxBaseUrl: `${stack.server.url}/api/v1`,
+							},
+						},
+					]);
+					const byHand = (file: string, id: string) => {
+						const workflow = loadExample(file);
+						workflow.id = id;
+						for (const node of workflow.nodes)
+							if (node.credentials?.leadInboxApi)
+								node.credentials.leadInboxApi = {
+									id: 'leadInboxByHand01',
+									name: 'Lead Inbox (by hand)',
+								};
+						checkParameters(workflow);
+						return workflow;
+					};
+					const pull = byHand('scheduled-lead-pull-to-crm.json', 'LeadPullByHand01');
+					const cities = byHand('scheduled-lead-pull-city-by-city.json', 'CityPullByHand01');
+					await stack.app.importWorkflow(pull);
+					await stack.app.importWorkflow(cities);
+
+					const emails = new Set<string>();
+					for (const attempt of [1, 2]) {
+						const run = await runInEditor(rest, version, pull.id, 'Try it now');
+						expect([version, attempt, run.status]).toEqual([version, attempt, 'success']);
+						const leads = run.items('Fetch Leads');
+						expect([version, attempt, leads.length > 15]).toEqual([version, attempt, true]);
+						for (const lead of leads) {
+							expect(Object.keys(lead)).toEqual([
+								'name',
+								'email',
+								'phone',
+								'website',
+								'address',
+								'categories',
+								'socialProfiles',
+								'runsMetaAds',
+								'runsTikTokAds',
+								'usesGoogleAnalytics',
+							]);
+							expect(lead.runsMetaAds).toBe(true);
+							expect([version, lead.email, emails.has(lead.email)]).toEqual([
+								version,
+								lead.email,
+								false,
+							]);
+							emails.add(lead.email);
+						}
+						expect(run.items('Save to Leads table').map((row) => [row.email, row.source])).toEqual(
+							leads.map((lead) => [lead.email, 'Lead Inbox: dentist in Austin, TX']),
+						);
+					}
+
+					const run = await runInEditor(rest, version, cities.id, 'Try it now');
+					expect([version, run.status]).toEqual([version, 'success']);
+					const bySource = new Map<string, number>();
+					for (const row of run.items('Save to Leads table'))
+						bySource.set(row.source, (bySource.get(row.source) ?? 0) + 1);
+					expect([version, [...bySource.keys()]]).toEqual([
+						version,
+						[
+							'Lead Inbox: dentist in Austin, TX',
+							'Lead Inbox: dentist in Denver',
+							'Lead Inbox: chiropractor in Austin, TX',
+						],
+					]);
+					for (const count of bySource.values()) expect(count).toBeGreaterThan(5);
+					// 25 + 25 + 3 x 10 new contacts charged, whatever had an email.
+					const account = (await stack.server.admin('GET', `/accounts/${accountId}`)).body;
+					expect([version, account.credits, account.contactCount]).toEqual([version, 920, 80]);
+				}),
+			);
+		},
+		5 * MINUTE,
 	);
 });
