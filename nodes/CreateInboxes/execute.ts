@@ -4,7 +4,7 @@ import { envelopeOf, isObject, isSuccess, readNumber, type ServiceAnswer } from 
 import { apiError, asNodeError, errorFromAnswer, unexpectedAnswer } from '../shared/errors';
 import { collectPages } from '../shared/pagination';
 import { DEFAULT_RATE_LIMIT_WAIT_MS, formatWait, retryDelay } from '../shared/rateLimit';
-import { TIMEOUT_HINT, timeoutMsOf } from '../shared/timeout';
+import { TIMEOUT_HINT, timeoutMsFrom } from '../shared/timeout';
 import { apiRequest, mayHaveBeenProcessed } from '../shared/transport';
 import { CREATE_INBOXES_TIMEOUT_SECONDS } from './description';
 import { entryOf, text } from './entry';
@@ -102,10 +102,10 @@ export async function createInboxes(
 	}
 	const batches = batchesOf(pending, batchSize);
 
-	/** The items from `start` on were not sent: they fail with the reason, or the node stops. */
-	const stopSending = (start: number, code: string, error: NodeError) => {
+	/** The batches from `k` on were not sent: their items fail with the reason, or the node stops. */
+	const stopSending = (k: number, code: string, error: NodeError) => {
 		if (created.length === 0 && !run.continueOnFail) throw error;
-		for (const { index, entry } of pending.slice(start))
+		for (const { index, entry } of batches.slice(k).flatMap((b) => b.batch))
 			fail({ index, emailAddress: String(entry.emailAddress), code, reason: error.message });
 	};
 
@@ -165,11 +165,10 @@ export async function createInboxes(
 
 	let waitedMs = 0;
 	let poolGroup: string | undefined;
-	for (const { start, end, group, poolName } of batches) {
+	for (const [k, { batch, group, poolName }] of batches.entries()) {
 		// Each New Pool Name is a pool of its own: the first batch of a group creates it.
 		if (group !== poolGroup) newPool = undefined;
 		poolGroup = group;
-		const batch = pending.slice(start, end);
 		const body = batch.map(({ entry, newPool: wantsNew }) =>
 			wantsNew && newPool ? { ...entry, poolId: newPool.id } : entry,
 		);
@@ -195,18 +194,18 @@ export async function createInboxes(
 		} catch (thrown) {
 			const error = asNodeError(ctx, thrown, itemIndex);
 			if (!mayHaveBeenProcessed(thrown)) {
-				stopSending(start, 'not_sent', error);
+				stopSending(k, 'not_sent', error);
 				return done(ctx, created, failed, notes);
 			}
 			await settleUnknown(batch, error);
-			stopSending(start + batch.length, 'not_sent', error);
+			stopSending(k + 1, 'not_sent', error);
 			return done(ctx, created, failed, notes);
 		}
 
 		if (answer.statusCode === 429) {
 			const delay = retryDelay(answer);
 			stopSending(
-				start,
+				k,
 				'rate_limited',
 				errorFromAnswer(
 					ctx,
@@ -223,7 +222,7 @@ export async function createInboxes(
 			const ok = isSuccess(answer);
 			if (!ok && answer.statusCode < 500) {
 				// A client error for the whole request: the service created nothing.
-				stopSending(start, 'not_sent', errorFromAnswer(ctx, answer, itemIndex));
+				stopSending(k, 'not_sent', errorFromAnswer(ctx, answer, itemIndex));
 				return done(ctx, created, failed, notes);
 			}
 			// A 2xx without results, or a server/gateway error: some entries may exist now.
@@ -231,7 +230,7 @@ export async function createInboxes(
 				? unexpectedAnswer(ctx, answer, 'per-entry results', itemIndex)
 				: errorFromAnswer(ctx, answer, itemIndex);
 			await settleUnknown(batch, error);
-			stopSending(start + batch.length, 'not_sent', error);
+			stopSending(k + 1, 'not_sent', error);
 			return done(ctx, created, failed, notes);
 		}
 
@@ -315,18 +314,18 @@ function runSettings(
 	return {
 		batchSize: Math.min(100, Math.max(1, Math.floor(first.batchSize ?? 100))),
 		maxWaitMs: Math.max(0, first.maxRateLimitWait ?? 3600) * 1000,
-		timeoutMs: timeoutMsOf(ctx, 0, CREATE_INBOXES_TIMEOUT_SECONDS),
+		timeoutMs: timeoutMsFrom(first, CREATE_INBOXES_TIMEOUT_SECONDS),
 	};
 }
 
 /**
- * Slices of `pending` to send, each one request of at most `batchSize` entries going to existing
- * pools or to one new pool. `pending` is reordered (stably) so each group's entries are together.
+ * The requests to send, in order: each at most `batchSize` entries going to existing pools or to
+ * one new pool, the entries of a group together and in input order.
  */
 function batchesOf(
 	pending: Pending[],
 	batchSize: number,
-): { start: number; end: number; group: string; poolName: string }[] {
+): { batch: Pending[]; group: string; poolName: string }[] {
 	const groups = new Map<string, Pending[]>();
 	for (const item of pending) {
 		const group = item.newPool ? `new pool ${item.poolName}` : 'existing pools';
@@ -334,16 +333,14 @@ function batchesOf(
 		if (members) members.push(item);
 		else groups.set(group, [item]);
 	}
-	pending.splice(0, pending.length, ...[...groups.values()].flat());
 	const batches = [];
-	let start = 0;
-	for (const [group, members] of groups) {
-		for (let k = 0; k < members.length; k += batchSize) {
-			const end = start + Math.min(batchSize, members.length - k);
-			batches.push({ start, end, group, poolName: members[0].poolName });
-			start = end;
-		}
-	}
+	for (const [group, members] of groups)
+		for (let k = 0; k < members.length; k += batchSize)
+			batches.push({
+				batch: members.slice(k, k + batchSize),
+				group,
+				poolName: members[0].poolName,
+			});
 	return batches;
 }
 

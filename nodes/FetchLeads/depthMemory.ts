@@ -21,7 +21,7 @@ interface Remembered {
  * One search of one account: the credential (another account holds other contacts), the niche,
  * the city and the filters, case and spaces ignored.
  */
-export function searchKey(ctx: IExecuteFunctions, request: SearchRequest): string {
+export function searchKey(ctx: IExecuteFunctions, request: Omit<SearchRequest, 'count'>): string {
 	const credential = ctx.getNode().credentials?.leadInboxApi?.id ?? '';
 	const filters = Object.entries(request.filters)
 		.sort(([a], [b]) => a.localeCompare(b))
@@ -30,26 +30,32 @@ export function searchKey(ctx: IExecuteFunctions, request: SearchRequest): strin
 	return [credential, norm(request.niche), norm(request.city), ...filters].join('|');
 }
 
-/** The node's static data, or undefined where n8n gives none (some AI-tool contexts). */
-function store(ctx: IExecuteFunctions): IDataObject | undefined {
+/**
+ * The node's remembered depths, or undefined where n8n gives no static data (some AI-tool
+ * contexts). Created only to write: reading must not mark the static data as changed.
+ */
+function store(ctx: IExecuteFunctions, create: boolean): IDataObject | undefined {
+	let data: IDataObject;
 	try {
-		const data = ctx.getWorkflowStaticData('node');
-		if (typeof data.leadSearchDepths !== 'object' || data.leadSearchDepths === null)
-			data.leadSearchDepths = {};
-		return data.leadSearchDepths as IDataObject;
+		data = ctx.getWorkflowStaticData('node');
 	} catch {
 		return undefined;
 	}
+	const depths = data.leadSearchDepths;
+	if (typeof depths === 'object' && depths !== null) return depths as IDataObject;
+	if (!create) return undefined;
+	data.leadSearchDepths = {};
+	return data.leadSearchDepths as IDataObject;
 }
 
 export function rememberedDepth(ctx: IExecuteFunctions, key: string): number | undefined {
-	const entry = store(ctx)?.[key] as Remembered | undefined;
+	const entry = store(ctx, false)?.[key] as Remembered | undefined;
 	const depth = entry?.depth;
 	return Number.isInteger(depth) && (depth as number) > 0 ? (depth as number) : undefined;
 }
 
 export function rememberDepth(ctx: IExecuteFunctions, key: string, depth: number): void {
-	const depths = store(ctx);
+	const depths = store(ctx, true);
 	if (!depths) return;
 	if ((depths[key] as Remembered | undefined)?.depth === depth) return;
 	delete depths[key];

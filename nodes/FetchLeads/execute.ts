@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { errorFromAnswer } from '../shared/errors';
 import { climbForNewLeads, type Climb } from './newLeads';
 import { shapeContacts, type OutputMode } from './output';
-import { searchLeads, type SearchRequest } from './search';
+import { type NothingFound, searchLeads, type SearchRequest } from './search';
 
 const FILTER_VALUES: Record<string, boolean | undefined> = { any: undefined, yes: true, no: false };
 
@@ -88,16 +88,36 @@ function climbNote(
 		maxRequests:
 			'It stopped at Options > Max Requests per Run; the next run goes on from there when the workflow is published. Raise the option to go deeper in one run.',
 		failed: `The next request failed: ${climb.failure ?? 'unknown error'}. The leads above were charged and are output; the next run goes on from result ${climb.depth}.`,
-		nothingFound: `The service found no business at all for this niche and city${climb.serviceSaid ? ` (it said: "${climb.serviceSaid}")` : ''}.`,
 	}[climb.stoppedBecause ?? 'limit'];
 	const none =
-		found === 0 && climb.stoppedBecause !== 'nothingFound' && climb.stoppedBecause !== 'failed'
+		found === 0 && climb.stoppedBecause !== 'failed'
 			? ' Every result it saw is a contact of the account already, or the service has no more for this search (it does not say which).'
 			: '';
 	return {
 		message: `New leads: ${found} of ${wanted} wanted; ${walk}, charging ${charged}.${none} ${why}`,
 		type: 'warning',
 	};
+}
+
+/**
+ * No business at all for the niche and city, in either count mode: nothing was charged. By
+ * default the item outputs nothing and a hint says so; Fail When Nothing Is Found makes it an error.
+ */
+function nothingFound(
+	ctx: IExecuteFunctions,
+	i: number,
+	search: Omit<SearchRequest, 'count'>,
+	outcome: NothingFound,
+	options: FetchOptions,
+	tally: RunTally,
+): IDataObject[] {
+	if (options.failOnNotFound) throw errorFromAnswer(ctx, outcome.answer, i, 'Nothing was charged.');
+	const said = outcome.serviceSaid;
+	tally.notes.push({
+		message: `No businesses found for "${search.niche}" in "${search.city}"${said ? ` (the service said: "${said}")` : ''}; nothing was charged. Try a broader niche or a larger city.`,
+		type: 'info',
+	});
+	return [];
 }
 
 /**
@@ -125,12 +145,7 @@ export async function fetchLeadsForItem(
 			fromTheTop: options.fromTheTop === true,
 			timeoutMs,
 		});
-		if (climb.stoppedBecause === 'nothingFound' && climb.requests === 1 && options.failOnNotFound)
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`No businesses found for "${search.niche}" in "${search.city}"`,
-				{ itemIndex: i, description: 'Nothing was charged. Try a broader niche or a larger city.' },
-			);
+		if (climb.nothingFound) return nothingFound(ctx, i, search, climb.nothingFound, options, tally);
 		tally.notes.push(climbNote(search, wanted, climb));
 		contacts = climb.contacts;
 		chargedCredits = climb.unknownCharges ? null : climb.charged;
@@ -140,16 +155,7 @@ export async function fetchLeadsForItem(
 	} else {
 		const count = countOf(ctx, i, 'Count');
 		const outcome = await searchLeads(ctx, i, { ...search, count }, { timeoutMs, wanted: count });
-		if (!outcome.found) {
-			if (options.failOnNotFound)
-				throw errorFromAnswer(ctx, outcome.answer, i, 'Nothing was charged.');
-			const said = outcome.serviceSaid;
-			tally.notes.push({
-				message: `No businesses found for "${search.niche}" in "${search.city}"${said ? ` (the service said: "${said}")` : ''}; nothing was charged. Try a broader niche or a larger city.`,
-				type: 'info',
-			});
-			return [];
-		}
+		if (!outcome.found) return nothingFound(ctx, i, search, outcome, options, tally);
 		contacts = outcome.contacts;
 		chargedCredits = outcome.chargedCredits ?? null;
 		envelope = outcome.envelope;

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { asNodeError } from '../shared/errors';
 import { rememberDepth, rememberedDepth, searchKey } from './depthMemory';
-import { searchLeads, type SearchRequest } from './search';
+import { type NothingFound, searchLeads, type SearchRequest } from './search';
 
 /** The service's largest count: nothing ranked deeper can be asked for. */
 export const MAX_DEPTH = 1000;
@@ -18,10 +18,11 @@ export interface Climb {
 	/** Where the climb started from a remembered depth, that depth. */
 	startedFrom: number | undefined;
 	/** Why it stopped short of the number wanted (undefined when it got them). */
-	stoppedBecause: 'limit' | 'maxRequests' | 'failed' | 'nothingFound' | undefined;
+	stoppedBecause: 'limit' | 'maxRequests' | 'failed' | undefined;
 	/** The message of the request that failed after others had charged. */
 	failure: string | undefined;
-	serviceSaid: string | undefined;
+	/** The first request's answer when the service found no business at all (no depth helps). */
+	nothingFound: NothingFound | undefined;
 }
 
 /**
@@ -40,7 +41,7 @@ export async function climbForNewLeads(
 	options: { wanted: number; maxRequests: number; fromTheTop: boolean; timeoutMs: number },
 ): Promise<Climb> {
 	const { wanted } = options;
-	const key = searchKey(ctx, { ...search, count: wanted });
+	const key = searchKey(ctx, search);
 	const startedFrom = options.fromTheTop ? undefined : rememberedDepth(ctx, key);
 	const climb: Climb = {
 		contacts: [],
@@ -51,7 +52,7 @@ export async function climbForNewLeads(
 		startedFrom,
 		stoppedBecause: undefined,
 		failure: undefined,
-		serviceSaid: undefined,
+		nothingFound: undefined,
 	};
 	let count = Math.min(MAX_DEPTH, (startedFrom ?? 0) + wanted);
 	for (;;) {
@@ -72,9 +73,13 @@ export async function climbForNewLeads(
 		}
 		climb.requests++;
 		if (!outcome.found) {
-			// No business at all for the niche and city: no depth changes that.
-			climb.stoppedBecause = 'nothingFound';
-			climb.serviceSaid = outcome.serviceSaid;
+			// No business at all for the niche and city: no depth changes that. After a request that
+			// found some, the service contradicts itself: the climb ends as after a failure.
+			if (climb.requests === 1) climb.nothingFound = outcome;
+			else {
+				climb.stoppedBecause = 'failed';
+				climb.failure = 'the service answered that it found no business for this niche and city';
+			}
 			break;
 		}
 		climb.depth = count;

@@ -39,9 +39,14 @@ export interface SearchResult {
 	envelope: IDataObject;
 }
 
-export type SearchOutcome =
-	| ({ found: true } & SearchResult)
-	| { found: false; serviceSaid: string | undefined; answer: ServiceAnswer };
+/** A 404 whose words say the service found no business for the niche and city. */
+export interface NothingFound {
+	found: false;
+	serviceSaid: string | undefined;
+	answer: ServiceAnswer;
+}
+
+export type SearchOutcome = ({ found: true } & SearchResult) | NothingFound;
 
 /** Hints per status that tell the user how to fix the request, after the service's own words. */
 function hintFor(
