@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { envelopeOf, isObject, isSuccess, readNumber, type ServiceAnswer } from '../shared/answer';
 import { apiError, asNodeError, errorFromAnswer, unexpectedAnswer } from '../shared/errors';
-import { collectPages } from '../shared/pagination';
+import { fetchInboxes } from '../shared/inboxes';
 import { DEFAULT_RATE_LIMIT_WAIT_MS, formatWait, retryDelay } from '../shared/rateLimit';
 import { TIMEOUT_HINT, timeoutMsFrom } from '../shared/timeout';
 import { apiRequest, mayHaveBeenProcessed } from '../shared/transport';
@@ -118,16 +118,12 @@ export async function createInboxes(
 		try {
 			const poolIds = new Set(batch.map((b) => b.entry.poolId ?? newPool?.id));
 			const onlyPool = poolIds.size === 1 ? [...poolIds][0] : undefined;
-			const inboxes = await collectPages(ctx, {
-				key: 'inboxes',
+			const { items: inboxes } = await fetchInboxes(ctx, {
+				filter: { poolId: onlyPool === undefined ? undefined : String(onlyPool) },
 				wanted: Infinity,
 				itemIndex: batch[0].index,
-				fetchPage: async ({ limit, skip }) =>
-					await apiRequest.call(ctx, 'inbox', 'GET', '/inboxes', {
-						qs: { ...(onlyPool ? { poolId: onlyPool } : {}), limit, skip },
-						itemIndex: batch[0].index,
-						timeoutMs,
-					}),
+				timeoutMs,
+				poolNotFoundHint: 'The pool may have been deleted meanwhile.',
 			});
 			existing = new Map(
 				inboxes.map((inbox) => [String(inbox.emailAddress ?? '').toLowerCase(), inbox]),

@@ -3,7 +3,8 @@ import { isObject, serviceWords, type ServiceAnswer } from '../shared/answer';
 /*
  * A 404 from the lead search means "no business for this niche and city" (the spec), but a wrong
  * base URL also answers 404, from a web server, a gateway or the service's framework. Which one
- * it is comes from what the body says, not from any one service's error code.
+ * it is comes from what the body says, not from any one service's error code; where the words
+ * do not settle it, the node says both readings instead of choosing one.
  */
 
 /** Words of a router, gateway or web server that found no route for the request. */
@@ -17,21 +18,28 @@ const NOTHING_FOUND =
 /** A bare "Not Found" or "Resource not found": what frameworks say for an unknown path. */
 const BARE_NOT_FOUND = /^(404:?\s*)?((the )?(requested )?resource )?not[ _]?found\.?$/i;
 
-export function isNothingFound(answer: ServiceAnswer): boolean {
-	// Only an API answers JSON: a page, a text or an empty body comes from whatever sits at the URL.
-	if (answer.kind !== 'json' || !isObject(answer.body)) return false;
+/** What a 404 from the lead search says: nothing found, a wrong URL, or not enough to tell. */
+export type NotFoundReading = 'nothingFound' | 'wrongUrl' | 'unclear';
+
+export function readNotFound(answer: ServiceAnswer): NotFoundReading {
+	// A page where the API should be comes from whatever else sits at the URL.
+	if (answer.kind === 'html') return 'wrongUrl';
 	const words = serviceWords(answer);
 	// Codes and words alike: "no_businesses_found" reads as "no businesses found".
 	const [message, code] = [words.message, words.code].map((t) => t?.replace(/[_-]+/g, ' '));
 	// A code is the service's most deliberate statement; then its words, a router's first
 	// ("No route matches [POST] ..." must not read as "no matches").
-	if (code && NOTHING_FOUND.test(code)) return true;
-	if (code && NO_ROUTE.test(code)) return false;
-	if (message && NO_ROUTE.test(message)) return false;
-	if (message && NOTHING_FOUND.test(message)) return true;
+	if (code && NOTHING_FOUND.test(code)) return 'nothingFound';
+	if (code && NO_ROUTE.test(code)) return 'wrongUrl';
+	if (message && NO_ROUTE.test(message)) return 'wrongUrl';
+	// Only an API answers JSON: words in a text body do not make it the service's.
+	if (answer.kind !== 'json' || !isObject(answer.body)) return 'unclear';
+	if (message && NOTHING_FOUND.test(message)) return 'nothingFound';
 	// Spring and similar frameworks answer an unknown path with the path itself in the body.
-	if (typeof answer.body.path === 'string' && answer.body.path.startsWith('/')) return false;
-	if (!message || BARE_NOT_FOUND.test(message)) return false;
+	if (typeof answer.body.path === 'string' && answer.body.path.startsWith('/')) return 'wrongUrl';
+	// "Not found" and nothing more is what a search that found nothing and a framework that
+	// found no route both say.
+	if (!message || BARE_NOT_FOUND.test(message)) return 'unclear';
 	// JSON from the service in words of its own: the spec's meaning of 404.
-	return true;
+	return 'nothingFound';
 }

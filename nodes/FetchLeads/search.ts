@@ -11,7 +11,7 @@ import {
 } from '../shared/answer';
 import { apiError, errorFromAnswer, unexpectedAnswer } from '../shared/errors';
 import { apiRequest } from '../shared/transport';
-import { isNothingFound } from './notFound';
+import { readNotFound } from './notFound';
 
 const PATH = '/api/v1/niche-finder-leads';
 
@@ -92,6 +92,18 @@ function wrongBaseUrl(ctx: IExecuteFunctions, answer: ServiceAnswer, itemIndex: 
 	});
 }
 
+/** A 404 whose words fit both a search that found nothing and a wrong URL: both are said. */
+function notFoundEitherWay(ctx: IExecuteFunctions, answer: ServiceAnswer, itemIndex: number) {
+	const said = serviceWords(answer).message;
+	return apiError(ctx.getNode(), {
+		message:
+			'The lead search answered 404 without saying which: no business was found for this search, or the Lead Search Base URL is wrong',
+		description: `POST ${answer.url} answered HTTP 404 with ${said ? `"${said}"` : describeBody(answer)}, which the lead search service sends when it finds no business for the niche and city, and a web server or gateway sends for a URL that leads nowhere. To tell them apart, test the Lead Inbox API credential (open it and save, or Retry): it checks the Lead Search Base URL without charging. If the test passes, nothing was found: try another niche or a nearby city. If it fails, it says which URL to set. Nothing was charged either way.`,
+		httpCode: '404',
+		itemIndex,
+	});
+}
+
 /**
  * Sends one lead search and reads its answer. Never retried: a search charges credits. Throws a
  * node error that says how to fix the request; "nothing found" (a 404 whose words say so) is an
@@ -118,9 +130,11 @@ export async function searchLeads(
 			'Large counts can take several minutes (the spec): raise Options > Timeout (Minutes).',
 	});
 
-	if (answer.statusCode === 404 || answer.statusCode === 405) {
-		if (answer.statusCode === 405 || !isNothingFound(answer))
-			throw wrongBaseUrl(ctx, answer, itemIndex);
+	if (answer.statusCode === 405) throw wrongBaseUrl(ctx, answer, itemIndex);
+	if (answer.statusCode === 404) {
+		const reading = readNotFound(answer);
+		if (reading === 'wrongUrl') throw wrongBaseUrl(ctx, answer, itemIndex);
+		if (reading === 'unclear') throw notFoundEitherWay(ctx, answer, itemIndex);
 		return { found: false, serviceSaid: serviceWords(answer).message, answer };
 	}
 	if (!isSuccess(answer))

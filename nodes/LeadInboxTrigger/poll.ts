@@ -8,14 +8,8 @@ import { fetchInboxes } from '../shared/inboxes';
 import { fetchPools, POOLS_TIMEOUT_SECONDS } from '../shared/pools';
 import { TIMEOUT_HINT, timeoutMsFrom } from '../shared/timeout';
 import { TRIGGER_TIMEOUT_SECONDS, type TriggerEvent } from './description';
-import {
-	followedId,
-	readSnapshot,
-	sameSnapshot,
-	type Snapshot,
-	snapshotOf,
-	writeSnapshot,
-} from './state';
+import { type Check, compare, DOUBT_CHECKS, firstMemory } from './compare';
+import { readMemory, writeMemory } from './state';
 
 /*
  * A polling trigger over GET /inboxes and GET /pools (the inbox service has no webhooks). Each
@@ -44,8 +38,13 @@ function settingsOf(ctx: IPollFunctions): Settings {
 	return { event, poolId, statuses, timeoutMs: timeoutMsFrom(options, TRIGGER_TIMEOUT_SECONDS) };
 }
 
-function listInboxes(ctx: IPollFunctions, settings: Settings, status?: string, wanted = Infinity) {
-	return fetchInboxes(ctx, {
+async function listInboxes(
+	ctx: IPollFunctions,
+	settings: Settings,
+	status?: string,
+	wanted = Infinity,
+) {
+	return await fetchInboxes(ctx, {
 		filter: { poolId: settings.poolId, status },
 		wanted,
 		timeoutMs: settings.timeoutMs,
@@ -63,34 +62,27 @@ function listPools(ctx: IPollFunctions, settings: Settings) {
 
 const statusOf = (inbox: IDataObject) => String(inbox.status ?? '');
 
-/** What a check compares: inbox statuses, or just which inboxes or pools exist. */
-function snapshotFor(event: TriggerEvent, items: IDataObject[]): Snapshot {
-	return snapshotOf(items, event === 'inboxStatusChanged' ? statusOf : () => 'all');
+/** The inboxes or pools one check compares, and whether the listing was settled. */
+async function listFor(ctx: IPollFunctions, settings: Settings) {
+	if (settings.event === 'newPool')
+		return { items: await listPools(ctx, settings), unsettled: false };
+	return await listInboxes(ctx, settings);
 }
 
-/** The items that are news since `before`, with the status they had then where it matters. */
-function changesSince(
+/** A check that listed much less than the trigger remembers: said, not guessed. */
+function doubtError(
+	ctx: IPollFunctions,
 	settings: Settings,
-	before: Snapshot,
-	items: IDataObject[],
-): { item: IDataObject; previousStatus?: string }[] {
-	const changes: { item: IDataObject; previousStatus?: string }[] = [];
-	for (const item of items) {
-		// An item without an ID cannot be followed from one check to the next (nor is it recorded).
-		const id = followedId(item);
-		if (id === undefined) continue;
-		const previous = before.get(id);
-		if (settings.event !== 'inboxStatusChanged') {
-			if (previous === undefined) changes.push({ item });
-			continue;
-		}
-		// A new inbox has no previous status: it is the New Inbox event's news, not this one's.
-		const status = statusOf(item);
-		if (previous === undefined || previous === status) continue;
-		if (settings.statuses.length && !settings.statuses.includes(status)) continue;
-		changes.push({ item, previousStatus: previous });
-	}
-	return changes;
+	doubt: { missed: number; remembered: number; checks: number },
+) {
+	const what = settings.event === 'newPool' ? 'pools' : 'inboxes';
+	return new NodeOperationError(
+		ctx.getNode(),
+		`The inbox service listed ${doubt.remembered - doubt.missed} of the ${doubt.remembered} ${what} this trigger follows: it cannot tell an outage from a removal`,
+		{
+			description: `${doubt.missed} ${what} were missing from this check's list at once, which is what a service answers while it is failing or catching up, as well as after a real removal. Nothing was reported and nothing recorded, so no ${what.slice(0, -1)} that existed all along is announced as new or changed when the list is whole again. If they were really removed, nothing needs doing: after ${DOUBT_CHECKS} checks in a row list the same (this was check ${doubt.checks}), the trigger takes the list as it is.`,
+		},
+	);
 }
 
 /** One output item: what happened, to what, and when this check saw it. */
@@ -134,7 +126,7 @@ async function testEvent(ctx: IPollFunctions, settings: Settings, seenAt: string
 		// Matching the filter where one exists: the first page of each status asked for, then any.
 		const tries = settings.event === 'inboxStatusChanged' ? [...settings.statuses, ''] : [''];
 		for (const status of tries) {
-			example = newest(await listInboxes(ctx, settings, status || undefined, 1000));
+			example = newest((await listInboxes(ctx, settings, status || undefined, 1000)).items);
 			if (example) break;
 		}
 	}
@@ -154,23 +146,46 @@ async function testEvent(ctx: IPollFunctions, settings: Settings, seenAt: string
 
 export async function pollLeadInbox(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = settingsOf(this);
-	const seenAt = new Date().toISOString();
+	const now = new Date();
+	const seenAt = now.toISOString();
 	if (this.getMode() === 'manual') return [await testEvent(this, settings, seenAt)];
 
-	const items =
-		settings.event === 'newPool'
-			? await listPools(this, settings)
-			: await listInboxes(this, settings);
+	const listing = await listFor(this, settings);
 	const staticData = this.getWorkflowStaticData('node');
 	const scope = `${settings.event}|${settings.poolId}`;
-	const before = readSnapshot(staticData, scope);
-	const changes = before ? changesSince(settings, before, items) : [];
-	// Pool names before the record moves on: if listing them fails, the next check finds the
+	const check: Check = {
+		items: listing.items,
+		unsettled: listing.unsettled,
+		now: now.getTime(),
+		groupOf: settings.event === 'inboxStatusChanged' ? statusOf : () => 'all',
+		kind: settings.event === 'inboxStatusChanged' ? 'status' : 'new',
+		statuses: settings.statuses,
+	};
+	const before = readMemory(staticData, scope);
+	if (!before) {
+		writeMemory(staticData, scope, firstMemory(check));
+		return null;
+	}
+	const outcome = compare(before, check);
+	if (outcome.doubt) {
+		// Only the count of doubted checks moves on; n8n keeps it for the next check.
+		writeMemory(staticData, scope, outcome.memory);
+		throw doubtError(this, settings, outcome);
+	}
+	const { changes } = outcome;
+	// Pool names before the memory moves on: if listing them fails, the next check finds the
 	// same changes again instead of losing them.
 	const poolNames = changes.length ? await poolNamesOf(this, settings) : undefined;
-	// n8n saves static data after a check that changed it: a quiet check writes nothing.
-	const now = snapshotFor(settings.event, items);
-	if (!before || !sameSnapshot(before, now)) writeSnapshot(staticData, scope, now);
+	writeMemory(staticData, scope, outcome.memory);
 	if (changes.length === 0) return null;
-	return [changes.map((change) => eventItem(settings, change, poolNames, seenAt))];
+	return [
+		changes.map((change) =>
+			eventItem(
+				settings,
+				{ item: change.item, previousStatus: change.previous },
+				poolNames,
+				seenAt,
+			),
+		),
+	];
 }

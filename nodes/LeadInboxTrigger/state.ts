@@ -1,20 +1,58 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /*
- * What the trigger remembers between checks, in the workflow's static data. It is saved by n8n
- * whenever it changes, so it is kept small: IDs only (no addresses, names or dates), grouped by
- * status, one short string per group. 10,000 inboxes take 274 KiB (bench/trigger.bench.cts), and
- * nothing is written when a check found no change.
+ * What the trigger remembers between checks, in the workflow's static data. n8n saves it with
+ * the workflow, so it is kept small: IDs only (no addresses, names or dates), grouped, one short
+ * string per group, sorted so that the same memory always encodes the same way and a quiet check
+ * changes nothing (bench/README.md has the size for 10,000 inboxes).
+ *
+ * Besides what the last check listed, it keeps what went missing, for a while: a listing that
+ * leaves an inbox out once (a replica behind, a page that shifted) must not make it news when it
+ * is listed again.
  */
 
-/** IDs grouped by a key: the inbox status, or "all" where only presence matters. */
-export type Snapshot = Map<string, string>;
+/** IDs with their group: the inbox status, or "all" where only presence matters. */
+export type Groups = Map<string, string>;
+
+/** Items that were listed before and then went missing, since the same check. */
+export interface Missing {
+	/** When the check that first missed them ran (this machine's clock, ms). */
+	since: number;
+	/** How many trustworthy checks have missed them since. */
+	misses: number;
+	ids: Groups;
+}
+
+export interface Memory {
+	/** What the last check listed. */
+	listed: Groups;
+	missing: Missing[];
+	/** When the first check ran (this machine's clock, ms). */
+	startedAt?: number;
+	/** The newest createdAt listed when the trigger started watching (the service's clock, ms). */
+	firstNewest?: number;
+	/** The newest createdAt listed so far. */
+	newest?: number;
+	/** Checks in a row that listed much less than was remembered, and what they listed. */
+	doubt?: { checks: number; listing: string };
+}
+
+interface StoredMissing {
+	since: number;
+	misses: number;
+	groups: Record<string, string>;
+}
 
 interface StoredState {
 	/** The event and pool this was recorded for: another scope starts over. */
 	scope: string;
 	/** Group key -> IDs joined by SEPARATOR. */
 	groups: Record<string, string>;
+	missing?: StoredMissing[];
+	startedAt?: number;
+	firstNewest?: number;
+	newest?: number;
+	doubt?: { checks: number; listing: string };
 }
 
 const STATE_KEY = 'leadInboxTrigger';
@@ -28,42 +66,83 @@ export function followedId(item: IDataObject): string | undefined {
 	return String(id).includes(SEPARATOR) ? undefined : String(id);
 }
 
-/** A snapshot of items: id -> group key. */
-export function snapshotOf(items: IDataObject[], groupOf: (item: IDataObject) => string): Snapshot {
-	const snapshot: Snapshot = new Map();
+/** The groups of listed items: id -> group key. */
+export function groupsOf(items: IDataObject[], groupOf: (item: IDataObject) => string): Groups {
+	const groups: Groups = new Map();
 	for (const item of items) {
 		const id = followedId(item);
-		if (id !== undefined) snapshot.set(id, groupOf(item));
+		if (id !== undefined) groups.set(id, groupOf(item));
 	}
-	return snapshot;
+	return groups;
 }
 
-export function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
-	if (a.size !== b.size) return false;
-	for (const [id, group] of a) if (b.get(id) !== group) return false;
-	return true;
-}
-
-function encode(snapshot: Snapshot): Record<string, string> {
-	const groups: Record<string, string[]> = {};
-	for (const [id, group] of snapshot) (groups[group] ??= []).push(id);
+function encode(groups: Groups): Record<string, string> {
+	const byGroup: Record<string, string[]> = {};
+	for (const [id, group] of groups) (byGroup[group] ??= []).push(id);
 	return Object.fromEntries(
-		Object.entries(groups).map(([group, ids]) => [group, ids.join(SEPARATOR)]),
+		Object.keys(byGroup)
+			.sort()
+			.map((group) => [group, byGroup[group].sort().join(SEPARATOR)]),
 	);
 }
 
-/** The snapshot recorded for this scope, or undefined when there is none (a first check). */
-export function readSnapshot(staticData: IDataObject, scope: string): Snapshot | undefined {
-	const stored = staticData[STATE_KEY] as StoredState | undefined;
-	if (!stored || stored.scope !== scope || typeof stored.groups !== 'object') return undefined;
-	const snapshot: Snapshot = new Map();
-	for (const [group, ids] of Object.entries(stored.groups))
+function decode(stored: unknown): Groups {
+	const groups: Groups = new Map();
+	if (typeof stored !== 'object' || stored === null) return groups;
+	for (const [group, ids] of Object.entries(stored))
 		if (typeof ids === 'string' && ids)
-			for (const id of ids.split(SEPARATOR)) snapshot.set(id, group);
-	return snapshot;
+			for (const id of ids.split(SEPARATOR)) groups.set(id, group);
+	return groups;
 }
 
-/** Records the snapshot for this scope, replacing what was recorded. */
-export function writeSnapshot(staticData: IDataObject, scope: string, snapshot: Snapshot): void {
-	staticData[STATE_KEY] = { scope, groups: encode(snapshot) } satisfies StoredState;
+const finite = (value: unknown) =>
+	typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+
+/** The memory recorded for this scope, or undefined when there is none (a first check). */
+export function readMemory(staticData: IDataObject, scope: string): Memory | undefined {
+	const stored = staticData[STATE_KEY] as StoredState | undefined;
+	if (!stored || stored.scope !== scope || typeof stored.groups !== 'object') return undefined;
+	const missing = Array.isArray(stored.missing) ? stored.missing : [];
+	const doubt = stored.doubt;
+	return {
+		listed: decode(stored.groups),
+		missing: missing.map((m) => ({
+			since: finite(m?.since) ?? 0,
+			misses: finite(m?.misses) ?? 0,
+			ids: decode(m?.groups),
+		})),
+		startedAt: finite(stored.startedAt),
+		firstNewest: finite(stored.firstNewest),
+		newest: finite(stored.newest),
+		doubt:
+			doubt && finite(doubt.checks) && typeof doubt.listing === 'string'
+				? { checks: doubt.checks, listing: doubt.listing }
+				: undefined,
+	};
+}
+
+function stateOf(scope: string, memory: Memory): StoredState {
+	const state: StoredState = { scope, groups: encode(memory.listed) };
+	const missing = memory.missing.filter((m) => m.ids.size > 0);
+	if (missing.length)
+		state.missing = missing.map((m) => ({
+			since: m.since,
+			misses: m.misses,
+			groups: encode(m.ids),
+		}));
+	if (memory.startedAt !== undefined) state.startedAt = memory.startedAt;
+	if (memory.firstNewest !== undefined) state.firstNewest = memory.firstNewest;
+	if (memory.newest !== undefined) state.newest = memory.newest;
+	if (memory.doubt) state.doubt = memory.doubt;
+	return state;
+}
+
+/**
+ * Records the memory for this scope. n8n saves static data that was written to, so a memory
+ * equal to the recorded one is not written again.
+ */
+export function writeMemory(staticData: IDataObject, scope: string, memory: Memory): void {
+	const state = stateOf(scope, memory);
+	if (JSON.stringify(staticData[STATE_KEY]) === JSON.stringify(state)) return;
+	staticData[STATE_KEY] = state;
 }

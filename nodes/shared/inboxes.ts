@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { readNumber } from './answer';
 import type { Context } from './errors';
-import { collectPages } from './pagination';
+import { collectPages, type Listing } from './pagination';
 import { TIMEOUT_HINT } from './timeout';
 import { apiRequest } from './transport';
 
@@ -12,8 +12,8 @@ export function inboxOf(inbox: IDataObject): IDataObject {
 }
 
 /**
- * Inboxes of GET /inboxes, page by page (guarded pagination, pages of up to 1000): List Inboxes
- * and the trigger both list them here.
+ * Inboxes of GET /inboxes, page by page (guarded pagination, pages of up to 1000): List Inboxes,
+ * the trigger and Create Inboxes (to settle what an unclear answer did) all list them here.
  */
 export async function fetchInboxes(
 	ctx: Context,
@@ -26,9 +26,9 @@ export async function fetchInboxes(
 		/** What to do when the filtered pool is not found (a 404). */
 		poolNotFoundHint: string;
 	},
-): Promise<IDataObject[]> {
+): Promise<Listing> {
 	const filter = Object.fromEntries(Object.entries(options.filter).filter(([, value]) => value));
-	const inboxes = await collectPages(ctx, {
+	const listing = await collectPages(ctx, {
 		key: 'inboxes',
 		wanted: options.wanted,
 		itemIndex: options.itemIndex,
@@ -41,5 +41,5 @@ export async function fetchInboxes(
 			}),
 		hintFor: (status) => (status === 404 && filter.poolId ? options.poolNotFoundHint : undefined),
 	});
-	return inboxes.map(inboxOf);
+	return { ...listing, items: listing.items.map(inboxOf) };
 }

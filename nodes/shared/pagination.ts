@@ -22,6 +22,8 @@ import { apiError, type Context, errorFromAnswer, unexpectedAnswer } from './err
 export const MAX_PAGE_SIZE = 1000;
 /** 10,000 pages: at least 1,000,000 items even from a service that pages by 100. */
 export const MAX_PAGES = 10_000;
+/** Pages in a row with nothing new before a service is taken to ignore skip. */
+const MAX_REPEATED_PAGES = 3;
 
 export interface PageQuery {
 	limit: number;
@@ -61,10 +63,34 @@ function identity(item: unknown): string {
 	return JSON.stringify(item);
 }
 
-export async function collectPages(ctx: Context, options: PagingOptions): Promise<IDataObject[]> {
+/**
+ * A whole listing and what can be said about it. `total` is what the service said last (its
+ * count when the listing ended). `unsettled` is set when the list changed while it was read,
+ * even on a second pass: the service's count moved between pages, or fewer distinct items were
+ * read than it counted (items removed between pages shift the rest, so one is skipped; a list
+ * in no stable order skips some and repeats others).
+ */
+export interface Listing {
+	items: IDataObject[];
+	total: number | undefined;
+	/** Distinct items read, over every pass. */
+	read: number;
+	unsettled: boolean;
+}
+
+/** One pass through the pages, from skip 0, adding what it has not seen to `into`. */
+async function readPass(
+	ctx: Context,
+	options: PagingOptions,
+	into: { items: IDataObject[]; seen: Set<string> },
+): Promise<{ total: number | undefined; moved: boolean }> {
 	const { key, wanted, itemIndex } = options;
-	const items: IDataObject[] = [];
-	const seen = new Set<string>();
+	const { items, seen } = into;
+	const passSeen = new Set<string>();
+	let total: number | undefined;
+	let moved = false;
+	let repeats = 0;
+	let firstPage = '';
 	let skip = 0;
 	for (let page = 1; items.length < wanted; page++) {
 		if (page > MAX_PAGES)
@@ -87,17 +113,31 @@ export async function collectPages(ctx: Context, options: PagingOptions): Promis
 				description: `It does not page with skip as the API specifies, so the node cannot list every one of them. Turn off Return All and set a Limit of at most ${items.length || limit}.`,
 				itemIndex,
 			});
-		const fresh = list.filter(isObject).filter((item) => !seen.has(identity(item)));
-		if (list.length > 0 && fresh.length === 0)
+		const objects = list.filter(isObject);
+		// A page of nothing but what this pass already read: the service ignores skip when it is
+		// the first page again, or when it keeps happening; once is a list in no stable order.
+		const ids = objects.map(identity);
+		repeats = list.length > 0 && ids.every((id) => passSeen.has(id)) ? repeats + 1 : 0;
+		if (repeats && (repeats >= MAX_REPEATED_PAGES || ids.join('\n') === firstPage))
 			throw apiError(ctx.getNode(), {
 				message: `The ${service} service answered the same ${key} again for skip=${skip} (page ${page})`,
 				description: `It seems to ignore skip, so paging would never end. ${items.length} ${key} were read before it repeated. Turn off Return All and set a Limit of at most ${items.length}.`,
 				itemIndex,
 			});
+		if (page === 1) firstPage = ids.join('\n');
 		// Items that moved into this page (another process added some meanwhile) are kept once.
-		for (const item of fresh) seen.add(identity(item));
-		items.push(...fresh);
+		for (const [n, item] of objects.entries()) {
+			const id = ids[n];
+			passSeen.add(id);
+			if (seen.has(id)) continue;
+			seen.add(id);
+			items.push(item);
+		}
 		skip += list.length;
+		if (paging.total !== undefined) {
+			moved ||= total !== undefined && paging.total !== total;
+			total = paging.total;
+		}
 		const more =
 			paging.hasMore ??
 			(paging.total !== undefined
@@ -105,5 +145,24 @@ export async function collectPages(ctx: Context, options: PagingOptions): Promis
 				: list.length >= Math.min(limit, paging.limit ?? limit));
 		if (!more || list.length === 0) break;
 	}
-	return items.slice(0, wanted);
+	return { total, moved };
+}
+
+/**
+ * Every item of a paged list, or the first `wanted`. A listing that changed while it was read
+ * (see Listing) is read once more and the two passes merged, so an item that was there all along
+ * is not missed; what is still unsettled after that is reported, not hidden.
+ */
+export async function collectPages(ctx: Context, options: PagingOptions): Promise<Listing> {
+	const into = { items: [] as IDataObject[], seen: new Set<string>() };
+	const unsettled = ({ total, moved }: { total: number | undefined; moved: boolean }) =>
+		moved || (total !== undefined && into.items.length < Math.min(total, options.wanted));
+	let pass = await readPass(ctx, options, into);
+	if (unsettled(pass)) pass = await readPass(ctx, options, into);
+	return {
+		items: into.items.slice(0, options.wanted),
+		total: pass.total,
+		read: into.items.length,
+		unsettled: unsettled(pass),
+	};
 }

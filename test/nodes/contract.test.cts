@@ -6,7 +6,13 @@
  * requests must have the shape the nodes read.
  */
 import type { z } from 'zod';
-import { creationResponse, inboxEntry, inboxesResponse, listInboxesQuery, poolsResponse } from '../../mock-server/src/contract/inboxes.cjs';
+import {
+	creationResponse,
+	inboxEntry,
+	inboxesResponse,
+	listInboxesQuery,
+	poolsResponse,
+} from '../../mock-server/src/contract/inboxes.cjs';
 import { leadSearchRequest, leadSearchResponse } from '../../mock-server/src/contract/leads.cjs';
 import { loadWorkflow, runWorkflow, stopEngineTimers } from '../helpers/n8n.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
@@ -64,8 +70,7 @@ describe('the nodes and the server share one contract', () => {
 			expect({ route, known: operation !== undefined }).toEqual({ route, known: true });
 			seen.add(route);
 			if (operation.query) operation.query.parse(request.query);
-			if (operation.entry)
-				for (const entry of [request.body].flat()) operation.entry.parse(entry);
+			if (operation.entry) for (const entry of [request.body].flat()) operation.entry.parse(entry);
 		}
 		expect([...seen].sort()).toEqual(Object.keys(OPERATIONS).sort());
 

@@ -163,7 +163,9 @@ describe('List Pools and List Inboxes nodes', () => {
 				}),
 			).toMatchObject({
 				status: 'Error',
-				message: expect.stringMatching(/^Could not reach the inbox service at http:\/\/127.0.0.1:1\/api\/v1 \(connect ECONNREFUSED/),
+				message: expect.stringMatching(
+					/^Could not reach the inbox service at http:\/\/127.0.0.1:1\/api\/v1 \(connect ECONNREFUSED/,
+				),
 			});
 		});
 	});

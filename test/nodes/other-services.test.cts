@@ -155,7 +155,6 @@ describe('Fetch Leads against another service', () => {
 			},
 		],
 		['a text page (Go)', { status: 404, text: '404 page not found' }],
-		['an empty body', { status: 404 }],
 		[
 			'a framework route message (Fastify)',
 			{
@@ -180,7 +179,6 @@ describe('Fetch Leads against another service', () => {
 			},
 		],
 		['a gateway (Kong)', { status: 404, json: { message: 'no Route matched with those values' } }],
-		['a bare "Not Found"', { status: 404, json: { message: 'Not Found' } }],
 		[
 			'Rails',
 			{ status: 404, json: { error: 'No route matches [POST] "/api/v1/niche-finder-leads"' } },
@@ -196,6 +194,30 @@ describe('Fetch Leads against another service', () => {
 			/Set the Lead Search Base URL to the service's base URL without \/api\/v1/,
 		);
 	});
+
+	it.each<[string, Reply]>([
+		['{"error":"Not found"}', { status: 404, json: { error: 'Not found' } }],
+		['a bare "Not Found" message', { status: 404, json: { message: 'Not Found' } }],
+		['an empty body', { status: 404 }],
+		['a text "Not Found"', { status: 404, text: 'Not Found' }],
+	])(
+		'says both readings of a 404 whose words do not settle it (%s), and how to tell them apart',
+		async (_form, reply) => {
+			service.on(LEADS, reply);
+			// Whether or not nothing found is to fail the node: this is not known to be nothing found.
+			for (const options of [{}, { failOnNotFound: true }]) {
+				const error = errorOf(await run(options))!;
+				expect(error).toMatchObject({
+					httpCode: '404',
+					message:
+						'The lead search answered 404 without saying which: no business was found for this search, or the Lead Search Base URL is wrong',
+				});
+				expect(error.description).toMatch(
+					/test the Lead Inbox API credential .* If the test passes, nothing was found.* Nothing was charged either way\.$/,
+				);
+			}
+		},
+	);
 
 	it("refuses a 2xx that is not the operation's answer, naming the URL and what came back", async () => {
 		service.on(LEADS, { html: '<html><head><title>Welcome to our site</title></head></html>' });
@@ -361,6 +383,43 @@ describe('List Pools and List Inboxes against another service', () => {
 			'The inbox service answered the same inboxes again for skip=2 (page 2)',
 		);
 		expect(error.description).toMatch(/It seems to ignore skip.*2 inboxes were read/);
+	});
+
+	it('Return All: an inbox removed between two pages does not make another go missing', async () => {
+		service.on('GET /api/v1/pools', { json: { pools: [] } });
+		let all = Array.from({ length: 250 }, (_, n) => inbox(n));
+		let asked = 0;
+		service.on('GET /api/v1/inboxes', (request) => {
+			// After the first page, i3 is removed: every later item moves up by one.
+			if (++asked === 2) all = all.filter((i) => i.id !== 'i3');
+			const skip = Number(request.query.get('skip'));
+			const inboxes = all.slice(skip, skip + 100);
+			return { json: { inboxes, pagination: { total: all.length, skip, limit: 100 } } };
+		});
+		const result = await run();
+		const ids = outputOf(result, 'List Inboxes').map((i) => i.json.id);
+		// i100 slid into the first page's place and was skipped by the first pass: read again.
+		expect(new Set(ids).size).toBe(ids.length);
+		expect(ids).toContain('i100');
+		expect(ids.filter((id) => id !== 'i3')).toHaveLength(249);
+		expect(hintsOf(result, 'List Inboxes')).toEqual([]);
+	});
+
+	it('Return All: says so when the service keeps counting more than it lists', async () => {
+		service.on('GET /api/v1/pools', { json: { pools: [] } });
+		service.on('GET /api/v1/inboxes', (request) => {
+			const skip = Number(request.query.get('skip'));
+			// Counts 30, lists 20, in another order each time it is asked: never the same twice.
+			const inboxes = skip === 0 ? [...Array(20).keys()].map(inbox).reverse() : [];
+			return { json: { inboxes, pagination: { total: 30, skip, hasMore: skip === 0 } } };
+		});
+		const result = await run();
+		const ids = outputOf(result, 'List Inboxes').map((i) => i.json.id);
+		expect(ids).toHaveLength(20);
+		expect(new Set(ids).size).toBe(20);
+		expect(hintsOf(result, 'List Inboxes')).toEqual([
+			'Item 1: the inbox list changed while it was read, twice over: the inbox service last counted 30 inboxes and 20 different ones were read (inboxes created or removed meanwhile, or a list in no stable order). Run the node again for a settled list.',
+		]);
 	});
 
 	it('stops when the service answers another skip than asked', async () => {
