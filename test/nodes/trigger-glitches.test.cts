@@ -128,7 +128,7 @@ afterAll(async () => {
 });
 
 /** An event in short: "address", or "address:before>after" for a status change. */
-function describe(event: Record<string, unknown>): string {
+function summary(event: Record<string, unknown>): string {
 	const [address, before, after] = [event.emailAddress, event.previousStatus, event.status].map(
 		(value) => (typeof value === 'string' ? value : ''),
 	);
@@ -144,7 +144,7 @@ function setup(parameters: Record<string, unknown>, count = 5) {
 	const check = async (): Promise<string[] | null | Error> => {
 		try {
 			const items = await trigger.poll();
-			return items ? items.map(describe) : null;
+			return items ? items.map(summary) : null;
 		} catch (error) {
 			return error as Error;
 		} finally {
