@@ -196,6 +196,37 @@ describe('healthz, the request journal and route faults', () => {
 		expect((await journal()).map((e: any) => e.status)).toEqual([503, 503, 200]);
 	});
 
+	it('injects a 200 that looks right but is not, such as the empty list of a replica behind', async () => {
+		const { apiKey } = await server.newAccount();
+		await server.fillInboxes(apiKey, 2, 'glitch');
+		const empty = { inboxes: [], pagination: { total: 0, limit: 100, skip: 0, hasMore: false } };
+		const armed = await server.admin('POST', '/faults', {
+			route: 'GET /api/v1/inboxes',
+			status: 200,
+			body: empty,
+		});
+		expect(armed.status).toBe(200);
+		const glitch = await server.call('GET', '/api/v1/inboxes', { key: apiKey });
+		expect([glitch.status, glitch.body]).toEqual([200, empty]);
+		expect(
+			(await server.call('GET', '/api/v1/inboxes', { key: apiKey })).body.inboxes,
+		).toHaveLength(2);
+		const bodiless = await server.admin('POST', '/faults', {
+			route: 'GET /api/v1/inboxes',
+			status: 200,
+		});
+		expect([bodiless.status, bodiless.body.error]).toEqual([
+			400,
+			expect.stringMatching(/a 200 fault answers as if all went well, so it needs the body/),
+		]);
+		const redirect = await server.admin('POST', '/faults', {
+			route: 'GET /api/v1/inboxes',
+			status: 301,
+			body: {},
+		});
+		expect(redirect.body.error).toMatch(/redirects are not faults it can inject/);
+	});
+
 	it('injects a 429 that looks like the real hourly limit', async () => {
 		const { apiKey } = await server.newAccount();
 		const entries = (n: number, p: string) =>

@@ -49,9 +49,9 @@ export const faultRequest = z
 				'A route fault: the next matching requests get the fault instead of (or before) their answer.',
 		}),
 		times: z.int().min(1).max(100000).default(1),
-		status: z.int().min(400).max(599).optional().meta({
+		status: z.int().min(200).max(599).optional().meta({
 			description:
-				'Answer this status (429 carries Retry-After and X-RateLimit-* headers as the real limit does).',
+				'Answer this status (429 carries Retry-After and X-RateLimit-* headers as the real limit does). A 2xx is a wrong answer that looks right, such as the empty list of a replica behind: it needs a body.',
 		}),
 		body: z
 			.record(z.string(), z.unknown())
@@ -87,6 +87,18 @@ export const faultRequest = z
 				code: 'custom',
 				path: ['status'],
 				message: 'a route fault needs status, delayMs or drop',
+			});
+		if (f.status !== undefined && f.status < 400 && !f.body)
+			ctx.addIssue({
+				code: 'custom',
+				path: ['body'],
+				message: `a ${f.status} fault answers as if all went well, so it needs the body to answer (e.g. {"inboxes": [], "pagination": {...}})`,
+			});
+		if (f.status !== undefined && f.status >= 300 && f.status < 400)
+			ctx.addIssue({
+				code: 'custom',
+				path: ['status'],
+				message: 'a route fault answers 2xx, 4xx or 5xx; redirects are not faults it can inject',
 			});
 		if (f.drop && (f.status !== undefined || f.body))
 			ctx.addIssue({
