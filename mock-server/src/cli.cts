@@ -63,10 +63,7 @@ async function main(): Promise<void> {
 	};
 	process.on('SIGINT', () => void stop('SIGINT'));
 	process.on('SIGTERM', () => void stop('SIGTERM'));
-	if (!isLoopback(config.host))
-		process.stderr.write(
-			`Warning: listening on ${config.host}, not only on this machine's loopback: anyone who can reach this address can call the API with a key and, with the admin token, reset the data, add credits and read the request journal. Keep it on a trusted network, or pass --host 127.0.0.1 (MOCK_HOST).\n`,
-		);
+	if (!isLoopback(config.host)) process.stderr.write(`Warning: ${exposureWarning(config.host)}\n`);
 	process.stdout.write(
 		[
 			'',
@@ -84,6 +81,14 @@ async function main(): Promise<void> {
 			'',
 		].join('\n') + '\n',
 	);
+}
+
+/**
+ * What a bind beyond loopback exposes. In a container 0.0.0.0 is needed for the published port
+ * to reach the server at all (the image sets it), so the advice covers where to publish it.
+ */
+function exposureWarning(host: string): string {
+	return `listening on ${host}, not only on this machine's loopback: anyone who can reach this address (in a container: its published port) can call the API with a key and, with the admin token, reset the data, add credits and read the request journal. Keep it on a trusted network: pass --host 127.0.0.1 (MOCK_HOST), or in a container, where ${host} is needed, publish the port on the host's loopback only (-p 127.0.0.1:4010:4010).`;
 }
 
 // In the bundle this file is also every worker thread's entry (core/threads.cts).

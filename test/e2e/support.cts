@@ -154,6 +154,8 @@ export interface Execution {
 	/** A node's first run: its main output's items (json), and its hints. */
 	items: (node: string) => any[];
 	hints: (node: string) => string[];
+	/** The execution's error message, for a failed one. */
+	error?: string;
 }
 
 type Rest = Awaited<ReturnType<N8nApp['signInOwner']>>;
@@ -173,7 +175,7 @@ export async function executionsOf(
 			.filter((e) => e.finished || e.status === 'success' || e.status === 'error')
 			.map(async (e) => {
 				const full = (await rest('GET', `/executions/${e.id}`)).body.data;
-				const runData = flatted.parse(full.data).resultData.runData;
+				const { runData, error } = flatted.parse(full.data).resultData;
 				return {
 					id: String(e.id),
 					mode: e.mode,
@@ -182,6 +184,7 @@ export async function executionsOf(
 					items: (node: string) =>
 						(runData[node]?.[0]?.data?.main?.[0] ?? []).map((i: any) => i.json),
 					hints: (node: string) => (runData[node]?.[0]?.hints ?? []).map((h: any) => h.message),
+					error: error?.message,
 				};
 			}),
 	);

@@ -175,4 +175,63 @@ describe('Lead Inbox Trigger in the real n8n apps', () => {
 		},
 		3 * MINUTE,
 	);
+
+	test(
+		'an empty list from a glitching service: one failed execution that says so, then only the real change',
+		async () => {
+			await Promise.all(
+				apps.map(async (running, n) => {
+					const { stack } = running;
+					const version = VERSIONS[n].version;
+					const known = new Set((await running.executions()).map((e) => e.id));
+					const news = async () => (await running.executions()).filter((e) => !known.has(e.id));
+					// The next GET /inboxes answers 200 with an empty list, as a replica behind would...
+					const empty = {
+						inboxes: [],
+						pagination: { total: 0, limit: 1000, skip: 0, hasMore: false },
+					};
+					const armed = await stack.server.admin('POST', '/faults', {
+						route: 'GET /api/v1/inboxes',
+						status: 200,
+						body: empty,
+					});
+					expect(armed.status).toBe(200);
+					// ...while an inbox really goes to error.
+					const changed = await stack.server.admin(
+						'PATCH',
+						`/accounts/${stack.account.accountId}/inboxes/kim@yahoo.com`,
+						{ status: 'error' },
+					);
+					expect(changed.status).toBe(200);
+					const runs = await waitFor(
+						'the failed check and the execution of the change',
+						async () => {
+							const seen = await news();
+							return seen.length >= 2 ? seen : undefined;
+						},
+						3 * MINUTE + 30_000,
+					);
+					const [change, glitch] = runs; // newest first
+					expect([version, glitch.status, glitch.error]).toEqual([
+						version,
+						'error',
+						'The inbox service listed 0 of the 3 inboxes this trigger follows: it cannot tell an outage from a removal',
+					]);
+					expect([version, change.status]).toEqual([version, 'success']);
+					expect(change.items(TRIGGER)).toEqual([
+						expect.objectContaining({
+							emailAddress: 'kim@yahoo.com',
+							previousStatus: 'active',
+							status: 'error',
+						}),
+					]);
+					// The next check finds the list whole and nothing new: nothing announced twice.
+					await running.checkAfter(await running.checks(), 'the next check', 2 * MINUTE);
+					await new Promise((resolve) => setTimeout(resolve, 3000));
+					expect([version, (await news()).length]).toEqual([version, 2]);
+				}),
+			);
+		},
+		7 * MINUTE,
+	);
 });
