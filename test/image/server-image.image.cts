@@ -1,0 +1,270 @@
+import { execFile } from 'node:child_process';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from '../helpers/ports.cjs';
+import { withTempDir } from '../helpers/temp-dir.cjs';
+
+/*
+ * The reference server's container image, built from mock-server/Dockerfile and tried as a user
+ * would: health, the README's search, a seed file mounted in, data kept on its volume across
+ * containers, a clean stop on SIGTERM as PID 1, a non-root user, and no secret in the image.
+ * Podman with runc stands in for Docker (none runs on the project's machines); the base is the
+ * local one test/image/base.sh makes, of the same shape as the official node slim image.
+ */
+
+const run = promisify(execFile);
+const IMAGE = 'localhost/lead-inbox-mock-server:test';
+const BASE = process.env.IMAGE_TEST_BASE ?? '';
+const ROOT = join(__dirname, '..', '..');
+/** Limits podman cannot take from this machine's defaults (see ../shared/notes). */
+const LIMITS = ['--ulimit', 'nofile=20000:20000', '--ulimit', 'nproc=4096:4096'];
+
+async function podman(...args: string[]): Promise<string> {
+	const { stdout } = await run('podman', ['--runtime', 'runc', ...args], {
+		maxBuffer: 64 * 1024 * 1024,
+	});
+	return stdout.trim();
+}
+
+/** What a container printed, stdout and stderr. */
+async function logs(name: string): Promise<string> {
+	const { stdout, stderr } = await run('podman', ['logs', name]);
+	return `${stdout}${stderr}`;
+}
+
+const figures: string[] = [];
+
+interface Started {
+	name: string;
+	url: string;
+	/** ms from `podman run` to the first passing HEALTHCHECK. */
+	healthyAfterMs: number;
+}
+
+let containers = 0;
+/** Starts the image with `args` before it, waits until its own HEALTHCHECK passes. */
+async function start(args: string[]): Promise<Started> {
+	const name = `lims-test-${process.pid}-${++containers}`;
+	const port = await freePort();
+	const started = Date.now();
+	await podman(
+		'run',
+		'-d',
+		'--name',
+		name,
+		...LIMITS,
+		'-p',
+		`127.0.0.1:${port}:4010`,
+		...args,
+		IMAGE,
+	);
+	for (;;) {
+		const healthy = await podman('healthcheck', 'run', name).then(
+			() => true,
+			() => false,
+		);
+		if (healthy) break;
+		const state = await podman('inspect', name, '--format', '{{.State.Status}}');
+		if (state !== 'running')
+			throw new Error(`the container stopped (${state}):\n${await logs(name)}`);
+		if (Date.now() - started > 60_000) throw new Error('not healthy within 60 s');
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+	return { name, url: `http://127.0.0.1:${port}`, healthyAfterMs: Date.now() - started };
+}
+
+async function remove(name: string) {
+	await podman('rm', '-f', '-t', '0', name).catch(() => undefined);
+}
+
+async function call(url: string, method: string, path: string, key?: string, body?: unknown) {
+	const res = await fetch(`${url}${path}`, {
+		method,
+		headers: {
+			...(key ? { authorization: `Bearer ${key}` } : {}),
+			...(body === undefined ? {} : { 'content-type': 'application/json' }),
+		},
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	return { status: res.status, body: (await res.json()) as any };
+}
+
+describe('the reference server image', () => {
+	const volume = `lims-test-data-${process.pid}`;
+	const devKey = 'lik_image_test_dev_key_0001';
+	const adminToken = 'adm_image-test-token-0123456789';
+
+	beforeAll(async () => {
+		if (!BASE) throw new Error('IMAGE_TEST_BASE is not set: run this through npm run test:image');
+		const started = Date.now();
+		await podman(
+			'build',
+			'--format',
+			'docker', // keeps HEALTHCHECK (the OCI format drops it)
+			'--network',
+			'host',
+			'--build-arg',
+			`NODE_IMAGE=${BASE}`,
+			'-t',
+			IMAGE,
+			join(ROOT, 'mock-server'),
+		);
+		const size = Number(await podman('image', 'inspect', IMAGE, '--format', '{{.Size}}'));
+		const base = Number(await podman('image', 'inspect', BASE, '--format', '{{.Size}}'));
+		figures.push(
+			`image ${(size / 1e6).toFixed(0)} MB (its base ${(base / 1e6).toFixed(0)} MB, the server's layers ${((size - base) / 1e6).toFixed(0)} MB), built in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+		);
+		await podman('volume', 'create', volume);
+	}, 15 * 60_000);
+
+	afterAll(async () => {
+		await podman('volume', 'rm', '-f', volume).catch(() => undefined);
+		console.log(figures.join('\n'));
+	});
+
+	it(
+		"is healthy, answers the README's search, runs as a non-root user, keeps its data on the volume",
+		async () => {
+			const args = [
+				'-v',
+				`${volume}:/data`,
+				'-e',
+				`MOCK_DEV_KEY=${devKey}`,
+				'-e',
+				`MOCK_ADMIN_TOKEN=${adminToken}`,
+			];
+			let credits = -1;
+			const first = await start(args);
+			try {
+				figures.push(`start to healthy: ${first.healthyAfterMs} ms`);
+				const printed = await logs(first.name);
+				// The key and token it was given, printed for the user; the bind warning says what to do.
+				expect(printed).toContain(`dev account API key:   ${devKey}`);
+				expect(printed).toContain(`admin token:           ${adminToken}`);
+				expect(printed).toContain('publish the port on the host');
+				expect(await podman('exec', first.name, 'id', '-u')).toBe('1000');
+
+				const search = await call(first.url, 'POST', '/api/v1/niche-finder-leads', devKey, {
+					niche: 'dentist',
+					city: 'Austin, TX',
+					count: 5,
+				});
+				expect([search.status, search.body.contacts.length, search.body.chargedCredits]).toEqual([
+					200, 5, 5,
+				]);
+				const created = await call(first.url, 'POST', '/api/v1/inboxes', devKey, {
+					emailAddress: 'kept@gmail.com',
+					imapPassword: 'app-password',
+					skipConnectionTest: true,
+				});
+				expect(created.status).toBe(200);
+				const accounts = await call(first.url, 'GET', '/__admin/accounts', adminToken);
+				credits = accounts.body.accounts[0].credits;
+			} finally {
+				await podman('stop', '-t', '10', first.name);
+				await remove(first.name);
+			}
+
+			// A new container on the same volume: the same account, inbox and contacts.
+			const second = await start(['-v', `${volume}:/data`, '-e', `MOCK_ADMIN_TOKEN=${adminToken}`]);
+			try {
+				const inboxes = await call(second.url, 'GET', '/api/v1/inboxes', devKey);
+				expect(inboxes.body.inboxes.map((i: { emailAddress: string }) => i.emailAddress)).toEqual([
+					'kept@gmail.com',
+				]);
+				const accounts = await call(second.url, 'GET', '/__admin/accounts', adminToken);
+				expect(accounts.body.accounts[0].credits).toBe(credits);
+			} finally {
+				await remove(second.name);
+			}
+		},
+		5 * 60_000,
+	);
+
+	it(
+		'stops cleanly on SIGTERM as PID 1, well before the stop time-out would kill it',
+		async () => {
+			const started = await start([]);
+			try {
+				const before = Date.now();
+				await podman('stop', '-t', '30', started.name);
+				const stopMs = Date.now() - before;
+				figures.push(`SIGTERM to stopped: ${stopMs} ms`);
+				// 0, not 137: it ended itself instead of being killed after the time-out.
+				expect(await podman('inspect', started.name, '--format', '{{.State.ExitCode}}')).toBe('0');
+				expect(await logs(started.name)).toContain(
+					'SIGTERM received: finishing in-flight requests and closing the database',
+				);
+			} finally {
+				await remove(started.name);
+			}
+		},
+		2 * 60_000,
+	);
+
+	it(
+		'applies a seed file mounted into the container',
+		async () => {
+			await withTempDir('lims-seed-', async (dir) => {
+				const seed = {
+					accounts: [
+						{
+							apiKey: 'lik_seeded_in_image_0001',
+							credits: 42,
+							pools: [{ name: 'Seeded', inboxes: [{ emailAddress: 'seeded@gmail.com' }] }],
+						},
+					],
+				};
+				writeFileSync(join(dir, 'seed.json'), JSON.stringify(seed), { mode: 0o644 });
+				chmodSync(dir, 0o755); // the server runs as `node`, not as the owner of the folder
+				const started = await start([
+					'-v',
+					`${dir}:/seed:ro`,
+					'-e',
+					'MOCK_SEED=/seed/seed.json',
+					'-e',
+					'MOCK_DB=:memory:',
+				]);
+				try {
+					const pools = await call(started.url, 'GET', '/api/v1/pools', 'lik_seeded_in_image_0001');
+					expect(pools.body.pools).toEqual([
+						expect.objectContaining({ name: 'Seeded', inboxCount: 1 }),
+					]);
+				} finally {
+					await remove(started.name);
+				}
+			});
+		},
+		2 * 60_000,
+	);
+
+	it('keeps secrets out of the image: its history and configuration hold no key or token', async () => {
+		const history = await podman('history', '--no-trunc', '--format', '{{.CreatedBy}}', IMAGE);
+		const config = await podman('image', 'inspect', IMAGE);
+		for (const text of [history, config]) {
+			expect(text).not.toMatch(/MOCK_(ADMIN_TOKEN|DEV_KEY|SECRET_KEY)=/);
+			expect(text).not.toMatch(/\b(lik|adm)_[A-Za-z0-9_-]{8,}/);
+		}
+		// What the image does set: where the data goes and how it is reached.
+		const [inspected] = JSON.parse(config);
+		expect(inspected.Config).toMatchObject({
+			User: 'node',
+			Env: expect.arrayContaining(['MOCK_HOST=0.0.0.0', 'MOCK_DB=/data/mock-server.sqlite']),
+			Volumes: { '/data': {} },
+		});
+		expect(inspected.Healthcheck.Test).toEqual(expect.arrayContaining(['CMD', 'node']));
+		// No compilers in the final image.
+		const tools = await podman(
+			'run',
+			'--rm',
+			...LIMITS,
+			'--entrypoint',
+			'sh',
+			IMAGE,
+			'-c',
+			'command -v g++ gcc make python3 || true',
+		);
+		expect(tools).toBe('');
+	});
+});
