@@ -1,4 +1,5 @@
 import { cpus } from 'node:os';
+import { benchBurstMemory } from './burst-memory.bench.cjs';
 import { benchCreateInboxesNode } from './create-inboxes-node.bench.cjs';
 import { benchInboxes } from './inboxes.bench.cjs';
 import { benchLeads } from './leads.bench.cjs';
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
 	await benchTrigger();
 	await benchNewLeads();
 	await benchMemory();
+	await benchBurstMemory();
 	process.exit(0);
 }
 

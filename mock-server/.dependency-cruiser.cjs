@@ -16,7 +16,7 @@ const layer = (name, from, allowed, comment) => ({
 
 module.exports = {
 	forbidden: [
-		layer('core-is-the-bottom', 'core', ['core'], 'core/ (clock, config, ids, logger, secrets, cache, threads) imports nothing of ours'),
+		layer('core-is-the-bottom', 'core', ['core'], 'core/ (clock, config, ids, logger, secrets, cache, helpers) imports nothing of ours'),
 		layer('contract-over-core', 'contract', ['core', 'contract'], 'the zod schemas know nothing of storage or HTTP'),
 		layer('store-over-contract', 'store', ['core', 'contract', 'store'], 'the store knows no HTTP and no feature'),
 		layer('http-over-store', 'http', ['core', 'contract', 'store', 'http'], 'HTTP plumbing (errors, auth, parsing, the route contract) imports no feature'),
@@ -29,7 +29,7 @@ module.exports = {
 		},
 		{
 			name: 'only-the-root-wires',
-			comment: 'the roots (app.cts wires the server, thread.cts a worker thread) are imported only by the ways in: cli.cts and the in-process api/',
+			comment: 'the roots (app.cts wires the server, thread.cts a helper process) are imported only by the ways in: cli.cts and the in-process api/',
 			severity: 'error',
 			from: { path: SRC, pathNot: [`${SRC}cli\\.cts$`, `${SRC}api/`] },
 			to: { path: `${SRC}(app|cli|thread)\\.cts$` },

@@ -130,7 +130,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 	// The address is known once listening: the docs' server URL and the synthetic web's fallback.
 	let address: AddressInfo | undefined;
 	const url = () => (address ? clientUrl(address) : `http://${config.host}:${config.port}`);
-	// Without the worker thread, the websites are this server's own virtual hosts (on loopback).
+	// Without the helper process, the websites are this server's own virtual hosts (on loopback).
 	const ownOrigin = () =>
 		`http://${address?.family === 'IPv6' ? '[::1]' : '127.0.0.1'}:${address?.port ?? config.port}`;
 	const scanning = scanningOnDemand(

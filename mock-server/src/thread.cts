@@ -1,14 +1,16 @@
 /**
- * What a worker thread of the server runs: the work of the role its parent gave it (core/threads).
- * From the bundle, the command line's file is every thread's entry and calls this off the main
- * thread; from the sources, a thread loads this file through tsx and calls it.
+ * What a helper process of the server runs: the work of the role its parent gave it
+ * (core/helpers). From the bundle, the command line's file is every helper's entry and calls this
+ * when it finds a role; from the sources, a helper loads this file through tsx and calls it.
  */
-import { threadRole } from './core/threads.cjs';
+import { endWithParent, helperRole } from './core/helpers.cjs';
 import { runScannerThread } from './scan/index.cjs';
 import { runSyntheticWebThread } from './web/index.cjs';
 
 export function runThread(): void {
-	const role = threadRole();
-	if (role?.role === 'scanner') runScannerThread(role);
-	else if (role?.role === 'synthetic-web') runSyntheticWebThread();
+	const role = helperRole();
+	if (!role) return;
+	endWithParent();
+	if (role === 'scanner') runScannerThread();
+	else runSyntheticWebThread();
 }

@@ -1,3 +1,4 @@
+import type { IDataObject } from 'n8n-workflow';
 import {
 	compare,
 	firstMemory,
@@ -128,7 +129,7 @@ afterAll(async () => {
 });
 
 /** An event in short: "address", or "address:before>after" for a status change. */
-function summary(event: Record<string, unknown>): string {
+function summary(event: IDataObject): string {
 	const [address, before, after] = [event.emailAddress, event.previousStatus, event.status].map(
 		(value) => (typeof value === 'string' ? value : ''),
 	);
@@ -136,7 +137,7 @@ function summary(event: Record<string, unknown>): string {
 }
 
 /** A trigger over a fresh scripted account of `count` inboxes created a month ago. */
-function setup(parameters: Record<string, unknown>, count = 5) {
+function setup(parameters: IDataObject, count = 5) {
 	const account = new Account(service);
 	account.add(count, account.old());
 	const trigger = new TriggerPoller(parameters, service.credentials());
@@ -347,7 +348,7 @@ describe('Lead Inbox Trigger: nothing lost', () => {
 			name: `Pool ${n}`,
 			createdAt: account.old(),
 		}));
-		let answer: object[] = pools;
+		let answer: { id: string; name: string; createdAt: string }[] = pools;
 		service.on('GET /api/v1/pools', () => ({ json: { pools: answer } }));
 		const trigger = new TriggerPoller({ event: 'newPool' }, service.credentials());
 		expect(await trigger.poll()).toBeNull();

@@ -53,7 +53,7 @@ describe("the server's website scanning (synthetic web and scanners on worker th
 			await threads[0].worker.terminate();
 			const results = await Promise.all(pending);
 			expect(results.map(flagsOf)).toEqual(hosts.map((h) => siteTruth(h)));
-			expect(results.filter((r) => r.reason?.includes('scanner thread'))).toEqual([]);
+			expect(results.filter((r) => r.reason?.includes('scanner process'))).toEqual([]);
 		} finally {
 			await pool.stop();
 			await web.stop();

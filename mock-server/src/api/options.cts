@@ -25,11 +25,11 @@ export interface MockServerOptions {
 	latency?: 'none' | 'realistic';
 	/** Per-website scan time-out, milliseconds (default 1000). */
 	scanTimeout?: number;
-	/** Scanner threads: 'auto' (default), or 0 to 16 (0 scans on the main thread). */
+	/** Scanner processes: 'auto' (default), or 0 to 16 (0 scans in the server's own process). */
 	scanThreads?: number | 'auto';
 	/** Websites scanned at once (default 1024). */
 	scanConcurrency?: number;
-	/** Milliseconds without a scan after which the scanning threads end (default 60000). */
+	/** Milliseconds without a scan after which the scanning processes end (default 60000). */
 	scanIdle?: number;
 	/** Detect custom domains by their MX records (default false). */
 	mxLookup?: boolean;

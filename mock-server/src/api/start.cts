@@ -21,7 +21,7 @@ export interface MockServer {
 	adminToken: string;
 	/** A typed client of the admin API: accounts, seed, faults, requests, clock, inbox status, reset. */
 	admin: AdminClient;
-	/** Stops the server: in-flight requests finish, threads end, the database is closed. */
+	/** Stops the server: in-flight requests finish, helper processes end, the database is closed. */
 	close(): Promise<void>;
 }
 

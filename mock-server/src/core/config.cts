@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { RUNS_FROM_BUNDLE } from './threads.cjs';
+import { RUNS_FROM_BUNDLE } from './helpers.cjs';
 
 /**
  * The reference server's options (docs/api.md, "The reference server's own interface").
@@ -19,11 +19,11 @@ export interface ServerConfig {
 	mailCa?: string;
 	latency: 'none' | 'realistic';
 	scanTimeoutMs: number;
-	/** Worker threads that scan websites; 0 scans on the main thread. */
+	/** Helper processes that scan websites; 0 scans in the server's own process. */
 	scanThreads: number;
-	/** Websites scanned at once, all scanner threads together. */
+	/** Websites scanned at once, all scanner processes together. */
 	scanConcurrency: number;
-	/** Milliseconds without a scan after which the scanning threads end (restarted on demand). */
+	/** Milliseconds without a scan after which the scanning processes end (restarted on demand). */
 	scanIdleMs: number;
 	mxLookup: boolean;
 	log: boolean;
@@ -97,19 +97,19 @@ export const OPTIONS: Record<keyof ServerConfig, OptionSpec> = {
 		flag: 'scan-threads',
 		env: 'MOCK_SCAN_THREADS',
 		default: 'auto',
-		help: 'worker threads that scan websites: auto (one per core beside the one serving the websites, 1 to 4), or 0 to 16 (0 scans on the main thread)',
+		help: 'helper processes that scan websites: auto (one per core beside the one serving the websites, 1 to 4), or 0 to 16 (0 scans in the server process)',
 	},
 	scanConcurrency: {
 		flag: 'scan-concurrency',
 		env: 'MOCK_SCAN_CONCURRENCY',
 		default: '1024',
-		help: 'websites scanned at once, all scanner threads together (1 to 8192): fewer use less memory and take large searches longer',
+		help: 'websites scanned at once, all scanner processes together (1 to 8192): fewer use less memory and take large searches longer',
 	},
 	scanIdleMs: {
 		flag: 'scan-idle',
 		env: 'MOCK_SCAN_IDLE',
 		default: '60000',
-		help: 'milliseconds without a website scan after which the scanner and synthetic-web threads end, freeing their memory (the next search starts them again)',
+		help: 'milliseconds without a website scan after which the scanner and synthetic-web processes end, giving all their memory back (the next search starts them again)',
 	},
 	mxLookup: {
 		flag: 'mx-lookup',

@@ -45,7 +45,7 @@ export class ScanCache {
 					return entry.flags;
 				},
 				(error: Error) => {
-					// The scanning could not run at all (its threads did not start): not a result
+					// The scanning could not run at all (its helper processes did not start): not a result
 					// to keep, so the next search asks again.
 					if (this.entries.peek(url) === entry) this.entries.delete(url);
 					throw error;

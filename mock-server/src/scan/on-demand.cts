@@ -3,7 +3,7 @@ import type { WebsiteScanning } from './website-scanning.cjs';
 
 /**
  * The website scanning started on first use and ended after `idleMs` without a scan: an idle server
- * needs neither the threads' memory (their heaps hold what large searches left) nor their start-up,
+ * needs neither the helper processes' memory (what large searches left, given back when they end) nor their start-up,
  * and the next search starts them again. A start that failed is not kept, so the next scan retries.
  */
 export function scanningOnDemand(

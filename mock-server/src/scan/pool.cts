@@ -1,19 +1,27 @@
-import { parentPort, type Worker } from 'node:worker_threads';
-import { batched, firstMessage, spawnThread } from '../core/threads.cjs';
+import {
+	batched,
+	firstMessage,
+	type Helper,
+	parentChannel,
+	spawnHelper,
+} from '../core/helpers.cjs';
 import { HostMap } from './fetcher.cjs';
 import { notScanned, Scanner, type ScanSummary, summarize } from './scanner.cjs';
 
 /**
- * Website scans spread over worker threads: parsing pages and containers is CPU work, and on the
- * main thread it would stall every other request while a large search scans. Each thread runs its
- * own Scanner (its share of the concurrency, its own keep-alive sockets); a scan goes to the
- * thread with the fewest in flight.
+ * Website scans spread over helper processes (a "thread" here; the option is --scan-threads):
+ * parsing pages and containers is CPU work, and in the server's own thread it would stall every
+ * other request while a large search scans. Each runs its own Scanner (its share of the
+ * concurrency, its own keep-alive sockets); a scan goes to the one with the fewest in flight.
  */
 export interface ScanPoolOptions {
 	threads: number;
 	timeoutMs: number;
-	/** The scanner's host mapping, as "HOST=http://127.0.0.1:PORT" entries. */
-	hosts: string[];
+	/**
+	 * The scanner's host mapping, as "HOST=http://127.0.0.1:PORT" entries; may still be coming
+	 * (the synthetic web starting meanwhile): the processes start at once and are told it later.
+	 */
+	hosts: string[] | Promise<string[]>;
 	/**
 	 * Scans in flight in all threads together, at most (and at least one per thread). More at once
 	 * lets more slow sites' time-outs run at the same time, and costs memory (answers received and
@@ -22,17 +30,23 @@ export interface ScanPoolOptions {
 	 */
 	concurrency?: number;
 	/** How long each thread keeps an idle connection (Scanner's keepAliveMs). */
-	keepAliveMs?: number;
+	keepAliveMs?: number | Promise<number | undefined>;
 }
 
 interface Thread {
-	worker: Worker;
+	worker: Helper;
 	ask: (request: Request) => void;
 	/** Scans sent to this thread and not answered yet. */
 	waiting: Map<number, { url: string; resolve: (result: ScanSummary) => void }>;
 }
 
 type Request = { id: number; url: string };
+type ScannerSettings = {
+	timeoutMs: number;
+	hosts: string[];
+	keepAliveMs: number | undefined;
+	concurrency: number;
+};
 type Reply = { id: number; result: ScanSummary };
 
 export class ScanPool {
@@ -40,15 +54,18 @@ export class ScanPool {
 	private nextId = 0;
 	private stopping = false;
 
-	private constructor(private readonly data: object) {}
+	/** What each scanner process is told first, once the host mapping is known. */
+	private constructor(private readonly settings: Promise<ScannerSettings>) {}
 
 	static async start(options: ScanPoolOptions): Promise<ScanPool> {
-		const pool = new ScanPool({
-			timeoutMs: options.timeoutMs,
-			hosts: options.hosts,
-			keepAliveMs: options.keepAliveMs,
-			concurrency: Math.max(1, Math.floor((options.concurrency ?? 1024) / options.threads)),
-		});
+		const pool = new ScanPool(
+			Promise.all([options.hosts, options.keepAliveMs]).then(([hosts, keepAliveMs]) => ({
+				timeoutMs: options.timeoutMs,
+				hosts,
+				keepAliveMs,
+				concurrency: Math.max(1, Math.floor((options.concurrency ?? 1024) / options.threads)),
+			})),
+		);
 		try {
 			await Promise.all(Array.from({ length: options.threads }, () => pool.spawn()));
 		} catch (error) {
@@ -59,7 +76,10 @@ export class ScanPool {
 	}
 
 	private async spawn(): Promise<void> {
-		const worker = spawnThread('scanner', this.data);
+		const worker = spawnHelper('scanner');
+		// The process starts while the settings are still coming; it waits for them.
+		const ready = firstMessage(worker);
+		worker.postMessage({ settings: await this.settings });
 		const thread: Thread = {
 			worker,
 			ask: batched((requests) => worker.postMessage(requests)),
@@ -84,17 +104,17 @@ export class ScanPool {
 				void replaced.then(() =>
 					this.threads.length > 0
 						? this.scan(url).then(resolve)
-						: resolve(summarize(notScanned(url, 'scan failed: the scanner thread stopped'))),
+						: resolve(summarize(notScanned(url, 'scan failed: the scanner process stopped'))),
 				);
 		});
-		await firstMessage(worker);
+		await ready;
 		worker.unref();
 		this.threads.push(thread);
 	}
 
 	scan(url: string): Promise<ScanSummary> {
 		if (this.threads.length === 0)
-			return Promise.resolve(summarize(notScanned(url, 'scan failed: no scanner thread running')));
+			return Promise.resolve(summarize(notScanned(url, 'scan failed: no scanner process running')));
 		const thread = this.threads.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a));
 		const id = this.nextId++;
 		return new Promise((resolve) => {
@@ -110,18 +130,17 @@ export class ScanPool {
 	}
 }
 
-/** The work of a scanner thread (thread.cts): scan what the parent asks, in batches. */
-export function runScannerThread(role: Record<string, unknown>): void {
-	const scanner = new Scanner({
-		timeoutMs: role.timeoutMs as number,
-		hostMap: HostMap.parse(role.hosts as string[]),
-		concurrency: role.concurrency as number,
-		keepAliveMs: role.keepAliveMs as number | undefined,
+/** The work of a scanner process (thread.cts): scan what the parent asks, in batches. */
+export function runScannerThread(): void {
+	let scanner: Scanner | undefined;
+	const reply = batched<Reply>((replies) => parentChannel.postMessage(replies));
+	parentChannel.on('message', (message: Request[] | { settings: ScannerSettings }) => {
+		if (!Array.isArray(message)) {
+			const { settings } = message;
+			scanner = new Scanner({ ...settings, hostMap: HostMap.parse(settings.hosts) });
+			return parentChannel.postMessage({ ready: true });
+		}
+		for (const { id, url } of message)
+			void scanner!.scan(url).then((result) => reply({ id, result: summarize(result) }));
 	});
-	const reply = batched<Reply>((replies) => parentPort!.postMessage(replies));
-	parentPort!.on('message', (requests: Request[]) => {
-		for (const { id, url } of requests)
-			void scanner.scan(url).then((result) => reply({ id, result: summarize(result) }));
-	});
-	parentPort!.postMessage({ ready: true });
 }

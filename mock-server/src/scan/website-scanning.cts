@@ -9,7 +9,7 @@ import { Scanner, type ScanSummary, summarize } from './scanner.cjs';
 
 /**
  * How the server scans the business websites of its lead searches: the synthetic web on a worker
- * thread, scanned by a pool of scanner threads, so neither serving nor parsing the pages runs on
+ * process, scanned by a pool of scanner processes, so neither serving nor parsing the pages runs on
  * the thread that answers the API. Where a thread cannot start, the work falls back to the main
  * thread (the websites are also this server's own virtual hosts) with a warning.
  */
@@ -19,40 +19,51 @@ export interface WebsiteScanning {
 }
 
 export async function startWebsiteScanning(options: {
-	/** The server's own port, serving the websites when the worker thread cannot. */
+	/** The server's own port, serving the websites when the helper process cannot. */
 	fallbackOrigin: string;
 	timeoutMs: number;
-	/** Scanner threads; 0 scans on the main thread. */
+	/** Scanner processes; 0 scans in the server's own process. */
 	threads: number;
-	/** Websites scanned at once, all threads together (ScanPool's default when absent). */
+	/** Websites scanned at once, all scanner processes together (ScanPool's default when absent). */
 	concurrency?: number;
 	warn: (message: string, error: Error) => void;
 }): Promise<WebsiteScanning> {
-	let origin = options.fallbackOrigin;
-	let stopWeb = async () => undefined as void;
-	// Connections to the web's own thread are kept for later searches, closed a little before it
-	// would close them; to the server's own port only briefly, as the server's close waits for them.
-	let keepAliveMs: number | undefined;
-	try {
-		const web = await startSyntheticWebWorker();
-		origin = web.origin;
-		stopWeb = () => web.stop();
-		keepAliveMs = SYNTHETIC_WEB_KEEP_ALIVE_MS - 5000;
-	} catch (error) {
-		options.warn(
-			'synthetic web worker did not start; serving the websites from the main thread',
-			error as Error,
-		);
-	}
-	const hosts = [`*.test=${origin}`, `${TAG_MANAGER_HOST}=${origin}`];
+	// The synthetic web and the scanners start at the same time (a process start each); the
+	// scanners are told where the websites are once the web has said its port.
+	const web = startSyntheticWebWorker().then(
+		(started) => ({
+			origin: started.origin,
+			stop: () => started.stop(),
+			// Connections to the web's own process are kept for later searches, closed a little
+			// before it would close them; to the server's own port only briefly, as the server's
+			// close waits for them.
+			keepAliveMs: (SYNTHETIC_WEB_KEEP_ALIVE_MS - 5000) as number | undefined,
+		}),
+		(error: Error) => {
+			options.warn(
+				'synthetic web process did not start; serving the websites from the server process',
+				error,
+			);
+			return {
+				origin: options.fallbackOrigin,
+				stop: async () => undefined,
+				keepAliveMs: undefined,
+			};
+		},
+	);
+	const hostsOf = ({ origin }: { origin: string }) => [
+		`*.test=${origin}`,
+		`${TAG_MANAGER_HOST}=${origin}`,
+	];
+	const stopWeb = async () => await (await web).stop();
 	if (options.threads > 0) {
 		try {
 			const pool = await ScanPool.start({
 				threads: options.threads,
 				timeoutMs: options.timeoutMs,
-				hosts,
+				hosts: web.then(hostsOf),
 				concurrency: options.concurrency,
-				keepAliveMs,
+				keepAliveMs: web.then((started) => started.keepAliveMs),
 			});
 			return {
 				scan: (url) => pool.scan(url),
@@ -62,13 +73,16 @@ export async function startWebsiteScanning(options: {
 				},
 			};
 		} catch (error) {
-			options.warn('scanner threads did not start; scanning on the main thread', error as Error);
+			options.warn(
+				'scanner processes did not start; scanning in the server process',
+				error as Error,
+			);
 		}
 	}
-	// On the main thread at most 128 at once: more would stall the API's own requests.
+	// In the server's own thread at most 128 at once: more would stall the API's own requests.
 	const scanner = new Scanner({
 		timeoutMs: options.timeoutMs,
-		hostMap: HostMap.parse(hosts),
+		hostMap: HostMap.parse(hostsOf(await web)),
 		concurrency: Math.min(128, options.concurrency ?? 128),
 	});
 	return {

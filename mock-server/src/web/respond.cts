@@ -5,7 +5,7 @@ import { renderPage } from './render-page.cjs';
 
 /**
  * What the synthetic web answers for a host and path, independent of the HTTP server carrying it
- * (the public port's virtual hosts, and the worker thread the in-process scanner uses).
+ * (the public port's virtual hosts, and the helper process the scanners use).
  */
 export const TAG_MANAGER_HOST = 'www.googletagmanager.com';
 export const SLOW_SITE_DELAY_MS = 10000;

@@ -6,7 +6,7 @@ import { isSyntheticHost, respondSynthetic } from './respond.cjs';
 /**
  * The synthetic web, served as virtual hosts: business websites under the reserved `.test` names
  * and a stand-in for the tag manager's host. The public port serves them (for the scan CLI and
- * demos); the in-process scanner uses a dedicated server on a worker thread (see worker.cts).
+ * demos); the scanners use a dedicated server in a helper process (see worker.cts).
  * The scanner reaches both through its host mapping, never through DNS.
  */
 export { isSyntheticHost, TAG_MANAGER_HOST } from './respond.cjs';
@@ -42,7 +42,7 @@ export function registerSyntheticWeb(app: FastifyInstance): void {
 /** How long the synthetic web's own server keeps an idle connection. */
 export const SYNTHETIC_WEB_KEEP_ALIVE_MS = 30000;
 
-/** A bare HTTP server of the synthetic web (what the worker thread runs). */
+/** A bare HTTP server of the synthetic web (what the helper process runs). */
 export function startSyntheticWebServer(): Promise<{ port: number; server: http.Server }> {
 	const server = http.createServer((request, response) => {
 		const answer = respondSynthetic(

@@ -1,0 +1,154 @@
+/**
+ * Helper processes of the server: the synthetic web and the website scanners. Each is a child
+ * process of the server running one entry file, told its role there (thread.cts starts the role's
+ * work): from the bundles (the bin, or the in-process API's bundle beside it), the bin; from the
+ * TypeScript sources (npm start, tests), thread.cts through tsx.
+ *
+ * Processes, not worker threads: after a burst of large searches a worker thread that ends leaves
+ * its native memory behind in the C allocator's arenas (~150 MiB after ten count-1000 searches,
+ * never given back), while a process that ends gives the system all of it. bench/README.md has the
+ * measurements ("Memory that comes back").
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { join } from 'node:path';
+
+export type HelperRole = 'synthetic-web' | 'scanner';
+
+/** Set by the bundle's build (mock-server/build.cjs); absent when running from the sources. */
+declare const SERVER_BUNDLE: boolean | undefined;
+export const RUNS_FROM_BUNDLE = typeof SERVER_BUNDLE !== 'undefined';
+
+/** The bin's file name in dist/ (mock-server/build.cjs): every bundle of the package sits beside it. */
+const BIN_FILE = 'lead-inbox-mock-server';
+const HELPER_ENTRY = RUNS_FROM_BUNDLE
+	? join(__dirname, BIN_FILE)
+	: join(__dirname, '..', 'thread.cts');
+/** Where a helper finds its role and data. */
+const ROLE_VARIABLE = 'LEAD_INBOX_MOCK_SERVER_HELPER';
+
+/**
+ * Heap limits per helper (MB). These helpers allocate fast and keep little, so their young
+ * generations are bounded (V8 would grow each on its own); the old generations hold what each
+ * keeps: the synthetic web a few dozen rendered pages and its open requests, a scanner its scans
+ * in flight and the bodies being read. How the sizes were chosen: bench/README.md ("Thread heaps").
+ */
+const HEAP_MB: Record<HelperRole, { young: number; old: number }> = {
+	'synthetic-web': { young: 8, old: 64 },
+	scanner: { young: 8, old: 128 },
+};
+
+/** A running helper, as its parent talks to it. */
+export interface Helper extends EventEmitter {
+	postMessage(message: unknown): void;
+	/** Lets the server's process end while the helper runs (ref undoes it). */
+	unref(): void;
+	ref(): void;
+	/** Ends the helper and resolves once it has exited. */
+	terminate(): Promise<void>;
+}
+
+class ChildHelper extends EventEmitter implements Helper {
+	private exited = false;
+
+	constructor(private readonly child: ChildProcess) {
+		super();
+		child.on('message', (message) => this.emit('message', message));
+		child.on('error', (error) => this.emit('error', error));
+		child.on('exit', (code, signal) => {
+			this.exited = true;
+			this.emit('exit', code ?? signal);
+		});
+	}
+
+	postMessage(message: unknown): void {
+		if (!this.exited && this.child.connected) this.child.send(message as object);
+	}
+
+	unref(): void {
+		this.child.unref();
+		this.child.channel?.unref();
+	}
+
+	ref(): void {
+		this.child.ref();
+		this.child.channel?.ref();
+	}
+
+	async terminate(): Promise<void> {
+		if (this.exited) return;
+		const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+		this.child.kill('SIGTERM');
+		await exited;
+	}
+}
+
+export function spawnHelper(role: HelperRole): Helper {
+	const flags = [
+		`--max-old-space-size=${HEAP_MB[role].old}`,
+		`--max-semi-space-size=${HEAP_MB[role].young / 2}`,
+	];
+	const entry = RUNS_FROM_BUNDLE
+		? [HELPER_ENTRY]
+		: [
+				'-e',
+				`require('tsx/cjs/api').register(); require(${JSON.stringify(HELPER_ENTRY)}).runThread();`,
+			];
+	const child = spawn(process.execPath, [...flags, ...entry], {
+		// The helper's messages go over the IPC channel; what it prints goes where the server's does.
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+		serialization: 'advanced',
+		env: { ...process.env, [ROLE_VARIABLE]: role },
+	});
+	return new ChildHelper(child);
+}
+
+/** This process's role, when it is a helper started by spawnHelper. */
+export function helperRole(): HelperRole | undefined {
+	const role = process.env[ROLE_VARIABLE];
+	if (!process.send || (role !== 'scanner' && role !== 'synthetic-web')) return undefined;
+	return role;
+}
+
+/** The helper's side of the channel to its parent (in a helper process only). */
+export const parentChannel = {
+	postMessage(message: unknown): void {
+		process.send?.(message as object);
+	},
+	on(event: 'message', listener: (message: never) => void): void {
+		process.on(event, listener as (message: unknown) => void);
+	},
+};
+
+/** A helper ends with its parent: when the channel closes (the server stopped, or was killed). */
+export function endWithParent(): void {
+	process.on('disconnect', () => process.exit(0));
+	process.on('SIGTERM', () => process.exit(0));
+}
+
+/** Resolves with the helper's first message, or rejects when it fails before sending one. */
+export function firstMessage<T>(helper: Helper): Promise<T> {
+	return new Promise<T>((resolve, reject) => {
+		helper.once('message', resolve);
+		helper.once('error', reject);
+		helper.once('exit', (code) => reject(new Error(`helper process exited with ${code}`)));
+	});
+}
+
+/**
+ * Sends items to another process in batches: what is sent in one turn of the event loop goes as
+ * one message (a search asks for a thousand scans at once; one message each cost more than the
+ * scans).
+ */
+export function batched<T>(send: (items: T[]) => void): (item: T) => void {
+	let batch: T[] | undefined;
+	return (item) => {
+		if (batch) return void batch.push(item);
+		batch = [item];
+		setImmediate(() => {
+			const items = batch!;
+			batch = undefined;
+			send(items);
+		});
+	};
+}
