@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # What the image suite needs on a Debian machine that has none of it: podman with runc (crun fails
-# on hybrid cgroups), and debootstrap for the local base. Quiet when all is there.
+# on hybrid cgroups), podman-compose for the compose stack, and debootstrap for the local base.
+# Quiet when all is there.
 set -euo pipefail
 need=()
-for tool in podman runc debootstrap; do command -v "$tool" >/dev/null 2>&1 || need+=("$tool"); done
+for tool in podman runc debootstrap podman-compose; do command -v "$tool" >/dev/null 2>&1 || need+=("$tool"); done
 [ ${#need[@]} -eq 0 ] && exit 0
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
-echo "image: installing podman, runc and debootstrap (missing: ${need[*]})" >&2
+echo "image: installing podman, podman-compose, runc and debootstrap (missing: ${need[*]})" >&2
 export DEBIAN_FRONTEND=noninteractive
 as_root apt-get update -qq
-as_root apt-get install -y -qq --no-install-recommends podman buildah debootstrap runc uidmap slirp4netns fuse-overlayfs >/dev/null
+as_root apt-get install -y -qq --no-install-recommends podman podman-compose buildah debootstrap runc uidmap slirp4netns fuse-overlayfs >/dev/null

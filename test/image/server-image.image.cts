@@ -66,9 +66,17 @@ async function start(args: string[]): Promise<Started> {
 		);
 		if (healthy) break;
 		const state = await podman('inspect', name, '--format', '{{.State.Status}}');
-		if (state !== 'running')
-			throw new Error(`the container stopped (${state}):\n${await logs(name)}`);
-		if (Date.now() - started > 60_000) throw new Error('not healthy within 60 s');
+		const problem =
+			state !== 'running'
+				? `the container stopped (${state})`
+				: Date.now() - started > 60_000
+					? 'not healthy within 60 s'
+					: undefined;
+		if (problem) {
+			const printed = await logs(name);
+			await remove(name);
+			throw new Error(`${problem}:\n${printed}`);
+		}
 		await new Promise((resolve) => setTimeout(resolve, 200));
 	}
 	return { name, url: `http://127.0.0.1:${port}`, healthyAfterMs: Date.now() - started };
