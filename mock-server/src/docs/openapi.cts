@@ -81,6 +81,13 @@ function answerOf(answer: Answer, components: Record<string, Json>): Json {
 	return {
 		description: answer.description,
 		...(answer.headers ? { headers: answer.headers } : {}),
+		...(answer.media
+			? {
+					content: Object.fromEntries(
+						Object.entries(answer.media).map(([type, schema]) => [type, { schema }]),
+					),
+				}
+			: {}),
 		...(answer.schema
 			? {
 					content: {
@@ -92,6 +99,31 @@ function answerOf(answer: Answer, components: Record<string, Json>): Json {
 				}
 			: {}),
 	};
+}
+
+/**
+ * The components the operations use, directly or through other components. Schemas with an id
+ * that are only ever written out in place (query strings are inlined as parameters) are left out,
+ * so the document has no unused component.
+ */
+function referencedFrom(paths: unknown, components: Record<string, Json>): Record<string, Json> {
+	const used = new Set<string>();
+	const visit = (node: unknown): void => {
+		if (Array.isArray(node)) return node.forEach(visit);
+		if (!node || typeof node !== 'object') return;
+		for (const [key, value] of Object.entries(node)) {
+			const id =
+				key === '$ref' && typeof value === 'string'
+					? /^#\/components\/schemas\/(.+)$/.exec(value)?.[1]
+					: undefined;
+			if (id && !used.has(id)) {
+				used.add(id);
+				visit(components[id]);
+			} else visit(value);
+		}
+	};
+	visit(paths);
+	return Object.fromEntries(Object.entries(components).filter(([id]) => used.has(id)));
 }
 
 /** Registers the document's generator; call before any route is registered. */
@@ -106,10 +138,22 @@ export function registerOpenApi(app: FastifyInstance, serverUrl: () => string): 
 				version: '1.0.0',
 				description: DESCRIPTION,
 				license: { name: 'MIT', identifier: 'MIT' },
+				contact: {
+					name: 'n8n-nodes-lead-inbox',
+					url: 'https://github.com/n8n-nodes-lead-inbox/n8n-nodes-lead-inbox/issues',
+				},
 			},
 			tags: [
-				{ name: 'Lead search' },
-				{ name: 'Inbox management' },
+				{
+					name: 'Lead search',
+					description:
+						'Local businesses for a niche in a city, filtered by the tracking codes on their websites.',
+				},
+				{
+					name: 'Inbox management',
+					description:
+						'Pools and cold-email inboxes, with IMAP/SMTP settings detected per provider.',
+				},
 				{ name: 'Admin', description: 'Test and demo control. Needs the admin token.' },
 				{ name: 'Docs', description: 'This document and its page.' },
 			],
@@ -147,7 +191,10 @@ export function registerOpenApi(app: FastifyInstance, serverUrl: () => string): 
 			return {
 				...openapiObject,
 				servers: [{ url: serverUrl() }],
-				components: { ...openapiObject.components, schemas: schemas() },
+				components: {
+					...openapiObject.components,
+					schemas: referencedFrom(openapiObject.paths, schemas()),
+				},
 			};
 		},
 	});

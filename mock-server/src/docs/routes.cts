@@ -2,16 +2,17 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { failure, success } from '../http/contract.cjs';
+import { type Answer, content, failure } from '../http/contract.cjs';
 import { ApiError } from '../http/errors.cjs';
 
 // swagger-ui-dist is the maintained renderer; its files are served locally (no CDN at run time).
 // Resolved by path: requiring the package would load its whole bundle at start.
 const UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
+const JS = 'application/javascript; charset=utf-8';
 const UI_FILES: Record<string, string> = {
 	'swagger-ui.css': 'text/css; charset=utf-8',
-	'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
-	'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
+	'swagger-ui-bundle.js': JS,
+	'swagger-ui-standalone-preset.js': JS,
 	'favicon-32x32.png': 'image/png',
 };
 
@@ -32,11 +33,19 @@ const PAGE = `<!doctype html>
 
 const INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true });`;
 
-const docs = (summary: string, answer: string) => ({
+/** An asset of the page, in its own media type. */
+const ASSET = content('The asset, by its type', [
+	...new Set(Object.values(UI_FILES).map((type) => type.split(';')[0])),
+]);
+
+/** A docs operation: no auth (it holds no account data), its name, words and answer. */
+const docs = (operationId: string, summary: string, description: string, answer: Answer) => ({
 	tags: ['Docs'],
 	security: [],
+	operationId,
 	summary,
-	response: { 200: success(answer) },
+	description,
+	response: { 200: answer },
 });
 
 /** The OpenAPI document and the page that renders it (no auth: it holds no account data). */
@@ -44,7 +53,14 @@ export const docsRoutes: FastifyPluginAsync = async (app) => {
 	let document: string | undefined;
 	app.get(
 		'/openapi.json',
-		{ schema: docs('This OpenAPI document', 'OpenAPI 3.1 JSON') },
+		{
+			schema: docs(
+				'getOpenApiDocument',
+				'This OpenAPI document',
+				'OpenAPI 3.1, generated from the validation schemas the server checks requests with.',
+				content('The document', ['application/json']),
+			),
+		},
 		(_request, reply) => {
 			document ??= JSON.stringify(app.swagger());
 			return reply.type('application/json; charset=utf-8').send(document);
@@ -52,27 +68,49 @@ export const docsRoutes: FastifyPluginAsync = async (app) => {
 	);
 	app.get(
 		'/docs',
-		{ schema: docs('The API docs page (Swagger UI)', 'HTML page') },
+		{
+			schema: docs(
+				'getDocsPage',
+				'The API docs page',
+				'This document rendered by Swagger UI, every file served by the server itself (nothing from a CDN).',
+				content('HTML page', ['text/html']),
+			),
+		},
 		(_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE),
 	);
 	app.get(
 		'/docs/init.js',
-		{ schema: docs('Script of the docs page', 'JavaScript') },
-		(_request, reply) => reply.type('application/javascript; charset=utf-8').send(INIT),
+		{
+			schema: docs(
+				'getDocsScript',
+				'Script of the docs page',
+				'Starts Swagger UI on /openapi.json.',
+				content('JavaScript', ['application/javascript']),
+			),
+		},
+		(_request, reply) => reply.type(JS).send(INIT),
 	);
 	app.get(
 		'/docs/:file',
 		{
 			schema: {
-				...docs('Assets of the docs page (Swagger UI, served locally)', 'The asset'),
+				...docs(
+					'getDocsAsset',
+					'Assets of the docs page',
+					`Swagger UI's own files, served locally: ${Object.keys(UI_FILES).join(', ')}.`,
+					ASSET,
+				),
 				params: z.object({ file: z.string() }),
-				response: { 200: success('The asset'), 404: failure('No such asset.') },
+				response: {
+					200: ASSET,
+					404: failure('No such asset.', noSuchAsset('swagger-ui.min.css').toBody()),
+				},
 			},
 		},
 		(request, reply) => {
 			const { file } = request.params as { file: string };
 			const type = UI_FILES[file];
-			if (!type) throw new ApiError(404, `No docs asset named '${file}'.`);
+			if (!type) throw noSuchAsset(file);
 			return reply
 				.type(type)
 				.header('Cache-Control', 'public, max-age=3600')
@@ -80,3 +118,8 @@ export const docsRoutes: FastifyPluginAsync = async (app) => {
 		},
 	);
 };
+
+/** The 404 of an asset the page does not have (also the document's example of it). */
+function noSuchAsset(file: string): ApiError {
+	return new ApiError(404, `No docs asset named '${file}'.`);
+}

@@ -21,6 +21,8 @@ export class Answer {
 		readonly schema?: z.ZodType,
 		readonly example?: unknown,
 		readonly headers?: Record<string, HeaderDoc>,
+		/** An answer that is not JSON: its media types, each with the schema of its body. */
+		readonly media?: Record<string, Record<string, unknown>>,
 	) {}
 }
 
@@ -30,6 +32,23 @@ export const success = (
 	schema?: z.ZodType,
 	headers?: Record<string, HeaderDoc>,
 ) => new Answer(description, schema, undefined, headers);
+
+/** A success answer that is not JSON (a page, a script, an asset), by media type. */
+export const content = (description: string, mediaTypes: string[]) =>
+	new Answer(
+		description,
+		undefined,
+		undefined,
+		undefined,
+		Object.fromEntries(
+			mediaTypes.map((type) => [
+				type,
+				type.startsWith('image/')
+					? { type: 'string', contentMediaType: type, contentEncoding: 'binary' }
+					: { type: 'string' },
+			]),
+		),
+	);
 
 /** An error answer in the decided body, with an example of its own message. */
 export const failure = (

@@ -37,6 +37,8 @@ export const inboxRoutes: FastifyPluginAsync<InboxRoutesOptions> = async (app, o
 				tags: ['Inbox management'],
 				operationId: 'listPools',
 				summary: 'List pools (ordered by createdAt, then id). Needs pools:read.',
+				description:
+					"The account's pools with the live number of inboxes in each; another account's pools are never listed.",
 				querystring: listPoolsQuery,
 				response: {
 					200: success('Pools with live inbox counts.', poolsResponse),
@@ -58,6 +60,8 @@ export const inboxRoutes: FastifyPluginAsync<InboxRoutesOptions> = async (app, o
 				operationId: 'listInboxes',
 				summary:
 					'List inboxes (ordered by createdAt, then id; hasMore = skip + returned < total). Needs inboxes:read.',
+				description:
+					"A page of the account's inboxes (limit 1 to 1000, default 100; skip), optionally of one pool or one status, each with exactly the six fields of the spec: no hosts, ports, user names or passwords. An unknown poolId is a 404.",
 				querystring: listInboxesQuery,
 				response: {
 					200: success(
@@ -98,6 +102,8 @@ export const inboxRoutes: FastifyPluginAsync<InboxRoutesOptions> = async (app, o
 				tags: ['Inbox management'],
 				operationId: 'createInboxes',
 				summary: 'Create one inbox or a batch of up to 100. Needs inboxes:write.',
+				description:
+					"IMAP and SMTP settings are filled in from the provider (given, or detected from the email domain), and each entry's connection is tested unless skipConnectionTest is true. Entries without poolId go to one new pool, created only if one of them is. At most 1000 created inboxes per rolling hour per API key.",
 				querystring: createInboxesQuery,
 				body: createInboxesRequest,
 				response: {

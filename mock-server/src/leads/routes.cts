@@ -24,6 +24,8 @@ export const leadRoutes: FastifyPluginAsync<LeadRoutesOptions> = async (app, opt
 				operationId: 'fetchNicheFinderLeads',
 				summary:
 					'Find local businesses for a niche in a city, add them as contacts and charge one credit per added lead',
+				description:
+					'Walks the ranked businesses of the niche in the city and takes the first `count` that match every pixel filter given (each website scanned for ad, short-video and analytics codes, also through tag-manager containers); contacts the account already holds are dropped, the rest added and charged one credit each. The full count is reserved first and the unused part refunded; a failed search charges nothing.',
 				body: leadSearchRequest,
 				response: {
 					200: success(
