@@ -1,4 +1,5 @@
 import { resolveCity } from '../../mock-server/src/leads/cities.cjs';
+import { ScanCache } from '../../mock-server/src/leads/scan-cache.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
 
 const PATH = '/api/v1/niche-finder-leads';
@@ -283,6 +284,46 @@ describe('lead search', () => {
 		const ok = await search(apiKey, { niche: 'electrician', city: 'Austin', count: 10 });
 		expect(ok.status).toBe(200);
 		expect(await balance(accountId)).toBe(30 - ok.body.chargedCredits);
+	});
+
+	it('a failure that is not the save (a bug in the ranked walk) is a generic 500, logged with the request, charging nothing', async () => {
+		const logged = await startServer({ log: true });
+		const broken = jest.spyOn(ScanCache.prototype, 'flags').mockImplementation(() => {
+			throw new Error('the ranked walk broke');
+		});
+		try {
+			const { apiKey, accountId } = await logged.newAccount({ credits: 30 });
+			const failed = await fetch(`${logged.url}${PATH}`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+				body: JSON.stringify({ niche: 'plumber', city: 'Austin', count: 5 }),
+			});
+			expect(failed.status).toBe(500);
+			// Not the save's words: nothing says the contacts could not be saved.
+			expect(await failed.json()).toEqual({
+				error: 'Internal server error; the request was not completed.',
+			});
+			const error = logged.logs.find((line) => line.includes('unhandled error'));
+			expect(error && JSON.parse(error)).toMatchObject({
+				level: 'error',
+				id: expect.stringMatching(/^req-/),
+				path: PATH,
+				error: 'the ranked walk broke',
+			});
+			// The request's own log line carries the same id.
+			const request = logged.logs.find(
+				(line) => line.includes(`"path":"${PATH}"`) && line.includes('"status":500'),
+			);
+			expect(JSON.parse(request!).id).toBe(JSON.parse(error!).id);
+			broken.mockRestore();
+			expect((await logged.admin('GET', `/accounts/${accountId}`)).body).toMatchObject({
+				credits: 30,
+				contactCount: 0,
+			});
+		} finally {
+			broken.mockRestore();
+			await logged.close();
+		}
 	});
 
 	it('a client that disconnects cancels the search (realistic latency) and is charged nothing', async () => {

@@ -123,32 +123,44 @@ export async function searchLeads(
 		// Dedup within the request, then against the account, in one transaction with the charge:
 		// the stored balance and the contacts change together or not at all, whenever the process dies.
 		// Only the new contacts are built and serialised: a repeated pull costs a lookup per lead.
-		const contacts = deps.store.transaction(() => {
-			deps.beforeSave();
-			const keys = picked.map(({ business }) => business.dedupKey);
-			const known = stored.knownPositions(principal.accountId, keys);
-			const seen = new Set<string>();
-			const added: Contact[] = [];
-			picked.forEach(({ business, scan }, i) => {
-				if (known.has(i) || seen.has(keys[i])) return;
-				seen.add(keys[i]);
-				const contact = toContact(business, scan);
-				stored.add(principal.accountId, keys[i], contact);
-				added.push(contact);
-			});
-			reservation.charge(added.length);
-			return added;
-		});
+		const contacts = saveOrFail(() =>
+			deps.store.transaction(() => {
+				deps.beforeSave();
+				const keys = picked.map(({ business }) => business.dedupKey);
+				const known = stored.knownPositions(principal.accountId, keys);
+				const seen = new Set<string>();
+				const added: Contact[] = [];
+				picked.forEach(({ business, scan }, i) => {
+					if (known.has(i) || seen.has(keys[i])) return;
+					seen.add(keys[i]);
+					const contact = toContact(business, scan);
+					stored.add(principal.accountId, keys[i], contact);
+					added.push(contact);
+				});
+				reservation.charge(added.length);
+				return added;
+			}),
+		);
 		return { contacts, chargedCredits: contacts.length };
-	} catch (error) {
-		if (error instanceof ApiError || error instanceof Cancelled) throw error;
+	} finally {
+		// Charged or not, the reservation ends here; what was not charged is available again.
+		reservation.release();
+	}
+}
+
+/**
+ * Runs the save; a failing save (the storage refused it, so nothing was added or charged) is the
+ * search's documented 500. Any other failure of a search is not this: it reaches the server's
+ * error handler, which logs it with the request's id and answers a generic 500.
+ */
+function saveOrFail<T>(save: () => T): T {
+	try {
+		return save();
+	} catch {
 		throw new ApiError(
 			500,
 			'The contacts could not be saved; nothing was added and no credits were charged. Retry the request.',
 		);
-	} finally {
-		// Charged or not, the reservation ends here; what was not charged is available again.
-		reservation.release();
 	}
 }
 
