@@ -205,7 +205,8 @@ export const creationResponse = z
 				{
 					emailAddress: 'joe@gmail.com',
 					success: false,
-					error: 'Connection test failed: IMAP authentication refused for joe@gmail.com.',
+					error:
+						'Connection test failed: IMAP authentication refused by imap.gmail.com:993: check the user name and (app) password.',
 					code: 'connection_failed',
 				},
 			],

@@ -38,12 +38,13 @@ export interface ConnectionTester {
 	test(imap: MailEndpoint, smtp: MailEndpoint, caller: string): Promise<TestOutcome>;
 }
 
-function failure(
+/** A failed test, in words that say what to check (also the OpenAPI document's 422 example). */
+export function failure(
 	side: 'IMAP' | 'SMTP',
-	endpoint: MailEndpoint,
+	endpoint: Pick<MailEndpoint, 'host' | 'port'>,
 	reason: NetworkReason,
 	why?: string,
-): TestOutcome {
+): TestOutcome & { ok: false } {
 	const where = `${endpoint.host}:${endpoint.port}`;
 	const text: Record<typeof reason, string> = {
 		'authentication refused': `${side} authentication refused by ${where}: check the user name and (app) password`,

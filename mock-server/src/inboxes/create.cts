@@ -26,6 +26,18 @@ export const STATUS_OF_CODE: Record<EntryErrorCode, number> = {
 	connection_failed: 422,
 };
 
+/**
+ * What a failed entry says, by code: written once, used by the rules and by the OpenAPI
+ * document's examples (inboxes/routes.cts), so the two cannot drift apart.
+ */
+export const ENTRY_MESSAGES = {
+	poolNotFound: (poolId: string) =>
+		`Pool '${poolId}' not found in this account; list pools with GET /pools or omit poolId to create one.`,
+	emailExists: (address: string) => `An inbox for ${address} already exists in this account.`,
+	repeatedInBatch: (address: string) =>
+		`${address} appears earlier in this batch; send each address once.`,
+};
+
 export interface EntryResult {
 	emailAddress: string;
 	success: boolean;
@@ -158,23 +170,11 @@ export async function createInboxes(
 	for (const { index, entry } of valid) {
 		const lower = entry.emailAddress.toLowerCase();
 		if (entry.poolId && !deps.store.inboxes.poolExists(principal.accountId, entry.poolId)) {
-			fail(
-				index,
-				'pool_not_found',
-				`Pool '${entry.poolId}' not found in this account; list pools with GET /pools or omit poolId to create one.`,
-			);
+			fail(index, 'pool_not_found', ENTRY_MESSAGES.poolNotFound(entry.poolId));
 		} else if (existing.has(lower)) {
-			fail(
-				index,
-				'email_exists',
-				`An inbox for ${entry.emailAddress} already exists in this account.`,
-			);
+			fail(index, 'email_exists', ENTRY_MESSAGES.emailExists(entry.emailAddress));
 		} else if (seen.has(lower)) {
-			fail(
-				index,
-				'email_exists',
-				`${entry.emailAddress} appears earlier in this batch; send each address once.`,
-			);
+			fail(index, 'email_exists', ENTRY_MESSAGES.repeatedInBatch(entry.emailAddress));
 		} else {
 			seen.add(lower);
 			try {
@@ -222,11 +222,7 @@ export async function createInboxes(
 					c.settings,
 				);
 				if (!inboxId) {
-					fail(
-						c.index,
-						'email_exists',
-						`An inbox for ${c.entry.emailAddress} already exists in this account.`,
-					);
+					fail(c.index, 'email_exists', ENTRY_MESSAGES.emailExists(c.entry.emailAddress));
 					continue;
 				}
 				created++;

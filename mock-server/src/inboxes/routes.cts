@@ -16,7 +16,8 @@ import { API_KEY_FAILURES, failure, forbidden, RATE_HEADERS, success } from '../
 import { ApiError } from '../http/errors.cjs';
 import { zodValidatorCompiler } from '../http/parsing.cjs';
 import type { Accounts } from '../store/accounts.cjs';
-import { type CreationDeps, createInboxes, STATUS_OF_CODE } from './create.cjs';
+import { failure as connectionFailure } from './connection-test.cjs';
+import { type CreationDeps, createInboxes, ENTRY_MESSAGES, STATUS_OF_CODE } from './create.cjs';
 import type { InboxListPages } from './list-pages.cjs';
 
 export interface InboxRoutesOptions {
@@ -125,16 +126,19 @@ export const inboxRoutes: FastifyPluginAsync<InboxRoutesOptions> = async (app, o
 					...API_KEY_FAILURES,
 					403: forbidden('inboxes:write'),
 					404: failure('Single entry: pool not found (code pool_not_found).', {
-						error: "Pool 'pool_unknown' not found; list pools with GET /pools.",
+						error: ENTRY_MESSAGES.poolNotFound('pool_unknown'),
 						code: 'pool_not_found',
 					}),
 					409: failure('Single entry: the email address already exists (code email_exists).', {
-						error: 'An inbox with the address jane@gmail.com already exists in this account.',
+						error: ENTRY_MESSAGES.emailExists('jane@gmail.com'),
 						code: 'email_exists',
 					}),
 					422: failure('Single entry: the connection test failed (code connection_failed).', {
-						error:
-							'Connection test failed: IMAP authentication refused for jane@gmail.com; check the password (an app password for Google).',
+						error: connectionFailure(
+							'IMAP',
+							{ host: 'imap.gmail.com', port: 993 },
+							'authentication refused',
+						).message,
 						code: 'connection_failed',
 					}),
 					429: failure('Hourly creation limit would be exceeded; nothing created.', undefined, {
