@@ -1,4 +1,4 @@
-import { expectSuccess, VERSIONS } from './n8n-app.cjs';
+import { ALL_LINES, expectSuccess } from './n8n-app.cjs';
 import {
 	checkParameters,
 	exampleFiles,
@@ -12,7 +12,7 @@ import {
  * Every workflow of examples/ runs headless (`n8n execute`) in the real n8n apps, with the packed
  * package installed as the README says, against the reference server.
  */
-describe.each(VERSIONS)('examples in n8n $version', (target) => {
+describe.each(ALL_LINES)('examples in n8n $version', (target) => {
 	let stack: Stack;
 	const run = async (file: string) => {
 		const workflow = prepareExample(stack.app, loadExample(file));

