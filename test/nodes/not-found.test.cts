@@ -1,5 +1,5 @@
-import { answerOf } from '../../nodes/shared/answer';
 import { readNotFound } from '../../nodes/FetchLeads/notFound';
+import { answerOf } from '../../nodes/shared/answer';
 
 /** How Fetch Leads reads a 404 of the lead search, from its body alone (no service, no n8n). */
 const reading = (body: unknown, contentType = 'application/json') =>
