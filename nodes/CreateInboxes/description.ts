@@ -2,6 +2,11 @@ import type { INodeProperties } from 'n8n-workflow';
 import { poolLocator } from '../shared/pools';
 import { timeoutOption } from '../shared/timeout';
 
+/** Options > Batch Size: the most the service takes in one request. */
+export const DEFAULT_BATCH_SIZE = 100;
+/** Options > Max Wait on Rate Limit (Seconds): an hour, the service's whole rate window. */
+export const DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS = 3600;
+
 export const CREATE_INBOXES_TIMEOUT_SECONDS = 300;
 
 export const createInboxesProperties: INodeProperties[] = [
@@ -33,7 +38,8 @@ export const createInboxesProperties: INodeProperties[] = [
 			{
 				name: 'A New Pool',
 				value: 'new',
-				description: 'One new pool for all the items of this run',
+				description:
+					'A new pool per New Pool Name: items giving the same name share it, items giving none share one the service names',
 			},
 			{ name: 'An Existing Pool', value: 'existing' },
 		],
@@ -160,7 +166,7 @@ export const createInboxesProperties: INodeProperties[] = [
 				displayName: 'Batch Size',
 				name: 'batchSize',
 				type: 'number',
-				default: 100,
+				default: DEFAULT_BATCH_SIZE,
 				typeOptions: { minValue: 1, maxValue: 100 },
 				description: 'Inboxes sent per request (the service accepts up to 100)',
 			},
@@ -168,7 +174,7 @@ export const createInboxesProperties: INodeProperties[] = [
 				displayName: 'Max Wait on Rate Limit (Seconds)',
 				name: 'maxRateLimitWait',
 				type: 'number',
-				default: 3600,
+				default: DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS,
 				typeOptions: { minValue: 0 },
 				description:
 					'The service creates at most 1000 inboxes per hour per API key. When the limit is hit, the node waits as long as the service asks, up to this many seconds in total; then the items not sent go to the Failed output with code rate_limited.',

@@ -6,7 +6,11 @@ import { fetchInboxes } from '../shared/inboxes';
 import { DEFAULT_RATE_LIMIT_WAIT_MS, formatWait, retryDelay } from '../shared/rateLimit';
 import { TIMEOUT_HINT, timeoutMsFrom } from '../shared/timeout';
 import { apiRequest, mayHaveBeenProcessed } from '../shared/transport';
-import { CREATE_INBOXES_TIMEOUT_SECONDS } from './description';
+import {
+	CREATE_INBOXES_TIMEOUT_SECONDS,
+	DEFAULT_BATCH_SIZE,
+	DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS,
+} from './description';
 import { entryOf, text } from './entry';
 import { inNodeWords } from './labels';
 import { matchResults, type NewPool, outcomeOf, poolIn, resultsIn } from './results';
@@ -308,8 +312,11 @@ function runSettings(
 		break;
 	}
 	return {
-		batchSize: Math.min(100, Math.max(1, Math.floor(first.batchSize ?? 100))),
-		maxWaitMs: Math.max(0, first.maxRateLimitWait ?? 3600) * 1000,
+		batchSize: Math.min(
+			DEFAULT_BATCH_SIZE,
+			Math.max(1, Math.floor(first.batchSize ?? DEFAULT_BATCH_SIZE)),
+		),
+		maxWaitMs: Math.max(0, first.maxRateLimitWait ?? DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS) * 1000,
 		timeoutMs: timeoutMsFrom(first, CREATE_INBOXES_TIMEOUT_SECONDS),
 	};
 }

@@ -1,6 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { CONTACT_FIELDS } from './output';
 
+/** Options > Max Requests per Run (New Leads Wanted). */
+export const DEFAULT_MAX_REQUESTS = 10;
+/** Options > Timeout (Minutes): a count-1000 search takes about 4 minutes on the real service. */
+export const DEFAULT_TIMEOUT_MINUTES = 10;
+
 /** Measured on the reference server: bench/new-leads.bench.cts (462 of 4959 contacts). */
 const NO_EMAIL_SHARE = 'about 9 %';
 
@@ -198,7 +203,7 @@ export const fetchLeadsProperties: INodeProperties[] = [
 				displayName: 'Max Requests per Run',
 				name: 'maxRequests',
 				type: 'number',
-				default: 10,
+				default: DEFAULT_MAX_REQUESTS,
 				typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
 				displayOptions: { show: { '/countMode': ['newLeads'] } },
 				description:
@@ -224,7 +229,7 @@ export const fetchLeadsProperties: INodeProperties[] = [
 				displayName: 'Timeout (Minutes)',
 				name: 'timeoutMinutes',
 				type: 'number',
-				default: 10,
+				default: DEFAULT_TIMEOUT_MINUTES,
 				typeOptions: { minValue: 1, maxValue: 60 },
 				description: 'How long to wait for each search: large counts can take several minutes',
 			},

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { errorFromAnswer } from '../shared/errors';
+import { DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT_MINUTES } from './description';
 import { climbForNewLeads, type Climb } from './newLeads';
 import { shapeContacts, type OutputMode } from './output';
 import { type NothingFound, searchLeads, type SearchRequest } from './search';
@@ -131,7 +132,7 @@ export async function fetchLeadsForItem(
 ): Promise<IDataObject[]> {
 	const search = searchOf(ctx, i);
 	const options = ctx.getNodeParameter('options', i, {}) as FetchOptions;
-	const timeoutMs = (Number(options.timeoutMinutes) || 10) * 60 * 1000;
+	const timeoutMs = (Number(options.timeoutMinutes) || DEFAULT_TIMEOUT_MINUTES) * 60 * 1000;
 	const newLeads = ctx.getNodeParameter('countMode', i, 'requested') === 'newLeads';
 
 	let contacts: IDataObject[];
@@ -141,7 +142,7 @@ export async function fetchLeadsForItem(
 		const wanted = countOf(ctx, i, 'New Leads Wanted');
 		const climb = await climbForNewLeads(ctx, i, search, {
 			wanted,
-			maxRequests: Number(options.maxRequests) || 10,
+			maxRequests: Number(options.maxRequests) || DEFAULT_MAX_REQUESTS,
 			fromTheTop: options.fromTheTop === true,
 			timeoutMs,
 		});

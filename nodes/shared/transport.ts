@@ -20,8 +20,9 @@ import { formatWait } from './rateLimit';
  * The one way the nodes talk to the two services: base URLs from the shared credential, bearer
  * auth applied by n8n (httpRequestWithAuthentication), a time-out on every request, no redirects
  * followed for requests that change data, no automatic retries (lead searches charge credits).
- * Every HTTP status comes back as a ServiceAnswer for the node to read; a request that got no
- * answer becomes an error that says whether the service may have acted on it.
+ * Every HTTP status comes back as a ServiceAnswer for the node to read, except a redirect, which
+ * throws an error naming where it points (and the base URL to set); a request that got no answer
+ * becomes an error that says whether the service may have acted on it.
  */
 
 export const CREDENTIAL_TYPE = 'leadInboxApi';
