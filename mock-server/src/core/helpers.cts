@@ -77,7 +77,10 @@ class ChildHelper extends EventEmitter implements Helper {
 
 	async terminate(): Promise<void> {
 		if (this.exited) return;
-		const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+		// 'close': after the exit, once its channel and handle are closed too.
+		const exited = new Promise<void>((resolve) => this.child.once('close', () => resolve()));
+		// Held until it has exited: an unref'd helper would let the process end mid-close.
+		this.child.ref();
 		this.child.kill('SIGTERM');
 		await exited;
 	}
