@@ -1,11 +1,8 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { parse } from 'yaml';
-
-const run = promisify(execFile);
+import { runStep, StepFailed } from './runner-step.cjs';
 
 /*
  * Runs a composite action's steps the way GitHub's runner does, as far as this repository's action
@@ -30,25 +27,6 @@ interface Step {
 	shell?: string;
 	env?: Record<string, string>;
 	run?: string;
-}
-
-/** `name=value` lines and `name<<DELIMITER` blocks, as the runner reads GITHUB_OUTPUT and GITHUB_ENV. */
-export function readCommandFile(text: string): Record<string, string> {
-	const values: Record<string, string> = {};
-	const lines = text.split('\n');
-	for (let i = 0; i < lines.length; i++) {
-		const line = lines[i];
-		const heredoc = line.match(/^([^=]+)<<(.+)$/);
-		if (heredoc) {
-			const end = lines.indexOf(heredoc[2], i + 1);
-			if (end < 0) throw new Error(`unterminated ${heredoc[2]} block for ${heredoc[1]}`);
-			values[heredoc[1]] = lines.slice(i + 1, end).join('\n');
-			i = end;
-		} else if (line.includes('=')) {
-			values[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
-		} else if (line.trim()) throw new Error(`unreadable line in a command file: ${line}`);
-	}
-	return values;
 }
 
 export async function runCompositeAction(
@@ -83,47 +61,38 @@ export async function runCompositeAction(
 	for (const [index, step] of (action.runs.steps as Step[]).entries()) {
 		if (!step.run) throw new Error('only run steps are supported');
 		if (step.shell !== 'bash') throw new Error(`step ${index}: shell must be bash`);
-		const files = Object.fromEntries(
-			['GITHUB_OUTPUT', 'GITHUB_ENV', 'GITHUB_PATH'].map((name) => {
-				const file = join(scratch, `${name}-${index}`);
-				writeFileSync(file, '');
-				return [name, file];
-			}),
-		);
-		const script = join(scratch, `step-${index}.sh`);
-		writeFileSync(script, evaluate(step.run));
 		const env = {
 			...process.env,
 			...jobEnv,
 			...Object.fromEntries(
 				Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(String(v))]),
 			),
-			...files,
 			GITHUB_ACTION_PATH: actionDir,
 			GITHUB_WORKSPACE: context.workspace,
 			RUNNER_TEMP: context.runnerTemp,
 			GITHUB_ACTIONS: 'true',
 		};
 		try {
-			const { stdout, stderr } = await run(
-				'bash',
-				['--noprofile', '--norc', '-eo', 'pipefail', script],
+			const done = await runStep(evaluate(step.run), {
+				scratch,
+				index,
+				cwd: context.workspace,
+				env,
+				timeoutMs: 120_000,
+			});
+			log += done.printed;
+			if (step.id) steps[step.id] = done.outputs;
+			Object.assign(jobEnv, done.env);
+		} catch (error) {
+			if (!(error instanceof StepFailed)) throw error;
+			log += error.printed;
+			throw Object.assign(
+				new Error(`step ${step.id ?? index} failed (exit ${error.code}):\n${log}`),
 				{
-					cwd: context.workspace,
-					env,
-					timeout: 120_000,
+					log,
 				},
 			);
-			log += stdout + stderr;
-		} catch (error) {
-			const e = error as { stdout?: string; stderr?: string; code?: number };
-			log += (e.stdout ?? '') + (e.stderr ?? '');
-			throw Object.assign(new Error(`step ${step.id ?? index} failed (exit ${e.code}):\n${log}`), {
-				log,
-			});
 		}
-		if (step.id) steps[step.id] = readCommandFile(readFileSync(files.GITHUB_OUTPUT, 'utf8'));
-		Object.assign(jobEnv, readCommandFile(readFileSync(files.GITHUB_ENV, 'utf8')));
 	}
 	const outputs = Object.fromEntries(
 		Object.entries((action.outputs ?? {}) as Record<string, { value: string }>).map(

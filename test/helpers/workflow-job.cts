@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
-import { readCommandFile } from './composite-action.cjs';
+import { runStep, StepFailed } from './runner-step.cjs';
 
 const run = promisify(execFile);
 
@@ -137,15 +137,6 @@ export async function runWorkflowJob(
 			continue;
 		}
 		if (!step.run) throw new Error(`step ${label}: neither run nor uses`);
-		const files = Object.fromEntries(
-			['GITHUB_OUTPUT', 'GITHUB_ENV', 'GITHUB_PATH'].map((name) => {
-				const file = join(dirs.temp, `${name}-${index}`);
-				writeFileSync(file, '');
-				return [name, file];
-			}),
-		);
-		const script = join(dirs.temp, `step-${index}.sh`);
-		writeFileSync(script, evaluate(step.run));
 		const env: Record<string, string> = {
 			...machineEnvironment(),
 			...options.env,
@@ -153,7 +144,6 @@ export async function runWorkflowJob(
 			...Object.fromEntries(
 				Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(String(v))]),
 			),
-			...files,
 			...options.github,
 			PATH: pathOf(),
 			RUNNER_STAND_INS: dirs.bin,
@@ -165,29 +155,25 @@ export async function runWorkflowJob(
 			CI: 'true',
 		};
 		try {
-			const { stdout, stderr } = await run(
-				'bash',
-				['--noprofile', '--norc', '-eo', 'pipefail', script],
-				{
-					cwd: dirs.workspace,
-					env,
-					timeout: options.timeoutMs ?? 30 * 60_000,
-					maxBuffer: 256 * 1024 * 1024,
-				},
-			);
-			log += `\n$ ${label}\n${stdout}${stderr}`;
+			const done = await runStep(evaluate(step.run), {
+				scratch: dirs.temp,
+				index,
+				cwd: dirs.workspace,
+				env,
+				timeoutMs: options.timeoutMs ?? 30 * 60_000,
+			});
+			log += `\n$ ${label}\n${done.printed}`;
+			if (step.id) steps[step.id] = done.outputs;
+			Object.assign(jobEnv, done.env);
+			added.unshift(...done.path.reverse());
 		} catch (error) {
-			const e = error as { stdout?: string; stderr?: string; code?: number };
-			log += `\n$ ${label}\n${e.stdout ?? ''}${e.stderr ?? ''}`;
+			if (!(error instanceof StepFailed)) throw error;
+			log += `\n$ ${label}\n${error.printed}`;
 			throw Object.assign(
-				new Error(`step "${label}" failed (exit ${e.code}):\n${log.slice(-20_000)}`),
+				new Error(`step "${label}" failed (exit ${error.code}):\n${log.slice(-20_000)}`),
 				{ log },
 			);
 		}
-		if (step.id) steps[step.id] = readCommandFile(readFileSync(files.GITHUB_OUTPUT, 'utf8'));
-		Object.assign(jobEnv, readCommandFile(readFileSync(files.GITHUB_ENV, 'utf8')));
-		for (const dir of readFileSync(files.GITHUB_PATH, 'utf8').split('\n').filter(Boolean))
-			added.unshift(dir);
 	}
 	return { log, ran };
 }
