@@ -75,12 +75,12 @@ function doubtError(
 	settings: Settings,
 	doubt: { missed: number; remembered: number; checks: number },
 ) {
-	const what = settings.event === 'newPool' ? 'pools' : 'inboxes';
+	const [what, one] = settings.event === 'newPool' ? ['pools', 'pool'] : ['inboxes', 'inbox'];
 	return new NodeOperationError(
 		ctx.getNode(),
 		`The inbox service listed ${doubt.remembered - doubt.missed} of the ${doubt.remembered} ${what} this trigger follows: it cannot tell an outage from a removal`,
 		{
-			description: `${doubt.missed} ${what} were missing from this check's list at once, which is what a service answers while it is failing or catching up, as well as after a real removal. Nothing was reported and nothing recorded, so no ${what.slice(0, -1)} that existed all along is announced as new or changed when the list is whole again. If they were really removed, nothing needs doing: after ${DOUBT_CHECKS} checks in a row list the same (this was check ${doubt.checks}), the trigger takes the list as it is.`,
+			description: `${doubt.missed} ${what} were missing from this check's list at once, which is what a service answers while it is failing or catching up, as well as after a real removal. Nothing was reported and nothing recorded, so no ${one} that existed all along is announced as new or changed when the list is whole again. If they were really removed, nothing needs doing: after ${DOUBT_CHECKS} checks in a row list the same (this was check ${doubt.checks}), the trigger takes the list as it is.`,
 		},
 	);
 }
