@@ -9,7 +9,7 @@ import {
 	serviceWords,
 	type ServiceAnswer,
 } from '../shared/answer';
-import { apiError, errorFromAnswer, unexpectedAnswer } from '../shared/errors';
+import { API_KEY_HINT, apiError, errorFromAnswer, unexpectedAnswer } from '../shared/errors';
 import { apiRequest } from '../shared/transport';
 import { readNotFound } from './notFound';
 
@@ -62,7 +62,7 @@ function hintFor(
 			// The service's own message already says how to fix a city ("Did you mean ...?").
 			return /city/i.test(said) ? undefined : 'Check the field named in the message.';
 		case 401:
-			return 'Check the API key in the Lead Inbox API credential; the account must have an active subscription.';
+			return `${API_KEY_HINT} The account must have an active subscription.`;
 		case 402:
 			return request.count === wanted
 				? `This search needs ${request.count} credits (one per lead requested). ${RESERVATION_RULE}. Lower Count or add credits to the account.`

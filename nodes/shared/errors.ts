@@ -65,9 +65,12 @@ function joinSentences(...parts: Array<string | undefined>): string | undefined 
 	return text || undefined;
 }
 
+/** What to do about a refused key (401), wherever one is refused: runs and the credential test. */
+export const API_KEY_HINT = 'Check the API key in the Lead Inbox API credential.';
+
 /** Said after the service's words when the node has no hint of its own for the status. */
 const STATUS_HINTS: Record<number, string> = {
-	401: 'Check the API key in the Lead Inbox API credential.',
+	401: API_KEY_HINT,
 	403: 'The API key lacks a permission this operation needs: ask the service operator for it.',
 	500: 'The service failed, not the request: try again later.',
 	502: 'A gateway in front of the service failed: try again later.',
