@@ -113,16 +113,14 @@ function existedBefore(item: IDataObject, memory: Memory): boolean {
 	return memory.newest !== undefined && time < memory.newest - CLOCK_ALLOWANCE_MS;
 }
 
-/** What was remembered of an ID: the group it was last listed in, if any. */
-function rememberedGroup(memory: Memory, id: string): string | undefined {
-	const listed = memory.listed.get(id);
-	if (listed !== undefined) return listed;
-	for (const missing of memory.missing) {
-		const group = missing.ids.get(id);
-		if (group !== undefined) return group;
-	}
-	return undefined;
+/** Every ID remembered, with the group it was last listed in: missing ones, then the last list. */
+function rememberedGroups(memory: Memory): Groups {
+	return new Map([...memory.missing.flatMap((missing) => [...missing.ids]), ...memory.listed]);
 }
+
+/** The later of two times, either of which may be unknown. */
+const later = (a: number | undefined, b: number | undefined) =>
+	a === undefined ? b : b === undefined ? a : Math.max(a, b);
 
 /** The missing items after this check: found ones dropped, new ones added, old ones forgotten. */
 function missingAfter(memory: Memory, listed: Groups, check: Check, trusted: boolean): Missing[] {
@@ -159,11 +157,13 @@ export function compare(memory: Memory, check: Check): Outcome {
 			};
 	}
 
+	// One lookup for every item: the remembered IDs merged once, not searched per item.
+	const remembered = rememberedGroups(memory);
 	const changes: Change[] = [];
 	for (const item of check.items) {
 		const id = followedId(item);
 		if (id === undefined) continue;
-		const previous = rememberedGroup(memory, id);
+		const previous = remembered.get(id);
 		if (check.kind === 'new') {
 			if (previous === undefined && !existedBefore(item, memory)) changes.push({ item });
 			continue;
@@ -184,10 +184,7 @@ export function compare(memory: Memory, check: Check): Outcome {
 			missing: missingAfter(memory, listed, check, !check.unsettled),
 			startedAt: memory.startedAt ?? check.now,
 			firstNewest: memory.firstNewest ?? newest,
-			newest:
-				newest === undefined || (memory.newest !== undefined && memory.newest > newest)
-					? memory.newest
-					: newest,
+			newest: later(memory.newest, newest),
 		},
 	};
 }

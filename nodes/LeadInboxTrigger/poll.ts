@@ -8,7 +8,7 @@ import { fetchInboxes } from '../shared/inboxes';
 import { fetchPools, POOLS_TIMEOUT_SECONDS } from '../shared/pools';
 import { TIMEOUT_HINT, timeoutMsFrom } from '../shared/timeout';
 import { TRIGGER_TIMEOUT_SECONDS, type TriggerEvent } from './description';
-import { type Check, compare, DOUBT_CHECKS, firstMemory } from './compare';
+import { type Change, type Check, compare, DOUBT_CHECKS, firstMemory } from './compare';
 import { readMemory, writeMemory } from './state';
 
 /*
@@ -88,14 +88,14 @@ function doubtError(
 /** One output item: what happened, to what, and when this check saw it. */
 function eventItem(
 	settings: Settings,
-	change: { item: IDataObject; previousStatus?: string | null },
+	change: Change,
 	poolNames: Map<string, string> | undefined,
 	seenAt: string,
 ): INodeExecutionData {
 	const { item } = change;
 	const json: IDataObject = { event: settings.event, ...item };
 	if (settings.event !== 'newPool') json.poolName = poolNames?.get(String(item.poolId)) ?? null;
-	if (settings.event === 'inboxStatusChanged') json.previousStatus = change.previousStatus ?? null;
+	if (settings.event === 'inboxStatusChanged') json.previousStatus = change.previous ?? null;
 	json.seenAt = seenAt;
 	return { json };
 }
@@ -178,14 +178,5 @@ export async function pollLeadInbox(this: IPollFunctions): Promise<INodeExecutio
 	const poolNames = changes.length ? await poolNamesOf(this, settings) : undefined;
 	writeMemory(staticData, scope, outcome.memory);
 	if (changes.length === 0) return null;
-	return [
-		changes.map((change) =>
-			eventItem(
-				settings,
-				{ item: change.item, previousStatus: change.previous },
-				poolNames,
-				seenAt,
-			),
-		),
-	];
+	return [changes.map((change) => eventItem(settings, change, poolNames, seenAt))];
 }
