@@ -43,9 +43,11 @@ export const content = (description: string, mediaTypes: string[]) =>
 		Object.fromEntries(
 			mediaTypes.map((type) => [
 				type,
-				type.startsWith('image/')
-					? { type: 'string', contentMediaType: type, contentEncoding: 'binary' }
-					: { type: 'string' },
+				type === 'application/json'
+					? { type: 'object' }
+					: type.startsWith('image/')
+						? { type: 'string', contentMediaType: type, contentEncoding: 'binary' }
+						: { type: 'string' },
 			]),
 		),
 	);
