@@ -6,7 +6,10 @@ import {
 	readBoolean,
 	readNumber,
 	serviceWords,
+	type ServiceAnswer,
 } from '../shared/answer';
+import { inNodeWords } from './labels';
+import type { Failure, Pending } from './plan';
 
 /*
  * Reading a creation answer the way any service that honours the spec may write it: per-entry
@@ -121,4 +124,58 @@ export function outcomeOf(result: IDataObject): Outcome {
 		code,
 		reason: words.message ?? 'The service refused the entry without saying why.',
 	};
+}
+
+/** What one batch's results say of each of its entries. */
+export interface BatchReading {
+	created: Array<{ item: Pending; result: IDataObject }>;
+	refused: Failure[];
+	/** Entries the answer has no result for: settled by listing. */
+	unanswered: Pending[];
+	/** The group's new pool, as known after this answer. */
+	pool: NewPool | undefined;
+	/** Said when the service's summary disagrees with its results. */
+	note?: string;
+}
+
+/** Reads a batch's answer: each entry created, refused (with the service's code), or unanswered. */
+export function readBatch(
+	items: Pending[],
+	answer: ServiceAnswer,
+	results: IDataObject[],
+	knownPool: NewPool | undefined,
+): BatchReading {
+	let pool = knownPool;
+	const answeredPool = poolIn(answer.body);
+	if (answeredPool && (!pool || pool.id === answeredPool.id)) pool = answeredPool;
+	const matched = matchResults(
+		items.map((item) => String(item.entry.emailAddress)),
+		results,
+	);
+	const outcomes = matched.map((result) => result && outcomeOf(result));
+	// A result of a new-pool entry names the pool when the answer has no pool field.
+	if (!pool) {
+		const k = items.findIndex((item, n) => item.newPool && outcomes[n]?.created);
+		const poolId = k >= 0 ? matched[k]?.poolId : undefined;
+		if (typeof poolId === 'string' && poolId) pool = { id: poolId };
+	}
+	const reading: BatchReading = { created: [], refused: [], unanswered: [], pool };
+	for (const [n, item] of items.entries()) {
+		const result = matched[n];
+		const outcome = outcomes[n];
+		if (!result || !outcome) reading.unanswered.push(item);
+		else if (outcome.created) reading.created.push({ item, result });
+		else
+			reading.refused.push({
+				index: item.index,
+				emailAddress: String(result.emailAddress ?? item.entry.emailAddress),
+				code: outcome.code,
+				reason: inNodeWords(outcome.reason),
+			});
+	}
+	const summary = envelopeOf(answer.body, 'results').summary;
+	const reported = isObject(summary) ? readNumber(summary.created) : undefined;
+	if (reported !== undefined && reported !== reading.created.length && !reading.unanswered.length)
+		reading.note = `The service's summary says ${reported} created in a batch whose results show ${reading.created.length}; the outputs follow the results.`;
+	return reading;
 }

@@ -3,13 +3,13 @@ import {
 	describeBody,
 	envelopeOf,
 	isObject,
-	isSuccess,
 	listIn,
 	readNumber,
 	serviceWords,
 	type ServiceAnswer,
 } from '../shared/answer';
-import { API_KEY_HINT, apiError, errorFromAnswer, unexpectedAnswer } from '../shared/errors';
+import { apiError, unexpectedAnswer } from '../shared/errors';
+import { API_KEY_HINT } from '../shared/statuses';
 import { apiRequest } from '../shared/transport';
 import { readNotFound } from './notFound';
 
@@ -128,6 +128,9 @@ export async function searchLeads(
 		ifUnanswered: MAY_HAVE_CHARGED,
 		timeoutHint:
 			'Large counts can take several minutes (the spec): raise Options > Timeout (Minutes).',
+		// A 404 may be "nothing found" (an outcome); a 405, a URL that leads to no endpoint.
+		reads: (answer) => answer.statusCode === 404 || answer.statusCode === 405,
+		hint: (answer) => hintFor(answer, request, options.wanted),
 	});
 
 	if (answer.statusCode === 405) throw wrongBaseUrl(ctx, answer, itemIndex);
@@ -137,8 +140,6 @@ export async function searchLeads(
 		if (reading === 'unclear') throw notFoundEitherWay(ctx, answer, itemIndex);
 		return { found: false, serviceSaid: serviceWords(answer).message, answer };
 	}
-	if (!isSuccess(answer))
-		throw errorFromAnswer(ctx, answer, itemIndex, hintFor(answer, request, options.wanted));
 
 	const contacts = listIn(answer.body, 'contacts');
 	if (!contacts)

@@ -8,7 +8,6 @@ import {
 	answerOf,
 	CREDENTIAL_FIELDS,
 	describeBody,
-	isSuccess,
 	listIn,
 	SERVICE_NAMES,
 	serviceWords,
@@ -16,6 +15,7 @@ import {
 	type ServiceAnswer,
 } from './answer';
 import { redirectTarget } from './errors';
+import { statusClass } from './statuses';
 import { checkBaseUrl, networkFailure } from './transport';
 
 /*
@@ -74,22 +74,25 @@ export function problemOf(probe: Probe, answer: ServiceAnswer): string | undefin
 	const name = SERVICE_NAMES[probe.service];
 	const status = answer.statusCode;
 	const request = `${probe.method} ${answer.url}`;
-	if (status >= 300 && status < 400) {
-		const { target, base } = redirectTarget(answer, probe.path);
-		return `${field}: ${request} is redirected${target ? ` to ${target}` : ''}; ${base ? `set the ${field} to ${base}` : `check the ${field}`}.`;
-	}
-	if (status === 401)
-		return `The ${name} service refused the API key (HTTP 401${quoted(answer)}). Check the API key.`;
-	if (status === 403)
-		return `The API key may not ${probe.permission} (HTTP 403 from the ${name} service${quoted(answer)}). Ask the service operator for this permission.`;
-	if (status >= 500)
-		return `The ${name} service is failing (HTTP ${status}${quoted(answer)}): this says nothing about the API key; try again later.`;
 	const example =
 		probe.service === 'leads' ? 'http://127.0.0.1:4010' : 'http://127.0.0.1:4010/api/v1';
 	const wrongUrl = `${field}: ${request} answered HTTP ${status}${quoted(answer)}, so it does not lead to the ${name} service. It should be the service's base URL${probe.service === 'leads' ? ' without /api/v1' : ', ending with /api/v1'}, e.g. ${example}.`;
+	const kind = statusClass(status);
+	switch (kind) {
+		case 'redirect': {
+			const { target, base } = redirectTarget(answer, probe.path);
+			return `${field}: ${request} is redirected${target ? ` to ${target}` : ''}; ${base ? `set the ${field} to ${base}` : `check the ${field}`}.`;
+		}
+		case 'keyRefused':
+			return `The ${name} service refused the API key (HTTP 401${quoted(answer)}). Check the API key.`;
+		case 'forbidden':
+			return `The API key may not ${probe.permission} (HTTP 403 from the ${name} service${quoted(answer)}). Ask the service operator for this permission.`;
+		case 'serviceFailed':
+			return `The ${name} service is failing (HTTP ${status}${quoted(answer)}): this says nothing about the API key; try again later.`;
+	}
 	// A page where the API should be is whatever else sits at that URL.
-	if (answer.kind === 'html' || status === 404 || status === 405) return wrongUrl;
-	if (probe.method === 'GET' && isSuccess(answer)) {
+	if (answer.kind === 'html' || kind === 'notFound') return wrongUrl;
+	if (probe.method === 'GET' && kind === 'success') {
 		const key = probe.path === '/pools' ? 'pools' : 'inboxes';
 		return listIn(answer.body, key) ? undefined : wrongUrl;
 	}

@@ -16,6 +16,7 @@ import {
 	type ServiceAnswer,
 } from './answer';
 import { rateLimitHint } from './rateLimit';
+import { statusHint } from './statuses';
 
 /*
  * How the nodes report what a service answered: the service's own words first, then what we know
@@ -35,12 +36,29 @@ interface ErrorParts {
 }
 
 /**
+ * The error of a request the service may have carried out although it did not say so: it was
+ * sent and no answer came (a time-out, a broken connection), or a change was answered by a server
+ * or gateway error. Whoever sent it checks what happened before sending it again.
+ */
+export class UnclearOutcomeError extends NodeApiError {
+	constructor(...args: ConstructorParameters<typeof NodeApiError>) {
+		super(...args);
+		// n8n shows and stores errors by their name: this is a NodeApiError to it.
+		this.name = 'NodeApiError';
+	}
+}
+
+/**
  * A NodeApiError whose message and description are exactly ours: given a message, n8n still
  * replaces it when it contains a network error code (a service message quoting "ETIMEDOUT"
  * would become n8n's generic text), so both are set after construction.
  */
-export function apiError(node: INode, parts: ErrorParts): NodeApiError {
-	const error = new NodeApiError(node, parts.response ?? ({} as JsonObject), {
+export function apiError(
+	node: INode,
+	parts: ErrorParts,
+	Kind: typeof NodeApiError = NodeApiError,
+): NodeApiError {
+	const error = new Kind(node, parts.response ?? ({} as JsonObject), {
 		message: parts.message,
 		description: parts.description,
 		httpCode: parts.httpCode,
@@ -65,28 +83,17 @@ function joinSentences(...parts: Array<string | undefined>): string | undefined 
 	return text || undefined;
 }
 
-/** What to do about a refused key (401), wherever one is refused: runs and the credential test. */
-export const API_KEY_HINT = 'Check the API key in the Lead Inbox API credential.';
-
-/** Said after the service's words when the node has no hint of its own for the status. */
-const STATUS_HINTS: Record<number, string> = {
-	401: API_KEY_HINT,
-	403: 'The API key lacks a permission this operation needs: ask the service operator for it.',
-	500: 'The service failed, not the request: try again later.',
-	502: 'A gateway in front of the service failed: try again later.',
-	503: 'The service is unavailable: try again later.',
-	504: 'A gateway in front of the service timed out: try again later.',
-};
-
 /**
  * The error of an answer the operation cannot use: "<the service's words> (the inbox service
- * answered HTTP 404)", details and our hint in the description. A 429 says how long to wait.
+ * answered HTTP 404)", details and our hint (else the status's) in the description. A 429 says
+ * how long to wait.
  */
 export function errorFromAnswer(
 	ctx: Context,
 	answer: ServiceAnswer,
 	itemIndex?: number,
 	hint?: string,
+	Kind: typeof NodeApiError = NodeApiError,
 ): NodeApiError {
 	const words = serviceWords(answer);
 	const service = SERVICE_NAMES[answer.service];
@@ -94,17 +101,21 @@ export function errorFromAnswer(
 		? `${words.message} (HTTP ${answer.statusCode} from the ${service} service)`
 		: `The ${service} service answered HTTP ${answer.statusCode} with ${describeBody(answer)} (${answer.method} ${answer.url})`;
 	const details = words.details.filter((d) => d !== words.message).join('; ');
-	return apiError(ctx.getNode(), {
-		message,
-		description: joinSentences(
-			details ? `${details}.`.replace(/\.\.$/, '.') : undefined,
-			answer.statusCode === 429 ? rateLimitHint(answer) : undefined,
-			hint ?? STATUS_HINTS[answer.statusCode],
-		),
-		httpCode: String(answer.statusCode),
-		itemIndex,
-		response: responseOf(answer),
-	});
+	return apiError(
+		ctx.getNode(),
+		{
+			message,
+			description: joinSentences(
+				details ? `${details}.`.replace(/\.\.$/, '.') : undefined,
+				answer.statusCode === 429 ? rateLimitHint(answer) : undefined,
+				hint ?? statusHint(answer.statusCode),
+			),
+			httpCode: String(answer.statusCode),
+			itemIndex,
+			response: responseOf(answer),
+		},
+		Kind,
+	);
 }
 
 /** A 2xx whose body is not what the operation returns: never read as "nothing". */

@@ -38,8 +38,9 @@ export async function fetchInboxes(
 				itemIndex: options.itemIndex,
 				timeoutMs: options.timeoutMs,
 				timeoutHint: TIMEOUT_HINT,
+				hint: (answer) =>
+					answer.statusCode === 404 && filter.poolId ? options.poolNotFoundHint : undefined,
 			}),
-		hintFor: (status) => (status === 404 && filter.poolId ? options.poolNotFoundHint : undefined),
 	});
 	return { ...listing, items: listing.items.map(inboxOf) };
 }

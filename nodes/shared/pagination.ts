@@ -2,14 +2,13 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	envelopeOf,
 	isObject,
-	isSuccess,
 	listIn,
 	readBoolean,
 	readNumber,
 	SERVICE_NAMES,
 	type ServiceAnswer,
 } from './answer';
-import { apiError, type Context, errorFromAnswer, unexpectedAnswer } from './errors';
+import { apiError, type Context, unexpectedAnswer } from './errors';
 
 /*
  * Paging by limit/skip, guarded against services that page differently from the spec: one that
@@ -35,10 +34,9 @@ export interface PagingOptions {
 	key: string;
 	/** How many items are wanted (Infinity for all). */
 	wanted: number;
+	/** A page's answer (2xx: a failing page throws in the transport). */
 	fetchPage: (query: PageQuery) => Promise<ServiceAnswer>;
 	itemIndex?: number;
-	/** Hint for a failing page, by HTTP status. */
-	hintFor?: (status: number) => string | undefined;
 }
 
 /** What a page says about the whole list: hasMore, total and skip, wherever it put them. */
@@ -101,8 +99,6 @@ async function readPass(
 			});
 		const limit = Math.min(MAX_PAGE_SIZE, wanted - items.length);
 		const answer = await options.fetchPage({ limit, skip });
-		if (!isSuccess(answer))
-			throw errorFromAnswer(ctx, answer, itemIndex, options.hintFor?.(answer.statusCode));
 		const list = listIn(answer.body, key);
 		if (!list) throw unexpectedAnswer(ctx, answer, `a list of ${key}`, itemIndex);
 		const paging = pagingOf(answer, key);

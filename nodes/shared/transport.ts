@@ -13,16 +13,25 @@ import {
 	type Service,
 	type ServiceAnswer,
 } from './answer';
-import { apiError, type Context, redirectError } from './errors';
+import {
+	apiError,
+	type Context,
+	errorFromAnswer,
+	redirectError,
+	UnclearOutcomeError,
+} from './errors';
 import { formatWait } from './rateLimit';
+import { mayHaveActed, statusClass } from './statuses';
 
 /*
  * The one way the nodes talk to the two services: base URLs from the shared credential, bearer
  * auth applied by n8n (httpRequestWithAuthentication), a time-out on every request, no redirects
  * followed for requests that change data, no automatic retries (lead searches charge credits).
- * Every HTTP status comes back as a ServiceAnswer for the node to read, except a redirect, which
- * throws an error naming where it points (and the base URL to set); a request that got no answer
- * becomes an error that says whether the service may have acted on it.
+ * A 2xx answer comes back as a ServiceAnswer, and so does any answer the caller declares it reads
+ * itself (`reads`); every other status throws here: the service's words, the caller's hint for
+ * it (`hint`) or the status's own (statuses.ts). A redirect names where it points. An error of a
+ * request the service may have carried out (no answer came, or a change answered 5xx) is an
+ * UnclearOutcomeError, so a caller that must not repeat work can tell.
  */
 
 export const CREDENTIAL_TYPE = 'leadInboxApi';
@@ -37,6 +46,10 @@ export interface RequestOptions {
 	ifUnanswered?: string;
 	/** How the user gives it more time ("Raise Options > Timeout (Seconds)"). */
 	timeoutHint?: string;
+	/** Answers outside 2xx the caller reads itself, because they carry results or meaning. */
+	reads?: (answer: ServiceAnswer) => boolean;
+	/** The caller's hint for an answer that fails (which key, which field), after its words. */
+	hint?: (answer: ServiceAnswer) => string | undefined;
 }
 
 /**
@@ -108,13 +121,6 @@ function isTimeout(codes: string[], reason: string): boolean {
 	);
 }
 
-/** Errors of requests that were sent but got no answer: the service may have acted on them. */
-const unanswered = new WeakSet<object>();
-
-export function mayHaveBeenProcessed(error: unknown): boolean {
-	return typeof error === 'object' && error !== null && unanswered.has(error);
-}
-
 /** The signal that ends the exchange at its deadline, or when n8n cancels the execution. */
 function deadlineSignal(
 	ctx: Context,
@@ -170,16 +176,17 @@ export async function apiRequest(
 		if (signal.aborted && !deadline.aborted)
 			throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex: options.itemIndex });
 		const { codes, reason } = networkFailure(error);
-		if (deadline.aborted || isTimeout(codes, reason)) {
-			const timedOut = apiError(this.getNode(), {
-				message: `The ${serviceName} service did not answer within ${formatWait(options.timeoutMs)} (${method} ${url})`,
-				description:
-					[options.ifUnanswered, options.timeoutHint].filter(Boolean).join(' ') || undefined,
-				itemIndex: options.itemIndex,
-			});
-			unanswered.add(timedOut);
-			throw timedOut;
-		}
+		if (deadline.aborted || isTimeout(codes, reason))
+			throw apiError(
+				this.getNode(),
+				{
+					message: `The ${serviceName} service did not answer within ${formatWait(options.timeoutMs)} (${method} ${url})`,
+					description:
+						[options.ifUnanswered, options.timeoutHint].filter(Boolean).join(' ') || undefined,
+					itemIndex: options.itemIndex,
+				},
+				UnclearOutcomeError,
+			);
 		if (codes.some((c) => NOT_SENT.test(c))) {
 			// Given the network error itself, n8n would replace this message with a generic one
 			// that names neither the service nor the address: only the reason is passed on.
@@ -189,18 +196,27 @@ export async function apiRequest(
 				itemIndex: options.itemIndex,
 			});
 		}
-		const broken = apiError(this.getNode(), {
-			message: `The connection to the ${serviceName} service at ${baseUrl} broke before it answered`,
-			description: [reason.endsWith('.') ? reason : `${reason}.`, options.ifUnanswered]
-				.filter(Boolean)
-				.join(' '),
-			itemIndex: options.itemIndex,
-		});
-		unanswered.add(broken);
-		throw broken;
+		throw apiError(
+			this.getNode(),
+			{
+				message: `The connection to the ${serviceName} service at ${baseUrl} broke before it answered`,
+				description: [reason.endsWith('.') ? reason : `${reason}.`, options.ifUnanswered]
+					.filter(Boolean)
+					.join(' '),
+				itemIndex: options.itemIndex,
+			},
+			UnclearOutcomeError,
+		);
 	}
 	const answer = answerOf({ service, method, url }, raw, String(credentials.apiKey ?? ''));
-	if (answer.statusCode >= 300 && answer.statusCode < 400)
-		throw redirectError(this, answer, path, options.itemIndex);
-	return answer;
+	const kind = statusClass(answer.statusCode);
+	if (kind === 'redirect') throw redirectError(this, answer, path, options.itemIndex);
+	if (kind === 'success' || options.reads?.(answer)) return answer;
+	throw errorFromAnswer(
+		this,
+		answer,
+		options.itemIndex,
+		options.hint?.(answer),
+		mayHaveActed(method, answer.statusCode) ? UnclearOutcomeError : NodeApiError,
+	);
 }
