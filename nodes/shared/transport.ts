@@ -121,6 +121,57 @@ function isTimeout(codes: string[], reason: string): boolean {
 	);
 }
 
+/**
+ * The error of a request that got no answer: never sent (the service was not reached), or sent
+ * and then timed out or cut off, when the service may have acted on it (UnclearOutcomeError).
+ */
+function noAnswerError(
+	ctx: Context,
+	error: unknown,
+	request: {
+		service: Service;
+		method: IHttpRequestMethods;
+		baseUrl: string;
+		url: string;
+		deadline: AbortSignal;
+		options: RequestOptions;
+	},
+): NodeApiError {
+	const { service, method, baseUrl, url, options } = request;
+	const serviceName = SERVICE_NAMES[service];
+	const { codes, reason } = networkFailure(error);
+	if (request.deadline.aborted || isTimeout(codes, reason))
+		return apiError(
+			ctx.getNode(),
+			{
+				message: `The ${serviceName} service did not answer within ${formatWait(options.timeoutMs)} (${method} ${url})`,
+				description:
+					[options.ifUnanswered, options.timeoutHint].filter(Boolean).join(' ') || undefined,
+				itemIndex: options.itemIndex,
+			},
+			UnclearOutcomeError,
+		);
+	if (codes.some((c) => NOT_SENT.test(c)))
+		// Given the network error itself, n8n would replace this message with a generic one that
+		// names neither the service nor the address: only the reason is passed on.
+		return apiError(ctx.getNode(), {
+			message: `Could not reach the ${serviceName} service at ${baseUrl}`,
+			description: `${reason}. Check the credential's ${CREDENTIAL_FIELDS[service]} and that the service is running. Nothing was sent.`,
+			itemIndex: options.itemIndex,
+		});
+	return apiError(
+		ctx.getNode(),
+		{
+			message: `The connection to the ${serviceName} service at ${baseUrl} broke before it answered`,
+			description: [reason.endsWith('.') ? reason : `${reason}.`, options.ifUnanswered]
+				.filter(Boolean)
+				.join(' '),
+			itemIndex: options.itemIndex,
+		},
+		UnclearOutcomeError,
+	);
+}
+
 /** The signal that ends the exchange at its deadline, or when n8n cancels the execution. */
 function deadlineSignal(
 	ctx: Context,
@@ -167,7 +218,6 @@ export async function apiRequest(
 		timeout: options.timeoutMs,
 		abortSignal: signal,
 	};
-	const serviceName = SERVICE_NAMES[service];
 	let raw: Parameters<typeof answerOf>[1];
 	try {
 		raw = await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request);
@@ -175,38 +225,7 @@ export async function apiRequest(
 		// n8n cancelled the execution: nothing to explain.
 		if (signal.aborted && !deadline.aborted)
 			throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex: options.itemIndex });
-		const { codes, reason } = networkFailure(error);
-		if (deadline.aborted || isTimeout(codes, reason))
-			throw apiError(
-				this.getNode(),
-				{
-					message: `The ${serviceName} service did not answer within ${formatWait(options.timeoutMs)} (${method} ${url})`,
-					description:
-						[options.ifUnanswered, options.timeoutHint].filter(Boolean).join(' ') || undefined,
-					itemIndex: options.itemIndex,
-				},
-				UnclearOutcomeError,
-			);
-		if (codes.some((c) => NOT_SENT.test(c))) {
-			// Given the network error itself, n8n would replace this message with a generic one
-			// that names neither the service nor the address: only the reason is passed on.
-			throw apiError(this.getNode(), {
-				message: `Could not reach the ${serviceName} service at ${baseUrl}`,
-				description: `${reason}. Check the credential's ${CREDENTIAL_FIELDS[service]} and that the service is running. Nothing was sent.`,
-				itemIndex: options.itemIndex,
-			});
-		}
-		throw apiError(
-			this.getNode(),
-			{
-				message: `The connection to the ${serviceName} service at ${baseUrl} broke before it answered`,
-				description: [reason.endsWith('.') ? reason : `${reason}.`, options.ifUnanswered]
-					.filter(Boolean)
-					.join(' '),
-				itemIndex: options.itemIndex,
-			},
-			UnclearOutcomeError,
-		);
+		throw noAnswerError(this, error, { service, method, baseUrl, url, deadline, options });
 	}
 	const answer = answerOf({ service, method, url }, raw, String(credentials.apiKey ?? ''));
 	const kind = statusClass(answer.statusCode);
