@@ -137,12 +137,12 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		() =>
 			startWebsiteScanning({
 				fallbackOrigin: ownOrigin(),
-				timeoutMs: config.scanTimeoutMs,
+				timeoutMs: config.scanTimeout,
 				threads: config.scanThreads,
 				concurrency: config.scanConcurrency,
 				warn: (message, error) => logger.warn(message, { error: error.message }),
 			}),
-		config.scanIdleMs,
+		config.scanIdle,
 	);
 	const scans = new ScanCache(scanning.scan, clock);
 	const limiter = new InboxRateLimiter(store.quota, clock);
@@ -157,14 +157,14 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		// disconnected: a body trickled one byte at a time must not hold a connection for ever.
 		// Node takes these from the server's constructor and checks them on the interval (30 s by
 		// default); Fastify sets its own requestTimeout on the server afterwards, so it must agree.
-		requestTimeout: config.requestTimeoutMs,
+		requestTimeout: config.requestTimeout,
 		http: {
-			requestTimeout: config.requestTimeoutMs,
-			headersTimeout: Math.min(config.requestTimeoutMs, 60000),
-			connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs / 4),
+			requestTimeout: config.requestTimeout,
+			headersTimeout: Math.min(config.requestTimeout, 60000),
+			connectionsCheckingInterval: Math.min(1000, config.requestTimeout / 4),
 		},
 		logger: false,
-		clientErrorHandler: clientErrorAnswer(config.requestTimeoutMs),
+		clientErrorHandler: clientErrorAnswer(config.requestTimeout),
 		forceCloseConnections: 'idle',
 		return503OnClosing: true,
 	});

@@ -28,7 +28,7 @@ describe('lead search', () => {
 		(await server.admin('GET', `/accounts/${accountId}`)).body.credits as number;
 
 	beforeAll(async () => {
-		server = await startServer({ log: false, scanTimeoutMs: 3000 });
+		server = await startServer({ log: false, scanTimeout: 3000 });
 	});
 	afterAll(() => server.close());
 

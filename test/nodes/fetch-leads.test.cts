@@ -30,7 +30,7 @@ describe('Fetch Leads node', () => {
 		});
 
 	beforeAll(async () => {
-		server = await startServer({ scanTimeoutMs: 3000 });
+		server = await startServer({ scanTimeout: 3000 });
 	});
 	afterAll(async () => {
 		await server.close();

@@ -11,7 +11,7 @@ describe('hostile clients', () => {
 	let server: TestServer;
 	let port: number;
 	beforeAll(async () => {
-		server = await startServer({ log: false, requestTimeoutMs: 2000 });
+		server = await startServer({ log: false, requestTimeout: 2000 });
 		port = Number(new URL(server.url).port);
 	});
 	afterAll(() => server.close());

@@ -4,7 +4,7 @@
  * (mock-server/build.cjs).
  */
 export { startMockServer, type MockServer } from './start.cjs';
-export { type MockServerOptions, OPTION_NAMES } from './options.cjs';
+export type { MockServerOptions } from './options.cjs';
 export {
 	AdminApiError,
 	AdminClient,

@@ -5,188 +5,263 @@ import { parseArgs } from 'node:util';
 import { RUNS_FROM_BUNDLE } from './helpers.cjs';
 
 /**
- * The reference server's options (docs/api.md, "The reference server's own interface").
- * Each option is a flag and an environment variable; the flag wins.
+ * The reference server's options, each described once here: its flag (in-process, the flag in
+ * camelCase is the option's name and the configuration's key), its environment variable, its
+ * default, its meaning (the usage text and mock-server/README.md's table are made from it) and
+ * how its text is read and checked. The configuration's type is what the readers return.
  */
-export interface ServerConfig {
-	port: number;
-	host: string;
-	db: string;
-	adminToken?: string;
-	devKey?: string;
-	secretKey?: string;
-	connectionTest: 'simulated' | 'real';
-	mailCa?: string;
-	latency: 'none' | 'realistic';
-	scanTimeoutMs: number;
-	/** Helper processes that scan websites; 0 scans in the server's own process. */
-	scanThreads: number;
-	/** Websites scanned at once, all scanner processes together. */
-	scanConcurrency: number;
-	/** Milliseconds without a scan after which the scanning processes end (restarted on demand). */
-	scanIdleMs: number;
-	mxLookup: boolean;
-	log: boolean;
-	journalSize: number;
-	/** Bytes of one request body the journal keeps; larger bodies are kept shortened. */
-	journalBodyBytes: number;
-	/** Bytes of request bodies the journal keeps in all; the oldest entries go first. */
-	journalBytes: number;
-	/** Milliseconds a client may take to send a whole request (headers and body). */
-	requestTimeoutMs: number;
-	/** Targets a real connection test may reach although they are local or private. */
-	connectionTestAllow: { host: string; port: number }[];
-	seed?: string;
-}
-
-interface OptionSpec {
+interface OptionSpec<T> {
 	flag: string;
 	env: string;
-	help: string;
+	/** The text used when the option is not given. */
 	default?: string;
+	/** Said in the table when there is no default text: what happens without the option. */
+	absent?: string;
+	help: string;
+	/** The value of the option's text (undefined when not given and without default). */
+	read: (raw: Raw | undefined) => T;
 }
 
-export const OPTIONS: Record<keyof ServerConfig, OptionSpec> = {
-	port: { flag: 'port', env: 'MOCK_PORT', default: '4010', help: 'TCP port to listen on' },
-	host: { flag: 'host', env: 'MOCK_HOST', default: '127.0.0.1', help: 'interface to bind' },
-	db: {
+/**
+ * One raw option value and where it came from, so an error names what the user typed: the flag,
+ * the environment variable, or the in-process option.
+ */
+export interface Raw {
+	value: string;
+	source: string;
+}
+
+const spec = <T,>(option: OptionSpec<T>) => option;
+
+/** Shortest admin token accepted: a token is all that guards the admin API. */
+const ADMIN_TOKEN_MIN_LENGTH = 16;
+
+export const OPTIONS = {
+	port: spec({
+		flag: 'port',
+		env: 'MOCK_PORT',
+		default: '4010',
+		help: 'TCP port to listen on (0 picks a free port)',
+		read: (raw) => integer(raw!, 0, 65535, ' (0 picks a free port)'),
+	}),
+	host: spec({
+		flag: 'host',
+		env: 'MOCK_HOST',
+		default: '127.0.0.1',
+		help: 'interface to bind',
+		read: (raw) => raw!.value,
+	}),
+	db: spec({
 		flag: 'db',
 		env: 'MOCK_DB',
 		default: '.data/mock-server.sqlite',
 		help: 'SQLite database file, or :memory:',
-	},
-	adminToken: {
+		read: (raw) => raw!.value,
+	}),
+	adminToken: spec({
 		flag: 'admin-token',
 		env: 'MOCK_ADMIN_TOKEN',
-		help: 'token for /__admin (derived from the secret kept beside the database when absent)',
-	},
-	devKey: {
+		absent: 'generated, stable per database',
+		help: `token for /__admin (${ADMIN_TOKEN_MIN_LENGTH} characters or more)`,
+		read: (raw) => {
+			if (raw && raw.value.length < ADMIN_TOKEN_MIN_LENGTH)
+				throw new ConfigError(
+					`${raw.source} must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters long (it is all that guards the admin API); leave it out to use one derived from the secret kept beside the database`,
+				);
+			return raw?.value;
+		},
+	}),
+	devKey: spec({
 		flag: 'dev-key',
 		env: 'MOCK_DEV_KEY',
-		help: "the dev account's API key (derived from the secret kept beside the database when absent)",
-	},
-	secretKey: {
+		absent: 'generated, stable per database',
+		help: "the dev account's API key",
+		read: (raw) => raw?.value,
+	}),
+	secretKey: spec({
 		flag: 'secret-key',
 		env: 'MOCK_SECRET_KEY',
-		help: 'secret (>= 32 chars) that encrypts stored mail passwords (generated into <db>.secret when absent)',
-	},
-	connectionTest: {
+		absent: '<db>.secret',
+		help: 'secret (32+ chars) for the password encryption key and the generated token and key (generated into <db>.secret when absent)',
+		read: (raw) => {
+			if (raw && raw.value.length < 32)
+				throw new ConfigError(`${raw.source} must be at least 32 characters long`);
+			return raw?.value;
+		},
+	}),
+	connectionTest: spec({
 		flag: 'connection-test',
 		env: 'MOCK_CONNECTION_TEST',
 		default: 'simulated',
-		help: 'simulated | real',
-	},
-	mailCa: {
+		help: 'simulated | real: IMAP/SMTP connection tests simulated per provider, or made for real',
+		read: (raw) => oneOf(raw!, ['simulated', 'real'] as const),
+	}),
+	mailCa: spec({
 		flag: 'mail-ca',
 		env: 'MOCK_MAIL_CA',
-		help: 'PEM file of a CA to trust for real connection tests',
-	},
-	latency: {
+		help: 'PEM CA file trusted for real connection tests (checked at start)',
+		read: (raw) => {
+			if (raw) checkPemFile(raw);
+			return raw?.value;
+		},
+	}),
+	latency: spec({
 		flag: 'latency',
 		env: 'MOCK_LATENCY',
 		default: 'none',
-		help: 'none | realistic (lead searches take as long as the real service)',
-	},
-	scanTimeoutMs: {
+		help: 'none | realistic: searches take as long as the real service (3 s + 0.25 s per lead: ~4 min for 1000)',
+		read: (raw) => oneOf(raw!, ['none', 'realistic'] as const),
+	}),
+	scanTimeout: spec({
 		flag: 'scan-timeout',
 		env: 'MOCK_SCAN_TIMEOUT',
 		default: '1000',
-		help: 'per-website scan time-out in milliseconds',
-	},
-	scanThreads: {
+		help: 'per-website scan time-out in milliseconds (50 to 120000)',
+		read: (raw) => integer(raw!, 50, 120000),
+	}),
+	scanThreads: spec({
 		flag: 'scan-threads',
 		env: 'MOCK_SCAN_THREADS',
 		default: 'auto',
-		help: 'helper processes that scan websites: auto (one per core beside the one serving the websites, 1 to 4), or 0 to 16 (0 scans in the server process)',
-	},
-	scanConcurrency: {
+		help: 'helper processes that scan websites: auto (one per core beside the one serving the synthetic websites, 1 to 4), or 0 to 16 (0 scans in the server process)',
+		read: (raw) =>
+			raw!.value === 'auto'
+				? Math.max(1, Math.min(4, availableParallelism() - 1))
+				: integer(raw!, 0, 16, ' or auto'),
+	}),
+	scanConcurrency: spec({
 		flag: 'scan-concurrency',
 		env: 'MOCK_SCAN_CONCURRENCY',
 		default: '1024',
 		help: 'websites scanned at once, all scanner processes together (1 to 8192): fewer use less memory and take large searches longer',
-	},
-	scanIdleMs: {
+		read: (raw) => integer(raw!, 1, 8192),
+	}),
+	scanIdle: spec({
 		flag: 'scan-idle',
 		env: 'MOCK_SCAN_IDLE',
 		default: '60000',
-		help: 'milliseconds without a website scan after which the scanner and synthetic-web processes end, giving all their memory back (the next search starts them again)',
-	},
-	mxLookup: {
+		help: 'milliseconds without a website scan after which the scanner and synthetic-web processes end, giving all their memory back; the next search starts them again',
+		read: (raw) => integer(raw!, 1000, 86400000),
+	}),
+	mxLookup: spec({
 		flag: 'mx-lookup',
 		env: 'MOCK_MX_LOOKUP',
 		default: 'off',
 		help: 'on | off: detect custom domains hosted by GoDaddy, Namecheap, Microsoft 365, Google Workspace or Zoho by their MX records',
-	},
-	seed: {
+		read: (raw) => oneOf(raw!, ['on', 'off'] as const) === 'on',
+	}),
+	log: spec({
+		flag: 'log',
+		env: 'MOCK_LOG',
+		default: 'on',
+		help: 'on | off: JSON request logs on stdout (never keys, tokens or passwords)',
+		read: (raw) => oneOf(raw!, ['on', 'off'] as const) === 'on',
+	}),
+	seed: spec({
 		flag: 'seed',
 		env: 'MOCK_SEED',
 		help: 'JSON seed file: accounts with fixed API keys, pools, inboxes, contacts (applied at start and on reset)',
-	},
-	journalSize: {
+		read: (raw) => {
+			if (raw && !existsSync(raw.value))
+				throw new ConfigError(
+					`${raw.source}: no file at ${raw.value} (give the path of a JSON seed file)`,
+				);
+			return raw?.value;
+		},
+	}),
+	journalSize: spec({
 		flag: 'journal-size',
 		env: 'MOCK_JOURNAL_SIZE',
 		default: '10000',
 		help: 'API requests kept in the request journal (GET /__admin/requests); 0 turns it off',
-	},
-	journalBodyBytes: {
+		read: (raw) => integer(raw!, 0, 1000000),
+	}),
+	journalBodyBytes: spec({
 		flag: 'journal-body-bytes',
 		env: 'MOCK_JOURNAL_BODY_BYTES',
 		default: '65536',
-		help: 'bytes of one request body kept in the journal (larger ones are kept shortened)',
-	},
-	journalBytes: {
+		help: 'bytes of one request body the journal keeps; a larger body is kept shortened (long strings and lists cut, with markers)',
+		read: (raw) => integer(raw!, 0, 16 * 1024 * 1024),
+	}),
+	journalBytes: spec({
 		flag: 'journal-bytes',
 		env: 'MOCK_JOURNAL_BYTES',
 		default: '16777216',
-		help: 'bytes of request bodies kept in the journal in all (the oldest entries go first)',
-	},
-	requestTimeoutMs: {
+		help: 'bytes of request bodies the journal keeps in all; the oldest entries go first',
+		read: (raw) => integer(raw!, 0, 4 * 1024 * 1024 * 1024),
+	}),
+	requestTimeout: spec({
 		flag: 'request-timeout',
 		env: 'MOCK_REQUEST_TIMEOUT',
 		default: '30000',
-		help: 'milliseconds a client may take to send a whole request; slower ones get 408',
-	},
-	connectionTestAllow: {
+		help: 'milliseconds a client may take to send a whole request (headers and body); slower ones get 408 and are disconnected',
+		read: (raw) => integer(raw!, 1000, 3600000),
+	}),
+	connectionTestAllow: spec({
 		flag: 'connection-test-allow',
 		env: 'MOCK_CONNECTION_TEST_ALLOW',
 		help: 'HOST:PORT,... that real connection tests may reach although local, private or not a mail port (a local test mail server)',
-	},
-	log: {
-		flag: 'log',
-		env: 'MOCK_LOG',
-		default: 'on',
-		help: 'on | off: JSON request logs on stdout',
-	},
+		read: (raw) => allowList(raw),
+	}),
+};
+
+export type OptionName = keyof typeof OPTIONS;
+
+/** The server's configuration: each option as its reader returns it. */
+export type ServerConfig = {
+	[K in OptionName]: ReturnType<(typeof OPTIONS)[K]['read']>;
 };
 
 export class ConfigError extends Error {}
 
+/** The configuration from a source of option texts; a missing one takes its default. */
+export function readConfig(given: (name: OptionName) => Raw | undefined): ServerConfig {
+	const config: Partial<Record<OptionName, unknown>> = {};
+	for (const [name, option] of Object.entries(OPTIONS) as [OptionName, OptionSpec<unknown>][]) {
+		const raw =
+			given(name) ??
+			(option.default === undefined
+				? undefined
+				: { value: option.default, source: `--${option.flag}` });
+		config[name] = option.read(raw);
+	}
+	return config as ServerConfig;
+}
+
 export function usage(): string {
 	const lines = Object.values(OPTIONS).map(
-		(o) =>
-			`  --${o.flag.padEnd(16)} ${o.env.padEnd(22)} ${o.help}${o.default ? ` (default ${o.default})` : ''}`,
+		(o: OptionSpec<unknown>) =>
+			`  --${o.flag.padEnd(22)} ${o.env.padEnd(27)} ${o.help} (${o.default === undefined ? (o.absent ?? 'default none') : `default ${o.default}`})`,
 	);
 	// The published bundle is a bin of its own; from the sources it runs through npm start.
 	const program = RUNS_FROM_BUNDLE ? 'lead-inbox-mock-server' : 'npm start --';
 	return [
 		`Usage: ${program} [options]`,
 		'',
-		'  flag               environment            meaning',
+		`  ${'flag'.padEnd(24)} ${'environment'.padEnd(27)} meaning`,
 		...lines,
 		'  --help',
 	].join('\n');
 }
 
-/** Shortest admin token accepted: a token is all that guards the admin API. */
-const ADMIN_TOKEN_MIN_LENGTH = 16;
-
-/**
- * One raw option value and where it came from, so an error names what the user typed: the flag, or
- * the environment variable when the value came from there.
- */
-interface Raw {
-	value: string;
-	source: string;
+/** The options as mock-server/README.md shows them (a test keeps the README equal to it). */
+export function optionsTable(): string {
+	const code = (text: string) => `\`${text}\``;
+	const rows = Object.values(OPTIONS).map((o: OptionSpec<unknown>) => [
+		code(`--${o.flag}`),
+		code(o.env),
+		o.default === undefined ? (o.absent ?? 'none') : code(o.default),
+		o.help,
+	]);
+	const header = ['Flag', 'Variable', 'Default', 'Meaning'];
+	const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+	const line = (cells: string[]) =>
+		`| ${cells.map((c, i) => (i === 3 ? c : c.padEnd(widths[i]))).join(' | ')} |`;
+	return [
+		line(header),
+		line(widths.map((w, i) => '-'.repeat(i === 3 ? 7 : w))),
+		...rows.map(line),
+	].join('\n');
 }
 
 function oneOf<T extends string>(raw: Raw, allowed: readonly T[]): T {
@@ -243,15 +318,16 @@ function joinNegativeValues(argv: string[]): string[] {
 	return out;
 }
 
+/** The command line's configuration: flags, then MOCK_* variables, then defaults. */
 export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig | 'help' {
-	const options = Object.fromEntries(
+	const flags = Object.fromEntries(
 		Object.values(OPTIONS).map((o) => [o.flag, { type: 'string' as const }]),
 	);
 	let values: Record<string, string | boolean | undefined>;
 	try {
 		values = parseArgs({
 			args: joinNegativeValues(argv),
-			options: { ...options, help: { type: 'boolean' } },
+			options: { ...flags, help: { type: 'boolean' } },
 			strict: true,
 			allowPositionals: false,
 		}).values;
@@ -259,65 +335,15 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfi
 		throw new ConfigError(`${(error as Error).message}. Run with --help to list the options.`);
 	}
 	if (values.help) return 'help';
-	const raw = (key: keyof ServerConfig): Raw | undefined => {
-		const spec = OPTIONS[key];
-		const fromFlag = values[spec.flag];
-		if (typeof fromFlag === 'string') return { value: fromFlag, source: `--${spec.flag}` };
-		const fromEnv = env[spec.env];
-		if (fromEnv !== undefined && fromEnv !== '')
-			return { value: fromEnv, source: `${spec.env} (environment)` };
-		return spec.default === undefined
-			? undefined
-			: { value: spec.default, source: `--${spec.flag}` };
-	};
-	const read = (key: keyof ServerConfig) => raw(key)?.value;
-	const required = (key: keyof ServerConfig) => raw(key)!;
-
-	const mailCa = raw('mailCa');
-	if (mailCa) checkPemFile(mailCa);
-	const seed = raw('seed');
-	if (seed && !existsSync(seed.value)) {
-		throw new ConfigError(
-			`${seed.source}: no file at ${seed.value} (give the path of a JSON seed file)`,
-		);
-	}
-	const secretKey = raw('secretKey');
-	if (secretKey && secretKey.value.length < 32) {
-		throw new ConfigError(`${secretKey.source} must be at least 32 characters long`);
-	}
-	const adminToken = raw('adminToken');
-	if (adminToken && adminToken.value.length < ADMIN_TOKEN_MIN_LENGTH) {
-		throw new ConfigError(
-			`${adminToken.source} must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters long (it is all that guards the admin API); leave it out to use one derived from the secret kept beside the database`,
-		);
-	}
-	const scanThreads = required('scanThreads');
-	return {
-		port: integer(required('port'), 0, 65535, ' (0 picks a free port)'),
-		host: read('host')!,
-		db: read('db')!,
-		adminToken: adminToken?.value,
-		devKey: read('devKey'),
-		secretKey: secretKey?.value,
-		connectionTest: oneOf(required('connectionTest'), ['simulated', 'real'] as const),
-		mailCa: mailCa?.value,
-		latency: oneOf(required('latency'), ['none', 'realistic'] as const),
-		scanTimeoutMs: integer(required('scanTimeoutMs'), 50, 120000),
-		scanThreads:
-			scanThreads.value === 'auto'
-				? Math.max(1, Math.min(4, availableParallelism() - 1))
-				: integer(scanThreads, 0, 16, ' or auto'),
-		scanConcurrency: integer(required('scanConcurrency'), 1, 8192),
-		scanIdleMs: integer(required('scanIdleMs'), 1000, 86400000),
-		mxLookup: oneOf(required('mxLookup'), ['on', 'off'] as const) === 'on',
-		log: oneOf(required('log'), ['on', 'off'] as const) === 'on',
-		journalSize: integer(required('journalSize'), 0, 1000000),
-		journalBodyBytes: integer(required('journalBodyBytes'), 0, 16 * 1024 * 1024),
-		journalBytes: integer(required('journalBytes'), 0, 4 * 1024 * 1024 * 1024),
-		requestTimeoutMs: integer(required('requestTimeoutMs'), 1000, 3600000),
-		connectionTestAllow: allowList(raw('connectionTestAllow')),
-		seed: seed?.value,
-	};
+	return readConfig((name) => {
+		const { flag, env: variable } = OPTIONS[name];
+		const fromFlag = values[flag];
+		if (typeof fromFlag === 'string') return { value: fromFlag, source: `--${flag}` };
+		const fromEnv = env[variable];
+		return fromEnv !== undefined && fromEnv !== ''
+			? { value: fromEnv, source: `${variable} (environment)` }
+			: undefined;
+	});
 }
 
 /** Every option at its default (no flags, no environment). */
