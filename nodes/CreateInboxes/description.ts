@@ -32,6 +32,7 @@ export const createInboxesProperties: INodeProperties[] = [
 	{
 		displayName: 'Add Inboxes To',
 		name: 'poolMode',
+		required: true,
 		type: 'options',
 		default: 'new',
 		options: [

@@ -107,6 +107,7 @@ export const fetchLeadsProperties: INodeProperties[] = [
 	{
 		displayName: 'Count Mode',
 		name: 'countMode',
+		required: true,
 		type: 'options',
 		default: 'requested',
 		options: [
@@ -127,6 +128,7 @@ export const fetchLeadsProperties: INodeProperties[] = [
 	{
 		displayName: 'Count',
 		name: 'count',
+		required: true,
 		type: 'number',
 		default: 100,
 		typeOptions: { minValue: 1, maxValue: 1000, numberPrecision: 0 },
@@ -137,6 +139,7 @@ export const fetchLeadsProperties: INodeProperties[] = [
 	{
 		displayName: 'New Leads Wanted',
 		name: 'count',
+		required: true,
 		type: 'number',
 		default: 25,
 		typeOptions: { minValue: 1, maxValue: 1000, numberPrecision: 0 },
@@ -158,6 +161,7 @@ export const fetchLeadsProperties: INodeProperties[] = [
 	{
 		displayName: 'Output',
 		name: 'output',
+		required: true,
 		type: 'options',
 		default: 'contacts',
 		options: OUTPUT_OPTIONS,
@@ -167,6 +171,7 @@ export const fetchLeadsProperties: INodeProperties[] = [
 		// As an AI agent's tool the answer goes into the model's context: the short form by default.
 		displayName: 'Output',
 		name: 'output',
+		required: true,
 		type: 'options',
 		default: 'simplified',
 		options: OUTPUT_OPTIONS,

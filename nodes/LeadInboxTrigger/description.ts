@@ -13,6 +13,7 @@ export const leadInboxTriggerProperties: INodeProperties[] = [
 	{
 		displayName: 'Event',
 		name: 'event',
+		required: true,
 		type: 'options',
 		default: 'inboxStatusChanged',
 		options: [
