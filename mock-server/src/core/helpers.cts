@@ -5,9 +5,8 @@
  * TypeScript sources (npm start, tests), thread.cts through tsx.
  *
  * Processes, not worker threads: after a burst of large searches a worker thread that ends leaves
- * its native memory behind in the C allocator's arenas (~150 MiB after ten count-1000 searches,
- * never given back), while a process that ends gives the system all of it. bench/README.md has the
- * measurements ("Memory that comes back").
+ * its native memory behind in the C allocator's arenas, never given back, while a process that
+ * ends gives the system all of it. How much, measured: bench/README.md ("Memory that comes back").
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
