@@ -43,7 +43,10 @@ export function mayHaveActed(method: string, status: number): boolean {
 	return method !== 'GET' && statusClass(status) === 'serviceFailed';
 }
 
-/** What to do about a refused key (401), wherever one is refused: runs and the credential test. */
+/**
+ * What to do about a refused key (401) in a run. The credential test, where the credential is the
+ * one open, says "Check the API key." instead.
+ */
 export const API_KEY_HINT = 'Check the API key in the Lead Inbox API credential.';
 
 /** Said after the service's words when the caller has no hint of its own for the status. */

@@ -48,7 +48,7 @@ export function toApiError(error: unknown): ApiError | undefined {
  * not received in time (408), headers too large (431), anything else malformed (400), in the
  * decided error body. Written on the socket, which is then closed (nothing else can follow).
  */
-export function clientErrorAnswer(requestTimeout: number) {
+export function clientErrorAnswer(requestTimeoutMs: number) {
 	return (error: NodeJS.ErrnoException, socket: Duplex) => {
 		if (error.code === 'ECONNRESET' || socket.destroyed) return;
 		const [status, text, message] =
@@ -56,7 +56,7 @@ export function clientErrorAnswer(requestTimeout: number) {
 				? [
 						408,
 						'Request Timeout',
-						`The request was not received within ${requestTimeout / 1000} s; send the headers and the whole body at once.`,
+						`The request was not received within ${requestTimeoutMs / 1000} s; send the headers and the whole body at once.`,
 					]
 				: error.code === 'HPE_HEADER_OVERFLOW'
 					? [
