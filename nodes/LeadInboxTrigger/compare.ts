@@ -92,16 +92,13 @@ function fingerprint(listed: Groups): string {
 	return `${listed.size}:${hash.toString(36)}`;
 }
 
-/** The first check: everything listed is what exists, not news. */
+/**
+ * The first check: everything listed is what exists, not news. What it remembers is what a check
+ * against an empty memory remembers, so both follow one rule.
+ */
 export function firstMemory(check: Check): Memory {
-	const newest = newestOf(check.items);
-	return {
-		listed: groupsOf(check.items, check.groupOf),
-		missing: [],
-		startedAt: check.now,
-		firstNewest: newest,
-		newest,
-	};
+	// Nothing is remembered, so nothing can be missed: never a doubted check.
+	return compare({ listed: new Map(), missing: [] }, check).memory;
 }
 
 /** Whether an unknown item existed before it could have been news (see the rules above). */
