@@ -36,10 +36,6 @@ export interface ServiceAnswer {
 	text: string;
 }
 
-export function isSuccess(answer: Pick<ServiceAnswer, 'statusCode'>): boolean {
-	return answer.statusCode >= 200 && answer.statusCode < 300;
-}
-
 /**
  * The answer to a request from n8n's full response: the body as text (a service or proxy that
  * echoes the request's headers must not put the key into an error), classified and parsed.
