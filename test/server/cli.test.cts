@@ -17,30 +17,36 @@ function run(args: string[], onStdout?: OnStdout) {
 
 function runWith(args: string[], onStdout?: OnStdout) {
 	return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+		// One process, as the bin runs: tsx's CLI would stand between as a second process that
+		// relays signals, and ends with 143 when the server takes over 30 ms to confirm one (a
+		// loaded machine), killing it mid-close.
 		const child = spawn(
 			process.execPath,
-			[require.resolve('tsx/cli'), CLI, '--log', 'off', ...args],
+			['--import', 'tsx', CLI, '--log', 'off', ...args],
 			{ stdio: ['ignore', 'pipe', 'pipe'] },
 		);
 		let stdout = '';
 		let stderr = '';
+		// Each signal is sent once: the callback sees all output so far on every chunk.
+		const sent = new Set<NodeJS.Signals>();
+		const kill = (signal: NodeJS.Signals) => {
+			if (sent.has(signal)) return;
+			sent.add(signal);
+			child.kill(signal);
+		};
 		child.stdout.on('data', (chunk) => {
 			stdout += chunk;
-			onStdout?.(stdout, (signal) => child.kill(signal));
+			onStdout?.(stdout, kill);
 		});
 		child.stderr.on('data', (chunk) => (stderr += chunk));
 		child.on('exit', (code) => resolve({ code, stdout, stderr }));
 	});
 }
 
-/** Runs the CLI until it says it is ready, then stops it with SIGTERM (once). */
+/** Runs the CLI until it says it is ready, then stops it with SIGTERM. */
 function runUntilReady(args: string[]) {
-	let signalled = false;
 	return run(args, (text, kill) => {
-		if (!signalled && text.includes('admin token:')) {
-			signalled = true;
-			kill('SIGTERM');
-		}
+		if (text.includes('admin token:')) kill('SIGTERM');
 	});
 }
 
