@@ -247,11 +247,14 @@ export function usage(): string {
 /** The options as mock-server/README.md shows them (a test keeps the README equal to it). */
 export function optionsTable(): string {
 	const code = (text: string) => `\`${text}\``;
+	// Markdown: a `|` would end the cell, a `<db>` would read as an HTML tag.
+	const text = (words: string) =>
+		words.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 	const rows = Object.values(OPTIONS).map((o: OptionSpec<unknown>) => [
 		code(`--${o.flag}`),
 		code(o.env),
-		o.default === undefined ? (o.absent ?? 'none') : code(o.default),
-		o.help,
+		o.default === undefined ? text(o.absent ?? 'none') : code(o.default),
+		text(o.help),
 	]);
 	const header = ['Flag', 'Variable', 'Default', 'Meaning'];
 	const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
