@@ -61,7 +61,7 @@ export async function createInboxes(
 
 		const reading = readBatch(batch.items, sent.answer, sent.results, pool);
 		pool = reading.pool;
-		outputs.record({ ...reading, failed: reading.refused });
+		outputs.record(reading);
 		if (reading.unanswered.length > 0) {
 			const missing = apiError(ctx.getNode(), {
 				message: `The answer to the batch (HTTP ${sent.answer.statusCode}) had no result for this entry`,

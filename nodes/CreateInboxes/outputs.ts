@@ -50,12 +50,12 @@ export class Outputs {
 	/** What a step found: created entries (with the pool known after it), failures, a note. */
 	record(found: {
 		created: Array<{ item: Pending; result: IDataObject }>;
-		failed?: Failure[];
+		failed: Failure[];
 		pool: NewPool | undefined;
 		note?: string;
 	}): void {
 		for (const { item, result } of found.created) this.succeed(item, result, found.pool);
-		for (const failure of found.failed ?? []) this.fail(failure);
+		for (const failure of found.failed) this.fail(failure);
 		this.note(found.note);
 	}
 

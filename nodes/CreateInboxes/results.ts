@@ -57,7 +57,8 @@ export function poolIn(body: unknown): NewPool | undefined {
 	return typeof envelope.poolId === 'string' ? { id: envelope.poolId } : undefined;
 }
 
-const addressOf = (value: unknown) =>
+/** An address as entries and results are matched: trimmed, case-insensitive. */
+export const addressOf = (value: unknown) =>
 	typeof value === 'string' && value.trim() ? value.trim().toLowerCase() : undefined;
 
 function addressOfResult(result: IDataObject): string | undefined {
@@ -129,7 +130,8 @@ export function outcomeOf(result: IDataObject): Outcome {
 /** What one batch's results say of each of its entries. */
 export interface BatchReading {
 	created: Array<{ item: Pending; result: IDataObject }>;
-	refused: Failure[];
+	/** Entries the service refused, with its code and reason. */
+	failed: Failure[];
 	/** Entries the answer has no result for: settled by listing. */
 	unanswered: Pending[];
 	/** The group's new pool, as known after this answer. */
@@ -159,14 +161,14 @@ export function readBatch(
 		const poolId = k >= 0 ? matched[k]?.poolId : undefined;
 		if (typeof poolId === 'string' && poolId) pool = { id: poolId };
 	}
-	const reading: BatchReading = { created: [], refused: [], unanswered: [], pool };
+	const reading: BatchReading = { created: [], failed: [], unanswered: [], pool };
 	for (const [n, item] of items.entries()) {
 		const result = matched[n];
 		const outcome = outcomes[n];
 		if (!result || !outcome) reading.unanswered.push(item);
 		else if (outcome.created) reading.created.push({ item, result });
 		else
-			reading.refused.push({
+			reading.failed.push({
 				index: item.index,
 				emailAddress: String(result.emailAddress ?? item.entry.emailAddress),
 				code: outcome.code,

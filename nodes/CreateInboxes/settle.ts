@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { fetchInboxes } from '../shared/inboxes';
 import type { Failure, Pending } from './plan';
-import type { NewPool } from './results';
+import { addressOf, type NewPool } from './results';
 
 /*
  * Entries whose fate an answer left unknown are looked up in the service's inbox list: what is
@@ -38,9 +38,7 @@ export async function settle(
 			timeoutMs,
 			poolNotFoundHint: 'The pool may have been deleted meanwhile.',
 		});
-		existing = new Map(
-			inboxes.map((inbox) => [String(inbox.emailAddress ?? '').toLowerCase(), inbox]),
-		);
+		existing = new Map(inboxes.map((inbox) => [addressOf(inbox.emailAddress) ?? '', inbox]));
 	} catch (listError) {
 		for (const { index, entry } of items)
 			settled.failed.push({
@@ -52,7 +50,7 @@ export async function settle(
 		return settled;
 	}
 	for (const item of items) {
-		const inbox = existing.get(String(item.entry.emailAddress).toLowerCase());
+		const inbox = existing.get(addressOf(item.entry.emailAddress) ?? '');
 		if (!inbox) {
 			settled.failed.push({
 				index: item.index,

@@ -32,79 +32,63 @@ export const accountRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app,
 	api.get(
 		'/__admin/accounts',
 		{
-			schema: admin(
-				{
-					operationId: 'adminListAccounts',
-					summary: 'List every account',
-					description:
-						'Every account with its credits, active flag and permissions, the dev account first (marked dev: true).',
-				},
-				{
-					response: { 200: success('The accounts', accountListResponse) },
-				},
-			),
+			schema: admin({
+				operationId: 'adminListAccounts',
+				summary: 'List every account',
+				description:
+					'Every account with its credits, active flag and permissions, the dev account first (marked dev: true).',
+				response: { 200: success('The accounts', accountListResponse) },
+			}),
 		},
 		async () => ({ accounts: store.accounts.list() }),
 	);
 	api.post(
 		'/__admin/accounts',
 		{
-			schema: admin(
-				{
-					operationId: 'adminCreateAccount',
-					summary: 'Create an account and its first API key',
-					description:
-						'Credits (default 1000), active flag and permissions (default all) may be given; answers the account ID and its API key.',
+			schema: admin({
+				operationId: 'adminCreateAccount',
+				summary: 'Create an account and its first API key',
+				description:
+					'Credits (default 1000), active flag and permissions (default all) may be given; answers the account ID and its API key.',
+				body: createAccountRequest,
+				response: {
+					201: success('{accountId, apiKey}'),
 				},
-				{
-					body: createAccountRequest,
-					response: {
-						201: success('{accountId, apiKey}'),
-					},
-				},
-			),
+			}),
 		},
 		async (request, reply) => reply.code(201).send(store.accounts.create(request.body)),
 	);
 	api.get(
 		'/__admin/accounts/:id',
 		{
-			schema: admin(
-				{
-					operationId: 'adminGetAccount',
-					summary: 'Read an account',
-					description: 'Its credits, active flag, permissions and key IDs (never the keys).',
+			schema: admin({
+				operationId: 'adminGetAccount',
+				summary: 'Read an account',
+				description: 'Its credits, active flag, permissions and key IDs (never the keys).',
+				params: accountParams,
+				response: {
+					200: success('The account', accountResponse),
+					404: unknownAccount,
 				},
-				{
-					params: accountParams,
-					response: {
-						200: success('The account', accountResponse),
-						404: unknownAccount,
-					},
-				},
-			),
+			}),
 		},
 		async (request) => accountOf(request.params.id),
 	);
 	api.patch(
 		'/__admin/accounts/:id',
 		{
-			schema: admin(
-				{
-					operationId: 'adminUpdateAccount',
-					summary: 'Set credits or active',
-					description:
-						'Sets the balance, or turns the subscription on or off (an inactive account gets 401 from the API).',
+			schema: admin({
+				operationId: 'adminUpdateAccount',
+				summary: 'Set credits or active',
+				description:
+					'Sets the balance, or turns the subscription on or off (an inactive account gets 401 from the API).',
+				params: accountParams,
+				body: patchAccountRequest,
+				response: {
+					200: success('The account', accountResponse),
+					404: unknownAccount,
 				},
-				{
-					params: accountParams,
-					body: patchAccountRequest,
-					response: {
-						200: success('The account', accountResponse),
-						404: unknownAccount,
-					},
-				},
-			),
+			}),
 		},
 		async (request) => {
 			accountOf(request.params.id);
@@ -115,22 +99,18 @@ export const accountRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app,
 	api.post(
 		'/__admin/accounts/:id/keys',
 		{
-			schema: admin(
-				{
-					operationId: 'adminCreateKey',
-					summary: 'Issue another API key',
-					description:
-						"A new key of the account, its permissions given or the account's; each key has its own hourly inbox quota.",
+			schema: admin({
+				operationId: 'adminCreateKey',
+				summary: 'Issue another API key',
+				description:
+					"A new key of the account, its permissions given or the account's; each key has its own hourly inbox quota.",
+				params: accountParams,
+				body: createKeyRequest,
+				response: {
+					201: success('{apiKey}'),
+					404: unknownAccount,
 				},
-				{
-					params: accountParams,
-					body: createKeyRequest,
-					response: {
-						201: success('{apiKey}'),
-						404: unknownAccount,
-					},
-				},
-			),
+			}),
 		},
 		async (request, reply) => {
 			const account = accountOf(request.params.id);
@@ -144,22 +124,18 @@ export const accountRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app,
 	api.get(
 		'/__admin/accounts/:id/contacts',
 		{
-			schema: admin(
-				{
-					operationId: 'adminListContacts',
-					summary: "List the account's contacts",
-					description: `The account's contacts, in the order they were added, a page at a time (limit 1 to ${CONTACTS_PAGE_MAX}, default ${CONTACTS_PAGE_MAX}; skip), with pagination as GET /inboxes has it.`,
+			schema: admin({
+				operationId: 'adminListContacts',
+				summary: "List the account's contacts",
+				description: `The account's contacts, in the order they were added, a page at a time (limit 1 to ${CONTACTS_PAGE_MAX}, default ${CONTACTS_PAGE_MAX}; skip), with pagination as GET /inboxes has it.`,
+				params: accountParams,
+				querystring: contactsQuery,
+				response: {
+					200: success('{contacts, pagination: {total, limit, skip, hasMore}}'),
+					400: failure('A query parameter is invalid (the message names it).'),
+					404: unknownAccount,
 				},
-				{
-					params: accountParams,
-					querystring: contactsQuery,
-					response: {
-						200: success('{contacts, pagination: {total, limit, skip, hasMore}}'),
-						400: failure('A query parameter is invalid (the message names it).'),
-						404: unknownAccount,
-					},
-				},
-			),
+			}),
 		},
 		async (request) => {
 			const { limit = CONTACTS_PAGE_MAX, skip = 0 } = request.query;
@@ -173,27 +149,23 @@ export const accountRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app,
 	api.patch(
 		'/__admin/accounts/:id/inboxes/:inbox',
 		{
-			schema: admin(
-				{
-					operationId: 'adminSetInboxStatus',
-					summary: "Set an inbox's status",
-					description:
-						'Sets active, paused, deactivated or error, as a provider would when a login stops working; the inbox is named by ID or by email address. GET /inboxes lists it with the new status at once.',
-				},
-				{
-					params: z.object({
-						id: z.string(),
-						inbox: z.string().meta({ description: 'The inbox ID, or its email address.' }),
+			schema: admin({
+				operationId: 'adminSetInboxStatus',
+				summary: "Set an inbox's status",
+				description:
+					'Sets active, paused, deactivated or error, as a provider would when a login stops working; the inbox is named by ID or by email address. GET /inboxes lists it with the new status at once.',
+				params: z.object({
+					id: z.string(),
+					inbox: z.string().meta({ description: 'The inbox ID, or its email address.' }),
+				}),
+				body: inboxStatusRequest,
+				response: {
+					200: success('The inbox as GET /inboxes lists it', inbox),
+					404: failure('No such account, or no such inbox in it.', {
+						error: "Account 'acc_x' has no inbox 'sales@example.com'.",
 					}),
-					body: inboxStatusRequest,
-					response: {
-						200: success('The inbox as GET /inboxes lists it', inbox),
-						404: failure('No such account, or no such inbox in it.', {
-							error: "Account 'acc_x' has no inbox 'sales@example.com'.",
-						}),
-					},
 				},
-			),
+			}),
 		},
 		async (request) => {
 			const account = accountOf(request.params.id);

@@ -11,39 +11,31 @@ export const faultRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 	api.get(
 		'/__admin/faults',
 		{
-			schema: admin(
-				{
-					operationId: 'adminListFaults',
-					summary: 'List the faults still armed',
-					description: 'Storage faults by target and route faults, each with the uses it has left.',
+			schema: admin({
+				operationId: 'adminListFaults',
+				summary: 'List the faults still armed',
+				description: 'Storage faults by target and route faults, each with the uses it has left.',
+				response: {
+					200: success('{storage: [{target, times}], routes: [...]}'),
 				},
-				{
-					response: {
-						200: success('{storage: [{target, times}], routes: [...]}'),
-					},
-				},
-			),
+			}),
 		},
 		async () => faults.list(),
 	);
 	api.post(
 		'/__admin/faults',
 		{
-			schema: admin(
-				{
-					operationId: 'adminArmFault',
-					summary: 'Arm a fault',
-					description:
-						'A storage fault ({target: "leads.save", times}: the next saves fail, the 500 path) or a route fault ({route, times, status?, body?, delayMs?, retryAfter?, drop?}: the next matching requests answer that status (a 2xx with a body: a wrong answer that looks right), wait, or lose their connection; an injected 429 carries Retry-After and X-RateLimit-* like the real limit).',
+			schema: admin({
+				operationId: 'adminArmFault',
+				summary: 'Arm a fault',
+				description:
+					'A storage fault ({target: "leads.save", times}: the next saves fail, the 500 path) or a route fault ({route, times, status?, body?, delayMs?, retryAfter?, drop?}: the next matching requests answer that status (a 2xx with a body: a wrong answer that looks right), wait, or lose their connection; an injected 429 carries Retry-After and X-RateLimit-* like the real limit).',
+				body: faultRequest,
+				response: {
+					200: success('{armed}'),
+					400: failure('The fault is invalid (the message says how).'),
 				},
-				{
-					body: faultRequest,
-					response: {
-						200: success('{armed}'),
-						400: failure('The fault is invalid (the message says how).'),
-					},
-				},
-			),
+			}),
 		},
 		async (request) => {
 			const input = request.body;
@@ -55,16 +47,12 @@ export const faultRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 	api.delete(
 		'/__admin/faults',
 		{
-			schema: admin(
-				{
-					operationId: 'adminClearFaults',
-					summary: 'Clear all armed faults',
-					description: 'Storage and route faults alike; the next requests get their real answers.',
-				},
-				{
-					response: { 200: success('Cleared') },
-				},
-			),
+			schema: admin({
+				operationId: 'adminClearFaults',
+				summary: 'Clear all armed faults',
+				description: 'Storage and route faults alike; the next requests get their real answers.',
+				response: { 200: success('Cleared') },
+			}),
 		},
 		async () => {
 			faults.clear();

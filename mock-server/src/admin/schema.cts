@@ -20,20 +20,26 @@ export interface AdminRoutesOptions {
 export const accountParams = z.object({ id: z.string() });
 
 /**
- * An admin operation's schema: its name, summary and description, the Admin tag and token, the
- * 401 of a wrong token, and the 400 of an invalid body unless the route says more about it.
+ * An admin operation's schema: its name, summary, description and input as given, the Admin tag
+ * and token, the 401 of a wrong token, and the 400 of an invalid body unless the route says more.
  */
-export const admin = <T extends { body?: unknown; response: Record<number, Answer> }>(
-	about: { operationId: string; summary: string; description: string },
-	rest: T,
+export const admin = <
+	T extends {
+		operationId: string;
+		summary: string;
+		description: string;
+		body?: unknown;
+		response: Record<number, Answer>;
+	},
+>(
+	schema: T,
 ) => ({
-	...rest,
+	...schema,
 	tags: ['Admin'],
 	security: [{ adminToken: [] }],
-	...about,
 	response: {
-		...(rest.body ? { 400: failure('The body is invalid.'), ...BODY_FAILURES } : {}),
-		...rest.response,
+		...(schema.body ? { 400: failure('The body is invalid.'), ...BODY_FAILURES } : {}),
+		...schema.response,
 		...ADMIN_TOKEN_FAILURE,
 	},
 });

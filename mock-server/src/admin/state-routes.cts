@@ -12,20 +12,16 @@ export const stateRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 	api.post(
 		'/__admin/clock',
 		{
-			schema: admin(
-				{
-					operationId: 'adminAdvanceClock',
-					summary: "Move the server's clock forward",
-					description:
-						'For what depends on time: the rolling hourly inbox quota, the scan cache, generated createdAt values.',
+			schema: admin({
+				operationId: 'adminAdvanceClock',
+				summary: "Move the server's clock forward",
+				description:
+					'For what depends on time: the rolling hourly inbox quota, the scan cache, generated createdAt values.',
+				body: clockRequest,
+				response: {
+					200: success('{now, offsetSeconds}'),
 				},
-				{
-					body: clockRequest,
-					response: {
-						200: success('{now, offsetSeconds}'),
-					},
-				},
-			),
+			}),
 		},
 		async (request) => {
 			clock.advance(request.body.advanceSeconds);
@@ -35,41 +31,33 @@ export const stateRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 	api.post(
 		'/__admin/seed',
 		{
-			schema: admin(
-				{
-					operationId: 'adminApplySeed',
-					summary: 'Apply a seed',
-					description:
-						'The body of a --seed file: accounts with fixed API keys, credits, active flag, permissions, pools, inboxes (with status) and contacts. Creates what is missing, leaves what exists; invalid entries are a 400 naming their path.',
+			schema: admin({
+				operationId: 'adminApplySeed',
+				summary: 'Apply a seed',
+				description:
+					'The body of a --seed file: accounts with fixed API keys, credits, active flag, permissions, pools, inboxes (with status) and contacts. Creates what is missing, leaves what exists; invalid entries are a 400 naming their path.',
+				body: seedSchema,
+				response: {
+					200: success('{accounts: [{accountId, created}]} in the order of the seed'),
+					400: failure('The seed is invalid.', {
+						error:
+							'Invalid request body: accounts.0.apiKey must be 16 to 200 letters, digits, "_" or "-"',
+					}),
 				},
-				{
-					body: seedSchema,
-					response: {
-						200: success('{accounts: [{accountId, created}]} in the order of the seed'),
-						400: failure('The seed is invalid.', {
-							error:
-								'Invalid request body: accounts.0.apiKey must be 16 to 200 letters, digits, "_" or "-"',
-						}),
-					},
-				},
-			),
+			}),
 		},
 		async (request) => options.seed(request.body),
 	);
 	api.post(
 		'/__admin/reset',
 		{
-			schema: admin(
-				{
-					operationId: 'adminReset',
-					summary: 'Reset to an empty state',
-					description:
-						'Every account, pool, inbox and contact removed; the dev account and the seed file applied again; clock, faults and journal reset.',
-				},
-				{
-					response: { 200: success('Reset') },
-				},
-			),
+			schema: admin({
+				operationId: 'adminReset',
+				summary: 'Reset to an empty state',
+				description:
+					'Every account, pool, inbox and contact removed; the dev account and the seed file applied again; clock, faults and journal reset.',
+				response: { 200: success('Reset') },
+			}),
 		},
 		async () => {
 			await options.reset();
