@@ -32,7 +32,17 @@ interface Step {
 export async function runCompositeAction(
 	actionDir: string,
 	inputs: Record<string, string>,
-	context: { workspace: string; runnerTemp: string; env?: Record<string, string> },
+	context: {
+		workspace: string;
+		runnerTemp: string;
+		env?: Record<string, string>;
+		/**
+		 * A composite action's steps have no limit of their own: the calling job's applies (30 min
+		 * here, as workflow-job.cts gives a step). Installing the server may compile better-sqlite3
+		 * from source where its prebuilt binary cannot be downloaded: minutes on a busy machine.
+		 */
+		timeoutMs?: number;
+	},
 ): Promise<ActionRun> {
 	const action = parse(readFileSync(join(actionDir, 'action.yml'), 'utf8'));
 	if (action.runs?.using !== 'composite') throw new Error('not a composite action');
@@ -78,7 +88,7 @@ export async function runCompositeAction(
 				index,
 				cwd: context.workspace,
 				env,
-				timeoutMs: 120_000,
+				timeoutMs: context.timeoutMs ?? 30 * 60_000,
 			});
 			log += done.printed;
 			if (step.id) steps[step.id] = done.outputs;

@@ -89,7 +89,9 @@ export async function runStep(
 			path: readFileSync(files.GITHUB_PATH, 'utf8').split('\n').filter(Boolean),
 		};
 	} catch (error) {
-		const e = error as { stdout?: string; stderr?: string; code?: number };
-		throw new StepFailed((e.stdout ?? '') + (e.stderr ?? ''), e.code);
+		const e = error as { stdout?: string; stderr?: string; code?: number; killed?: boolean };
+		// Killed by the limit: say so, as a runner does ("exceeded the maximum execution time").
+		const limit = e.killed ? `\nthe step was stopped after its time limit of ${options.timeoutMs / 1000} s\n` : '';
+		throw new StepFailed((e.stdout ?? '') + (e.stderr ?? '') + limit, e.code);
 	}
 }
