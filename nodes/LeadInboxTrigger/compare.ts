@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { followedId, type Groups, groupsOf, type Memory, type Missing } from './state';
+import { followedKey, type Groups, groupsOf, type Memory, type Missing } from './state';
 
 /*
  * What one check means, given what the trigger remembers: which items are news, and what to
@@ -81,14 +81,14 @@ function newestOf(items: IDataObject[]): number | undefined {
 	return newest;
 }
 
-/** A short fingerprint of which IDs a listing held (FNV-1a over the sorted IDs). */
+/** A short fingerprint of which IDs a listing held (FNV-1a over their sorted keys). */
 function fingerprint(listed: Groups): string {
 	let hash = 0x811c9dc5;
-	for (const id of [...listed.keys()].sort())
-		for (let i = 0; i <= id.length; i++) {
-			hash ^= i < id.length ? id.charCodeAt(i) : 10;
-			hash = Math.imul(hash, 0x01000193) >>> 0;
-		}
+	for (const key of [...listed.keys()].sort((a, b) => a - b)) {
+		const text = `${key},`;
+		for (let i = 0; i < text.length; i++)
+			hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+	}
 	return `${listed.size}:${hash.toString(36)}`;
 }
 
@@ -123,12 +123,12 @@ const later = (a: number | undefined, b: number | undefined) =>
 function missingAfter(memory: Memory, listed: Groups, check: Check, trusted: boolean): Missing[] {
 	const kept: Missing[] = [];
 	for (const missing of memory.missing) {
-		const ids: Groups = new Map([...missing.ids].filter(([id]) => !listed.has(id)));
+		const ids: Groups = new Map([...missing.ids].filter(([key]) => !listed.has(key)));
 		const misses = missing.misses + (trusted ? 1 : 0);
 		const forgotten = misses >= MISSING_KEPT_CHECKS && check.now - missing.since >= MISSING_KEPT_MS;
 		if (ids.size && !forgotten) kept.push({ since: missing.since, misses, ids });
 	}
-	const gone: Groups = new Map([...memory.listed].filter(([id]) => !listed.has(id)));
+	const gone: Groups = new Map([...memory.listed].filter(([key]) => !listed.has(key)));
 	if (gone.size) kept.push({ since: check.now, misses: trusted ? 1 : 0, ids: gone });
 	// Bounded: past the cap, the longest missing are forgotten first.
 	let count = kept.reduce((sum, missing) => sum + missing.ids.size, 0);
@@ -139,7 +139,7 @@ function missingAfter(memory: Memory, listed: Groups, check: Check, trusted: boo
 /** What this check reports, and what to remember after it. */
 export function compare(memory: Memory, check: Check): Outcome {
 	const listed = groupsOf(check.items, check.groupOf);
-	const missed = [...memory.listed.keys()].filter((id) => !listed.has(id)).length;
+	const missed = [...memory.listed.keys()].filter((key) => !listed.has(key)).length;
 	const doubted = missed >= DOUBT_MIN && missed >= memory.listed.size * DOUBT_SHARE;
 	if (doubted) {
 		const listing = fingerprint(listed);
@@ -158,9 +158,9 @@ export function compare(memory: Memory, check: Check): Outcome {
 	const remembered = rememberedGroups(memory);
 	const changes: Change[] = [];
 	for (const item of check.items) {
-		const id = followedId(item);
-		if (id === undefined) continue;
-		const previous = remembered.get(id);
+		const key = followedKey(item);
+		if (key === undefined) continue;
+		const previous = remembered.get(key);
 		if (check.kind === 'new') {
 			if (previous === undefined && !existedBefore(item, memory)) changes.push({ item });
 			continue;

@@ -9,6 +9,7 @@ import { fetchPools, POOLS_TIMEOUT_SECONDS } from '../shared/pools';
 import { TIMEOUT_HINT, timeoutMsFrom } from '../shared/timeout';
 import { TRIGGER_TIMEOUT_SECONDS, type TriggerEvent } from './description';
 import { type Change, type Check, compare, DOUBT_CHECKS, firstMemory } from './compare';
+import { oneAtATime } from './oneAtATime';
 import { readMemory, writeMemory } from './state';
 
 /*
@@ -144,14 +145,50 @@ async function testEvent(ctx: IPollFunctions, settings: Settings, seenAt: string
 	return [eventItem(settings, { item: example }, await poolNamesOf(ctx, settings), seenAt)];
 }
 
+/** The trigger a check belongs to: its workflow and node (see oneAtATime.ts). */
+function triggerKey(ctx: IPollFunctions) {
+	const node = ctx.getNode();
+	return `${ctx.getWorkflow().id ?? ''}|${node.id ?? node.name}`;
+}
+
+const SLOW_ADVICE =
+	'Set a longer interval in Poll Times, or pick a Pool so that each check lists fewer inboxes.';
+
 export async function pollLeadInbox(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = settingsOf(this);
-	const now = new Date();
-	const seenAt = now.toISOString();
-	if (this.getMode() === 'manual') return [await testEvent(this, settings, seenAt)];
+	if (this.getMode() === 'manual')
+		return [await testEvent(this, settings, new Date().toISOString())];
 
-	const listing = await listFor(this, settings);
-	const staticData = this.getWorkflowStaticData('node');
+	const where = { workflowId: this.getWorkflow().id, node: this.getNode().name };
+	const seconds = (ms: number) => (ms / 1000).toFixed(1);
+	const result = await oneAtATime(
+		triggerKey(this),
+		Date.now,
+		async () => await check(this, settings),
+		{
+			onSkipped: (runningForMs) =>
+				this.logger.warn(
+					`Lead Inbox Trigger "${where.node}": a check was skipped, as the previous one is still running (for ${seconds(runningForMs)} s). ${SLOW_ADVICE}`,
+					where,
+				),
+			onSlow: (tookMs, skipped) =>
+				this.logger.warn(
+					`Lead Inbox Trigger "${where.node}": a check took ${seconds(tookMs)} s, longer than the time between checks (${skipped} skipped meanwhile). ${SLOW_ADVICE}`,
+					where,
+				),
+		},
+	);
+	return result ?? null;
+}
+
+/** One check: list, compare with what the last one recorded, record, report the changes. */
+async function check(
+	ctx: IPollFunctions,
+	settings: Settings,
+): Promise<INodeExecutionData[][] | null> {
+	const now = new Date();
+	const listing = await listFor(ctx, settings);
+	const staticData = ctx.getWorkflowStaticData('node');
 	const scope = `${settings.event}|${settings.poolId}`;
 	const check: Check = {
 		items: listing.items,
@@ -161,22 +198,25 @@ export async function pollLeadInbox(this: IPollFunctions): Promise<INodeExecutio
 		kind: settings.event === 'inboxStatusChanged' ? 'status' : 'new',
 		statuses: settings.statuses,
 	};
-	const before = readMemory(staticData, scope);
-	if (!before) {
+	let before = readMemory(staticData, scope);
+	let outcome = before && compare(before, check);
+	// Pool names are read before the memory moves on, so that if reading them fails the next
+	// check finds the same changes; and only for a check that has changes to name.
+	let poolNames: Map<string, string> | undefined;
+	if (outcome && !outcome.doubt && outcome.changes.length > 0) {
+		poolNames = await poolNamesOf(ctx, settings);
+		before = readMemory(staticData, scope);
+		outcome = before && compare(before, check);
+	}
+	// From the last read to the write nothing is awaited: read, compared and written in one go.
+	if (!outcome) {
 		writeMemory(staticData, scope, firstMemory(check));
 		return null;
 	}
-	const outcome = compare(before, check);
-	if (outcome.doubt) {
-		// Only the count of doubted checks moves on; n8n keeps it for the next check.
-		writeMemory(staticData, scope, outcome.memory);
-		throw doubtError(this, settings, outcome);
-	}
-	const { changes } = outcome;
-	// Pool names before the memory moves on: if listing them fails, the next check finds the
-	// same changes again instead of losing them.
-	const poolNames = changes.length ? await poolNamesOf(this, settings) : undefined;
 	writeMemory(staticData, scope, outcome.memory);
-	if (changes.length === 0) return null;
-	return [changes.map((change) => eventItem(settings, change, poolNames, seenAt))];
+	// A doubted check moves only its count on; n8n keeps it for the next check.
+	if (outcome.doubt) throw doubtError(ctx, settings, outcome);
+	if (outcome.changes.length === 0) return null;
+	const seenAt = now.toISOString();
+	return [outcome.changes.map((change) => eventItem(settings, change, poolNames, seenAt))];
 }

@@ -1,18 +1,20 @@
 import type { IDataObject } from 'n8n-workflow';
+import { decodeKeys, encodeKeys, keyOf } from './keys';
 
 /*
  * What the trigger remembers between checks, in the workflow's static data. n8n saves it with
- * the workflow, so it is kept small: IDs only (no addresses, names or dates), grouped, one short
- * string per group, sorted so that the same memory always encodes the same way and a quiet check
- * changes nothing (bench/README.md has the size for 10,000 inboxes).
+ * the workflow (after every check that changed it), so it is kept small: a 48-bit key per ID
+ * (keys.ts), not the IDs themselves, nor addresses, names or dates; grouped, one short string
+ * per group, sorted so that the same memory always encodes the same way and a quiet check
+ * changes nothing (bench/README.md has the size for 10,000 and 50,000 inboxes).
  *
  * Besides what the last check listed, it keeps what went missing, for a while: a listing that
  * leaves an inbox out once (a replica behind, a page that shifted) must not make it news when it
  * is listed again.
  */
 
-/** IDs with their group: the inbox status, or "all" where only presence matters. */
-export type Groups = Map<string, string>;
+/** Keys of IDs with their group: the inbox status, or "all" where only presence matters. */
+export type Groups = Map<number, string>;
 
 /** Items that were listed before and then went missing, since the same check. */
 export interface Missing {
@@ -46,7 +48,12 @@ interface StoredMissing {
 interface StoredState {
 	/** The event and pool this was recorded for: another scope starts over. */
 	scope: string;
-	/** Group key -> IDs joined by SEPARATOR. */
+	/**
+	 * FORMAT: groups hold keys (keys.ts). Without it, a record of version 0.1.0, whose groups
+	 * hold the IDs themselves joined by line breaks: read, and rewritten as keys when it changes.
+	 */
+	format?: number;
+	/** Group -> its keys, encoded. */
 	groups: Record<string, string>;
 	missing?: StoredMissing[];
 	startedAt?: number;
@@ -56,42 +63,51 @@ interface StoredState {
 }
 
 const STATE_KEY = 'leadInboxTrigger';
-/** IDs never contain a line break in practice; one that does is kept out of the state. */
-const SEPARATOR = '\n';
+const FORMAT = 2;
 
 /** The key an item is followed by from one check to the next; none for an item without an ID. */
-export function followedId(item: IDataObject): string | undefined {
+export function followedKey(item: IDataObject): number | undefined {
 	const id = item.id;
 	if (typeof id !== 'string' && typeof id !== 'number') return undefined;
-	return String(id).includes(SEPARATOR) ? undefined : String(id);
+	return keyOf(String(id));
 }
 
 /** The groups of listed items: id -> group key. */
 export function groupsOf(items: IDataObject[], groupOf: (item: IDataObject) => string): Groups {
 	const groups: Groups = new Map();
 	for (const item of items) {
-		const id = followedId(item);
-		if (id !== undefined) groups.set(id, groupOf(item));
+		const key = followedKey(item);
+		if (key !== undefined) groups.set(key, groupOf(item));
 	}
 	return groups;
 }
 
 function encode(groups: Groups): Record<string, string> {
-	const byGroup: Record<string, string[]> = {};
-	for (const [id, group] of groups) (byGroup[group] ??= []).push(id);
+	const byGroup: Record<string, number[]> = {};
+	for (const [key, group] of groups) (byGroup[group] ??= []).push(key);
 	return Object.fromEntries(
 		Object.keys(byGroup)
 			.sort()
-			.map((group) => [group, byGroup[group].sort().join(SEPARATOR)]),
+			.map((group) => [group, encodeKeys(byGroup[group])]),
 	);
 }
 
-function decode(stored: unknown): Groups {
+/** The keys of one group as stored: encoded keys, or (before FORMAT) IDs joined by line breaks. */
+function keysOf(stored: string, format: number | undefined): number[] | undefined {
+	if (format === FORMAT) return decodeKeys(stored);
+	return stored.split('\n').map(keyOf);
+}
+
+/** The groups as stored; undefined when a group cannot be read (the record starts over). */
+function decode(stored: unknown, format: number | undefined): Groups | undefined {
 	const groups: Groups = new Map();
 	if (typeof stored !== 'object' || stored === null) return groups;
-	for (const [group, ids] of Object.entries(stored))
-		if (typeof ids === 'string' && ids)
-			for (const id of ids.split(SEPARATOR)) groups.set(id, group);
+	for (const [group, encoded] of Object.entries(stored)) {
+		if (typeof encoded !== 'string' || !encoded) continue;
+		const keys = keysOf(encoded, format);
+		if (!keys) return undefined;
+		for (const key of keys) groups.set(key, group);
+	}
 	return groups;
 }
 
@@ -102,15 +118,20 @@ const finite = (value: unknown) =>
 export function readMemory(staticData: IDataObject, scope: string): Memory | undefined {
 	const stored = staticData[STATE_KEY] as StoredState | undefined;
 	if (!stored || stored.scope !== scope || typeof stored.groups !== 'object') return undefined;
-	const missing = Array.isArray(stored.missing) ? stored.missing : [];
+	const format = stored.format;
+	if (format !== undefined && format !== FORMAT) return undefined; // written by a newer version
+	const listed = decode(stored.groups, format);
+	const missing: Missing[] = [];
+	for (const m of Array.isArray(stored.missing) ? stored.missing : []) {
+		const ids = decode(m?.groups, format);
+		if (!ids) return undefined;
+		missing.push({ since: finite(m?.since) ?? 0, misses: finite(m?.misses) ?? 0, ids });
+	}
+	if (!listed) return undefined;
 	const doubt = stored.doubt;
 	return {
-		listed: decode(stored.groups),
-		missing: missing.map((m) => ({
-			since: finite(m?.since) ?? 0,
-			misses: finite(m?.misses) ?? 0,
-			ids: decode(m?.groups),
-		})),
+		listed,
+		missing,
 		startedAt: finite(stored.startedAt),
 		firstNewest: finite(stored.firstNewest),
 		newest: finite(stored.newest),
@@ -122,7 +143,7 @@ export function readMemory(staticData: IDataObject, scope: string): Memory | und
 }
 
 function stateOf(scope: string, memory: Memory): StoredState {
-	const state: StoredState = { scope, groups: encode(memory.listed) };
+	const state: StoredState = { scope, format: FORMAT, groups: encode(memory.listed) };
 	const missing = memory.missing.filter((m) => m.ids.size > 0);
 	if (missing.length)
 		state.missing = missing.map((m) => ({

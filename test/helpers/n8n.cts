@@ -281,13 +281,17 @@ export async function testCredential(
 export class TriggerPoller {
 	private readonly workflow: Workflow;
 	private readonly node: INode;
+	/** What the node told n8n's logger, in order. */
+	readonly logged: Array<{ level: string; message: string }> = [];
 
+	/** `where`: another workflow or node is another trigger, with a memory and a turn of its own. */
 	constructor(
 		parameters: IDataObject,
 		private readonly credentials: RunOptions['credentials'],
+		where: { workflowId?: string; nodeId?: string } = {},
 	) {
 		this.node = {
-			id: 'trigger',
+			id: where.nodeId ?? 'trigger',
 			name: 'Lead Inbox Trigger',
 			type: 'n8n-nodes-lead-inbox.leadInboxTrigger',
 			typeVersion: 1,
@@ -296,7 +300,7 @@ export class TriggerPoller {
 			credentials: { leadInboxApi: { id: 'c', name: 'Lead Inbox API' } },
 		};
 		this.workflow = new Workflow({
-			id: 'trigger-workflow',
+			id: where.workflowId ?? 'trigger-workflow',
 			name: 'Trigger',
 			nodes: [this.node],
 			connections: {},
@@ -324,6 +328,16 @@ export class TriggerPoller {
 			mode,
 			'activate',
 		);
+		const record = (level: string) => (message: string) => this.logged.push({ level, message });
+		// n8n-core's context gets its logger from the DI container; this one keeps what is said.
+		Object.defineProperty(context, 'logger', {
+			value: {
+				error: record('error'),
+				warn: record('warn'),
+				info: record('info'),
+				debug: record('debug'),
+			},
+		});
 		const result = await NODES[this.node.type].poll!.call(context);
 		return result ? result[0].map((item) => item.json) : null;
 	}

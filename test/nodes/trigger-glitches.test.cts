@@ -1,10 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import {
-	compare,
-	firstMemory,
-	MISSING_KEPT_MAX,
-	MISSING_KEPT_MS,
-} from '../../nodes/LeadInboxTrigger/compare';
+import { compare, firstMemory } from '../../nodes/LeadInboxTrigger/compare';
+import { keyOf } from '../../nodes/LeadInboxTrigger/keys';
 import { stopEngineTimers, TriggerPoller } from '../helpers/n8n.cjs';
 import {
 	type Received,
@@ -388,22 +384,26 @@ describe('Lead Inbox Trigger memory (compare, without a service)', () => {
 			memory = outcome.memory;
 			return outcome.changes;
 		};
+		const i2 = keyOf('i2');
 		const missing = () => memory.missing.flatMap((m) => [...m.ids.keys()]);
 		step(start + 1000, [inbox(1)]);
-		expect(missing()).toEqual(['i2']);
+		expect(missing()).toEqual([i2]);
 		// Over a day of unsettled listings (read short of their own count): they do not count.
 		for (let k = 1; k <= 24; k++) step(start + k * 3_600_000, [inbox(1)], true);
-		expect(missing()).toEqual(['i2']);
+		expect(missing()).toEqual([i2]);
 		// Trustworthy ones do: the third forgets it.
 		step(start + DAY + 1000, [inbox(1)]);
-		expect(missing()).toEqual(['i2']);
+		expect(missing()).toEqual([i2]);
 		step(start + DAY + 2000, [inbox(1)]);
 		expect(missing()).toEqual([]);
-		// Many trustworthy checks within a day keep it.
+		// Many trustworthy checks keep it for a day (24 h, as the README says) from the first miss,
+		// and not a second longer.
 		memory = firstMemory({ ...base, now: start, items: [inbox(1), inbox(2)] });
 		for (let k = 1; k < 20; k++) step(start + k * 1000, [inbox(1)]);
-		expect(missing()).toEqual(['i2']);
-		step(start + DAY + 6000, [inbox(1)]);
+		expect(missing()).toEqual([i2]);
+		step(start + 1000 + DAY - 1, [inbox(1)]);
+		expect(missing()).toEqual([i2]);
+		step(start + 1000 + DAY, [inbox(1)]);
 		expect(missing()).toEqual([]);
 		// Back after it was forgotten: its createdAt says it is old, so still not news.
 		expect(step(start + DAY + 7000, [inbox(1), inbox(2)])).toEqual([]);
@@ -412,9 +412,9 @@ describe('Lead Inbox Trigger memory (compare, without a service)', () => {
 		expect(step(start + DAY + 8000, [inbox(1), inbox(2), fresh])).toEqual([{ item: fresh }]);
 	});
 
-	it('keeps at most MISSING_KEPT_MAX missing IDs, the longest missing forgotten first', () => {
-		const all = Array.from({ length: 3 * MISSING_KEPT_MAX }, (_, n) => inbox(n));
-		const batch = (0.6 * MISSING_KEPT_MAX) | 0;
+	it('keeps at most 10,000 missing IDs (as the README says), the longest missing forgotten first', () => {
+		const all = Array.from({ length: 30_000 }, (_, n) => inbox(n));
+		const batch = 6_000;
 		let memory = firstMemory({ ...base, now: 0, items: all });
 		// Two removals, each a small enough share of the account not to be doubted.
 		for (const [now, from] of [
@@ -425,7 +425,13 @@ describe('Lead Inbox Trigger memory (compare, without a service)', () => {
 			if (outcome.doubt) throw new Error('doubted');
 			memory = outcome.memory;
 		}
+		// 12,000 missing is over the bound: the first 6,000 are forgotten, the later 6,000 kept.
 		expect(memory.missing.map((m) => [m.since, m.ids.size])).toEqual([[2, batch]]);
-		expect(MISSING_KEPT_MS).toBe(DAY);
+		// 10,000 exactly is within it.
+		const outcome = compare(memory, { ...base, now: 3, items: all.slice(2 * batch + 4_000) });
+		expect(outcome.memory.missing.map((m) => [m.since, m.ids.size])).toEqual([
+			[2, batch],
+			[3, 4_000],
+		]);
 	});
 });
