@@ -19,7 +19,7 @@ const check = (items: IDataObject[]) => ({
 	items,
 	unsettled: false,
 	now: Date.parse('2026-06-01T00:00:00Z'),
-	groupOf: (item: IDataObject) => String(item.status),
+	groupOf: (item: IDataObject) => item.status as string,
 	kind: 'status' as const,
 	statuses: [],
 });

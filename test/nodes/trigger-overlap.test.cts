@@ -57,7 +57,7 @@ function account(count: number) {
 	return {
 		inboxes,
 		/** The next page waits until released (with the page, or `instead`); `asked` when it was asked for. */
-		hold() {
+		hold: () => {
 			let release!: (instead?: Reply) => void;
 			let arrived!: () => void;
 			const answer = new Promise<Reply | undefined>((resolve) => (release = resolve));
