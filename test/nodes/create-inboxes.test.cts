@@ -14,6 +14,16 @@ describe('Create Inboxes node', () => {
 	const TRIGGER = "When clicking 'Execute workflow'";
 	const NODE = 'Create Inboxes';
 	const postRequests = () => server.requestCount('POST', '/api/v1/inboxes');
+	/** Whether a POST /inboxes after the first `before` ones was answered 429. */
+	const limited = (before: number) =>
+		server.logs
+			.filter((line) => line.includes('"method":"POST","path":"/api/v1/inboxes"'))
+			.slice(before)
+			.some((line) => line.includes('"status":429'));
+	/** Resolves once `condition` holds, looked at every 10 ms. */
+	const until = async (condition: () => boolean) => {
+		while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+	};
 	const items = (n: number, prefix: string, password = (_i: number) => 'app-password') =>
 		Array.from({ length: n }, (_, i) => ({
 			email: `${prefix}${i}@gmail.com`,
@@ -227,15 +237,27 @@ describe('Create Inboxes node', () => {
 
 		it('waits out a 429 (Retry-After) and retries the same batch', async () => {
 			const apiKey = await fill();
-			// The window's oldest creations age out about two seconds from now.
-			await server.admin('POST', '/clock', { advanceSeconds: 3598 });
+			// The clock is frozen with the window's oldest creations 2-3 s (server time) from
+			// aging out: the first POST gets the real limit's 429 however long the fill took, and
+			// the retry succeeds only once the test has moved the clock past them.
+			const listed = (await server.call('GET', '/api/v1/inboxes?limit=1000', { key: apiKey })).body
+				.inboxes as Array<{ createdAt: string }>;
+			const oldest = Math.min(...listed.map((inbox) => Date.parse(inbox.createdAt)));
+			const { body: frozen } = await server.admin('POST', '/clock', { frozen: true });
+			const untilAgedOut = oldest + 3_600_000 - Date.parse(frozen.now);
+			await server.admin('POST', '/clock', {
+				advanceSeconds: Math.floor(untilAgedOut / 1000) - 2,
+			});
 			const before = postRequests();
 			const started = Date.now();
-			const result = await run(apiKey, items(5, 'late'), { options: { maxRateLimitWait: 30 } });
+			const running = run(apiKey, items(5, 'late'), { options: { maxRateLimitWait: 30 } });
+			await until(() => limited(before));
+			await server.admin('POST', '/clock', { advanceSeconds: 3, frozen: false });
+			const result = await running;
 			expect(result.status).toBe('success');
 			expect(outputOf(result, NODE)).toHaveLength(5);
 			expect(postRequests() - before).toBe(2);
-			expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+			expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
 		});
 
 		it('waits out an injected 429 with its Retry-After, then succeeds', async () => {

@@ -105,12 +105,24 @@ describe('startMockServer', () => {
 			await admin.requests.clear();
 			expect(await admin.requests.list()).toEqual([]);
 			expect((await admin.advanceClock(3600)).offsetSeconds).toBe(3600);
+			// Frozen, the clock shows the same time until it is moved; thawed, it runs on from there.
+			const frozen = await admin.freezeClock();
+			expect(frozen.frozen).toBe(true);
+			await admin.accounts.list();
+			expect((await admin.advanceClock(0)).now).toBe(frozen.now);
+			expect(Date.parse((await admin.advanceClock(60)).now) - Date.parse(frozen.now)).toBe(60_000);
+			const thawed = await admin.freezeClock(false);
+			expect(thawed.frozen).toBe(false);
+			expect(Date.parse(thawed.now)).toBeGreaterThanOrEqual(Date.parse(frozen.now) + 60_000);
 			expect(await admin.seed({ accounts: [{ apiKey: 'lik_api_test_key_0002' }] })).toEqual({
 				accounts: [{ accountId: expect.any(String), created: true }],
 			});
 
-			// Reset applies the start seed again: the seeded account is back as it was.
+			// Reset applies the start seed again: the seeded account is back as it was; the clock
+			// is this machine's again, and runs.
+			await admin.freezeClock();
 			await admin.reset();
+			expect(await admin.advanceClock(0)).toMatchObject({ offsetSeconds: 0, frozen: false });
 			const again = await admin.accounts.list();
 			expect(again.map((a) => a.credits)).toEqual([10000, 7]);
 		} finally {

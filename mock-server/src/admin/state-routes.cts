@@ -14,18 +14,19 @@ export const stateRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 		{
 			schema: admin({
 				operationId: 'adminAdvanceClock',
-				summary: "Move the server's clock forward",
+				summary: "Move the server's clock forward, or freeze it",
 				description:
-					'For what depends on time: the rolling hourly inbox quota, the scan cache, generated createdAt values.',
+					'For what depends on time: the rolling hourly inbox quota, the scan cache, generated createdAt values. Frozen, time stands still until moved or thawed: "the hourly window ends in 2 s" stays true however long a test takes to act on it. A reset thaws it.',
 				body: clockRequest,
 				response: {
-					200: success('{now, offsetSeconds}'),
+					200: success('{now, offsetSeconds, frozen}'),
 				},
 			}),
 		},
 		async (request) => {
+			if (request.body.frozen !== undefined) clock.setFrozen(request.body.frozen);
 			clock.advance(request.body.advanceSeconds);
-			return { now: clock.nowIso(), offsetSeconds: clock.offsetSeconds };
+			return { now: clock.nowIso(), offsetSeconds: clock.offsetSeconds, frozen: clock.frozen };
 		},
 	);
 	api.post(

@@ -94,6 +94,13 @@ export class AdminApiError extends Error {
 	}
 }
 
+/** The server's clock after a change: its time, how far it is from this machine's, and whether it is frozen. */
+export interface ClockState {
+	now: string;
+	offsetSeconds: number;
+	frozen: boolean;
+}
+
 export class AdminClient {
 	constructor(
 		private readonly url: string,
@@ -194,8 +201,16 @@ export class AdminClient {
 	};
 
 	/** Moves the server's clock forward (rate-limit windows, timestamps). */
-	advanceClock(seconds: number): Promise<{ now: string; offsetSeconds: number }> {
+	advanceClock(seconds: number): Promise<ClockState> {
 		return this.call('POST', '/clock', { advanceSeconds: seconds });
+	}
+
+	/**
+	 * Freezes the server's clock (time stands still; advanceClock still moves it), or lets it run
+	 * on from where it stood. A reset thaws it.
+	 */
+	freezeClock(frozen = true): Promise<ClockState> {
+		return this.call('POST', '/clock', { frozen });
 	}
 
 	/** Empties everything; the dev account and the start seed are applied again. */

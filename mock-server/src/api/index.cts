@@ -9,6 +9,7 @@ export {
 	AdminApiError,
 	AdminClient,
 	type Account,
+	type ClockState,
 	type Fault,
 	type FaultRoute,
 	type InboxAsListed,

@@ -139,7 +139,13 @@ export const clockRequest = z
 		advanceSeconds: z
 			.int()
 			.min(0)
-			.max(10 * 365 * 24 * 3600),
+			.max(10 * 365 * 24 * 3600)
+			.default(0)
+			.meta({ description: 'Seconds to move the clock forward (default 0).' }),
+		frozen: z.boolean().optional().meta({
+			description:
+				'true stops the clock where it is (advanceSeconds still moves it); false lets it run on from there. Left out: as it was.',
+		}),
 	})
 	.meta({ id: 'AdminClock' });
 

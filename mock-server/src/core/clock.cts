@@ -1,12 +1,16 @@
 /**
  * The server's notion of "now". Everything that reads the time (rate-limit windows, createdAt
- * timestamps) goes through a Clock so the admin API can move time forward without waiting.
+ * timestamps) goes through a Clock so the admin API can move time forward without waiting, and
+ * stop it: a test that needs "the window ends two seconds from now" to stay true however slow the
+ * machine is stops the clock, and moves it on itself when it is ready.
  */
 export class Clock {
 	private offsetMs = 0;
+	/** Set while the clock is frozen: the time it shows. */
+	private frozenAt: number | undefined;
 
 	now(): number {
-		return Date.now() + this.offsetMs;
+		return this.frozenAt ?? Date.now() + this.offsetMs;
 	}
 
 	nowIso(): string {
@@ -14,14 +18,30 @@ export class Clock {
 	}
 
 	advance(seconds: number): void {
-		this.offsetMs += seconds * 1000;
+		if (this.frozenAt !== undefined) this.frozenAt += seconds * 1000;
+		else this.offsetMs += seconds * 1000;
+	}
+
+	/** Frozen, time stands still (advance still moves it); thawed, it runs on from where it stood. */
+	setFrozen(frozen: boolean): void {
+		if (frozen) this.frozenAt ??= this.now();
+		else if (this.frozenAt !== undefined) {
+			this.offsetMs = this.frozenAt - Date.now();
+			this.frozenAt = undefined;
+		}
+	}
+
+	get frozen(): boolean {
+		return this.frozenAt !== undefined;
 	}
 
 	reset(): void {
 		this.offsetMs = 0;
+		this.frozenAt = undefined;
 	}
 
+	/** How far the clock is from this machine's, in seconds. */
 	get offsetSeconds(): number {
-		return this.offsetMs / 1000;
+		return (this.frozenAt === undefined ? this.offsetMs : this.frozenAt - Date.now()) / 1000;
 	}
 }
