@@ -1,9 +1,10 @@
 /**
  * The nodes and the reference server speak one contract: the zod schemas in mock-server/src/contract,
  * from which the server validates requests and generates its OpenAPI document. Here every request
- * the four nodes send (run as workflows) must pass the schema of its operation, strict objects
- * included (a field the contract does not know fails), and the server's answers to those same
- * requests must have the shape the nodes read.
+ * the five nodes send (the four run as workflows, the trigger polled as n8n polls it) must pass
+ * the schema of its operation, strict objects included (a field the contract does not know
+ * fails), whatever the server answered (a request it refused is checked too), and the server's
+ * answers to those same requests must have the shape the nodes read.
  */
 import type { z } from 'zod';
 import {
@@ -14,7 +15,7 @@ import {
 	poolsResponse,
 } from '../../mock-server/src/contract/inboxes.cjs';
 import { leadSearchRequest, leadSearchResponse } from '../../mock-server/src/contract/leads.cjs';
-import { loadWorkflow, runWorkflow, stopEngineTimers } from '../helpers/n8n.cjs';
+import { loadWorkflow, runWorkflow, stopEngineTimers, TriggerPoller } from '../helpers/n8n.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
 
 interface Operation {
@@ -59,12 +60,35 @@ describe('the nodes and the server share one contract', () => {
 			leadsBaseUrl: server.url,
 			inboxBaseUrl: `${server.url}/api/v1`,
 		};
-		for (const file of ['fetch-leads.json', 'create-inboxes.json', 'list-pools-and-inboxes.json'])
-			await runWorkflow(loadWorkflow(file), { credentials });
+		for (const file of ['fetch-leads.json', 'create-inboxes.json', 'list-pools-and-inboxes.json']) {
+			const result = await runWorkflow(loadWorkflow(file), { credentials });
+			expect({ file, status: result.status }).toEqual({ file, status: 'success' });
+		}
+		// The trigger, each event: its first check, a check after a change, and Fetch Test Event.
+		const pools = (await server.call('GET', '/api/v1/pools', { key })).body.pools as Array<{
+			id: string;
+		}>;
+		expect(pools.length).toBeGreaterThan(0);
+		for (const parameters of [
+			{ event: 'inboxStatusChanged', statuses: ['error'], poolId: pools[0].id },
+			{ event: 'newInbox' },
+			{ event: 'newPool' },
+		]) {
+			const trigger = new TriggerPoller(parameters, credentials, { workflowId: parameters.event });
+			expect(await trigger.poll()).toBeNull();
+			await server.call('POST', '/api/v1/inboxes?poolName=Contract%20pool', {
+				key,
+				body: [{ emailAddress: `contract-${parameters.event}@gmail.com`, imapPassword: 'pw' }],
+			});
+			await trigger.poll();
+			await trigger.poll('manual').catch(() => undefined); // an empty pool has no example
+		}
 
 		const logged = (await server.admin('GET', '/requests')).body.requests as Logged[];
 		const seen = new Set<string>();
-		for (const request of logged.filter((r) => r.status < 300)) {
+		expect(logged.length).toBeGreaterThan(10);
+		// Refused ones too: a request the server refused may be one the nodes built wrong.
+		for (const request of logged) {
 			const route = `${request.method} ${request.path}`;
 			const operation = OPERATIONS[route];
 			expect({ route, known: operation !== undefined }).toEqual({ route, known: true });
