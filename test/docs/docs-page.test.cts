@@ -23,8 +23,12 @@ describe('/docs in a browser', () => {
 		const count = await operations.count();
 		expect(count).toBeGreaterThanOrEqual(12);
 		for (let i = 0; i < count; i++) await operations.nth(i).click();
-		// Swagger UI resolves references lazily, when an operation is opened.
-		await page.waitForTimeout(1000);
+		// Swagger UI resolves references lazily, when an operation is opened, and renders its
+		// responses once that is done (with or without errors): wait until every one has them.
+		await page.waitForFunction(
+			(opened) => document.querySelectorAll('.opblock .responses-wrapper').length >= opened,
+			count,
+		);
 		const errors = await page.locator('.errors-wrapper').allInnerTexts();
 		expect(errors.join('\n')).not.toMatch(/Resolver error|Could not resolve/);
 
