@@ -7,6 +7,7 @@ import {
 	stopEngineTimers,
 } from '../helpers/n8n.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
+import { waitUntil } from '../helpers/wait.cjs';
 
 describe('Create Inboxes node', () => {
 	let server: TestServer;
@@ -20,10 +21,7 @@ describe('Create Inboxes node', () => {
 			.filter((line) => line.includes('"method":"POST","path":"/api/v1/inboxes"'))
 			.slice(before)
 			.some((line) => line.includes('"status":429'));
-	/** Resolves once `condition` holds, looked at every 10 ms. */
-	const until = async (condition: () => boolean) => {
-		while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
-	};
+
 	const items = (n: number, prefix: string, password = (_i: number) => 'app-password') =>
 		Array.from({ length: n }, (_, i) => ({
 			email: `${prefix}${i}@gmail.com`,
@@ -251,7 +249,7 @@ describe('Create Inboxes node', () => {
 			const before = postRequests();
 			const started = Date.now();
 			const running = run(apiKey, items(5, 'late'), { options: { maxRateLimitWait: 30 } });
-			await until(() => limited(before));
+			await waitUntil(() => limited(before), 30_000, 'the 429 of the real limit', 10);
 			await server.admin('POST', '/clock', { advanceSeconds: 3, frozen: false });
 			const result = await running;
 			expect(result.status).toBe('success');

@@ -347,7 +347,9 @@ describe('Fetch Leads node', () => {
 				output: 'selected',
 				fields: ['email', 'businessName', 'tiktok'],
 			});
-			for (const { json } of outputOf(result, 'Fetch Leads'))
+			const leads = outputOf(result, 'Fetch Leads');
+			expect(leads).toHaveLength(3);
+			for (const { json } of leads)
 				expect(Object.keys(json)).toEqual(['email', 'businessName', 'tiktok']);
 		});
 	});

@@ -13,6 +13,12 @@ function files(dir: string): string[] {
 	});
 }
 
+/** The icons of a node's source folder, as the build copies them into dist/. */
+const icons = (folder: string) =>
+	readdirSync(join(ROOT, folder))
+		.filter((f) => f.endsWith('.svg'))
+		.map((f) => `dist/${folder}/${f}`);
+
 describe('the community-node package', () => {
 	it('has no runtime dependencies and n8n-workflow as its only peer', () => {
 		expect(pkg.dependencies ?? {}).toEqual({});
@@ -54,6 +60,19 @@ describe('the community-node package', () => {
 			}),
 		);
 		const paths = (packed.files as { path: string }[]).map((f) => f.path);
+		// Everything n8n loads is in it: each node and the credential, their codex files and icons
+		// (an empty dist/, say a pack before the build, fails here; run npm run build first).
+		const loaded = [...pkg.n8n.nodes, ...pkg.n8n.credentials].flatMap((entry: string) => {
+			const folder = entry.replace(/\/[^/]+$/, '');
+			const name = entry
+				.split('/')
+				.pop()!
+				.replace(/\.(node|credentials)\.js$/, '');
+			return entry.endsWith('.node.js')
+				? [entry, `${folder}/${name}.node.json`, ...icons(folder.replace(/^dist\//, ''))]
+				: [entry];
+		});
+		expect(loaded.filter((path: string) => !paths.includes(path))).toEqual([]);
 		for (const path of paths)
 			expect([
 				path,

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { startServer, type TestServer } from '../helpers/server.cjs';
+import { waitUntil } from '../helpers/wait.cjs';
 
 /**
  * Clients that do not play by HTTP's expectations: a body trickled a byte at a time, a body far
@@ -111,8 +112,12 @@ describe('hostile clients', () => {
 				(socket) => socket.once('connect', () => ports.push(socket.localPort!)),
 			),
 		);
-		while (ports.length < 20 || !ports.every((p) => held.has(p)))
-			await new Promise((resolve) => setTimeout(resolve, 10));
+		await waitUntil(
+			() => ports.length === 20 && ports.every((p) => held.has(p)),
+			30_000,
+			'the server to read the headers of the 20 slow clients',
+			10,
+		);
 		server.app.server.off('request', onRequest);
 		const pools = await server.call('GET', '/api/v1/pools');
 		expect(pools.status).toBe(200);
