@@ -109,10 +109,17 @@ describe('a schema-driven fuzz of every operation', () => {
 	let doc: any;
 	let apiKey: string;
 	let accountId: string;
+	let inbox: string;
 	beforeAll(async () => {
 		server = await startServer({ log: false });
 		doc = (await server.call('GET', '/openapi.json', { key: null })).body;
 		({ apiKey, accountId } = await server.newAccount({ credits: 200 }));
+		const created = await server.call('POST', '/api/v1/inboxes', {
+			key: apiKey,
+			body: { emailAddress: 'fuzz@gmail.com', imapPassword: 'pw', skipConnectionTest: true },
+		});
+		expect(created.status).toBe(200);
+		inbox = created.body.id;
 	});
 	afterAll(() => server?.close());
 
@@ -152,16 +159,30 @@ describe('a schema-driven fuzz of every operation', () => {
 			);
 			const request = fc.record({
 				query: fc.option(query, { freq: 2 }),
-				id: fc.oneof(fc.constant(accountId), fc.string({ minLength: 1, maxLength: 20 })),
+				// Every path parameter: a value that exists half the time, else any text.
+				params: fc.record(
+					Object.fromEntries(
+						operation.parameters
+							.filter((p) => p.in === 'path')
+							.map((p) => {
+								const real = { id: accountId, inbox }[p.name];
+								const any = fc.string({ minLength: 1, maxLength: 20 });
+								return [p.name, real ? fc.oneof(fc.constant(real), any) : any];
+							}),
+					),
+				),
 				auth: fc.constantFrom('right', 'right', 'right', 'none', 'wrong'),
 				body: operation.body
 					? valueOf(operation.body, doc.components.schemas)
 					: fc.constant(undefined),
 			});
 			await fc.assert(
-				fc.asyncProperty(request, async ({ query: q, id, auth, body }) => {
-					const path = operation.path.replace('{id}', encodeURIComponent(id));
-					const search = new URLSearchParams((q ?? {})).toString();
+				fc.asyncProperty(request, async ({ query: q, params, auth, body }) => {
+					const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+						encodeURIComponent(params[name]),
+					);
+					expect(path).not.toContain('{');
+					const search = new URLSearchParams(q ?? {}).toString();
 					const key =
 						auth === 'none'
 							? null
