@@ -662,6 +662,54 @@ describe('Create Inboxes against another service', () => {
 			expect(posts()).toHaveLength(2);
 		}
 	});
+
+	it('waits 60 s on a 429 that says nothing about when to come back, within Max Wait on Rate Limit', async () => {
+		const limitedOnce = () => {
+			service.reset();
+			service.on('POST /api/v1/inboxes', (request, seen) =>
+				seen === 0
+					? { status: 429, json: { message: 'Hourly limit' } }
+					: {
+							json: {
+								results: (request.body as { emailAddress: string }[]).map((e, k) =>
+									ok(e.emailAddress, k),
+								),
+							},
+						},
+			);
+		};
+		// A maximum under a minute: the wait it would take is too long, and the error says the
+		// service did not say how long.
+		limitedOnce();
+		const refused = await run(1, { maxRateLimitWait: 59 });
+		expect(errorOf(refused)?.description).toContain('the wait (not said) is more than Max Wait');
+		expect(posts()).toHaveLength(1);
+
+		// A minute allowed: the node sleeps 60 s (n8n's sleep, a timer asked here for 60000 ms and
+		// run at once, so that the test does not take a minute), then sends the batch again.
+		limitedOnce();
+		const asked: number[] = [];
+		const realSetTimeout = global.setTimeout;
+		const spy = jest.spyOn(global, 'setTimeout').mockImplementation(((
+			callback: () => void,
+			ms?: number,
+			...rest: unknown[]
+		) => {
+			if (ms !== undefined && ms >= 60_000 && ms < 61_000) {
+				asked.push(ms);
+				return realSetTimeout(callback, 0, ...rest);
+			}
+			return realSetTimeout(callback, ms, ...rest);
+		}) as typeof setTimeout);
+		try {
+			const result = await run(1, { maxRateLimitWait: 60 });
+			expect(outputOf(result, NODE)).toHaveLength(1);
+		} finally {
+			spy.mockRestore();
+		}
+		expect(asked).toEqual([60_000]);
+		expect(posts()).toHaveLength(2);
+	});
 });
 
 describe('the credential test against another service', () => {
