@@ -241,6 +241,33 @@ describe('Fetch Leads node', () => {
 			expect(contacts).toHaveLength(30);
 		});
 
+		it('Start From the Top forgets the remembered depth: the run searches from the top results again', async () => {
+			const { apiKey } = await server.newAccount({ credits: 1000 });
+			const staticData = {};
+			const pull = async (options: object) =>
+				await runWorkflow(workflow, {
+					credentials: {
+						apiKey,
+						leadsBaseUrl: `${server.url}/`,
+						inboxBaseUrl: `${server.url}/api/v1`,
+					},
+					pinData: { [TRIGGER]: [{ niche: 'bakery', city: 'Austin, TX' }] },
+					parameters: { 'Fetch Leads': newLeads(5, { options }) as never },
+					staticData,
+				});
+			const searched = () =>
+				server.logs.filter((line) => line.includes('"path":"/api/v1/niche-finder-leads"')).length;
+			await pull({});
+			const before = searched();
+			const again = await pull({ fromTheTop: true });
+			expect(outputOf(again, 'Fetch Leads')).toHaveLength(5);
+			// From the top: the first request asks for the top 5 again (all held), then climbs.
+			expect(hintsOf(again, 'Fetch Leads')[1]).toMatch(
+				/^New leads: 5 of 5 wanted; \d+ requests searched "bakery" in "Austin, TX" from the top down to result \d+/,
+			);
+			expect(searched() - before).toBeGreaterThan(1);
+		});
+
 		it('without a remembered depth it climbs by what is still missing and never buys more than wanted', async () => {
 			const { apiKey, accountId } = await server.newAccount({ credits: 1000 });
 			// The account already holds results 1-8 and, from another search, none below.

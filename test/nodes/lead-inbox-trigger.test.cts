@@ -131,6 +131,33 @@ describe('Lead Inbox Trigger', () => {
 		expect(await trigger.poll()).toHaveLength(1);
 	});
 
+	it("starts over when the pool changes: the other pool's inboxes are not news", async () => {
+		const { credentials, apiKey, pools } = await account(2, 'first');
+		await server.fillInboxes(apiKey, 2, 'second');
+		const [first, second] = await pools();
+		const inPool = (pool: { id: string }) => ({
+			event: 'newInbox',
+			poolId: { __rl: true, mode: 'id', value: pool.id },
+		});
+		const before = new TriggerPoller(inPool(first), credentials);
+		expect(await before.poll()).toBeNull();
+		// The same node, its Pool changed to the second one: n8n keeps the node's static data.
+		const after = new TriggerPoller(inPool(second), credentials);
+		Object.assign(after.staticData, JSON.parse(JSON.stringify(before.staticData)));
+		expect(await after.poll()).toBeNull(); // second0 and second1 existed already
+		const created = await server.call('POST', '/api/v1/inboxes', {
+			key: apiKey,
+			body: {
+				emailAddress: 'second-new@gmail.com',
+				imapPassword: 'pw',
+				poolId: second.id,
+				skipConnectionTest: true,
+			},
+		});
+		expect(created.status).toBe(200);
+		expect((await after.poll())?.map((i) => i.emailAddress)).toEqual(['second-new@gmail.com']);
+	});
+
 	it('keeps the changes for the next check when the pool names cannot be read', async () => {
 		const { credentials, setStatus } = await account(2);
 		const trigger = new TriggerPoller(statusChanged(), credentials);
