@@ -20,11 +20,9 @@ function runWith(args: string[], onStdout?: OnStdout) {
 		// One process, as the bin runs: tsx's CLI would stand between as a second process that
 		// relays signals, and ends with 143 when the server takes over 30 ms to confirm one (a
 		// loaded machine), killing it mid-close.
-		const child = spawn(
-			process.execPath,
-			['--import', 'tsx', CLI, '--log', 'off', ...args],
-			{ stdio: ['ignore', 'pipe', 'pipe'] },
-		);
+		const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--log', 'off', ...args], {
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let stdout = '';
 		let stderr = '';
 		// Each signal is sent once: the callback sees all output so far on every chunk.
@@ -87,6 +85,36 @@ describe('reference server CLI', () => {
 		expect(result.code).toBe(0);
 		const local = await runUntilReady(['--port', '0']);
 		expect(local.stderr).not.toContain('Warning');
+	});
+
+	it('on 0.0.0.0 prints URLs, and serves an OpenAPI servers entry, with 127.0.0.1, which answers', async () => {
+		let looked:
+			| Promise<{ printed: string; servers: { url: string }[]; health: number }>
+			| undefined;
+		const result = await run(['--port', '0', '--host', '0.0.0.0'], (text, kill) => {
+			if (looked || !text.includes('admin token:')) return;
+			looked = (async () => {
+				const printed = /listening on (\S+)/.exec(text)![1];
+				try {
+					const doc = (await (await fetch(`${printed}/openapi.json`)).json()) as {
+						servers: { url: string }[];
+					};
+					return {
+						printed,
+						servers: doc.servers,
+						health: (await fetch(`${printed}/healthz`)).status,
+					};
+				} finally {
+					kill('SIGTERM');
+				}
+			})();
+		});
+		const { printed, servers, health } = await looked!;
+		expect(printed).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+		expect(result.stdout).toMatch(new RegExp(`inbox base URL: +${printed}/api/v1\\n`));
+		expect(servers).toEqual([{ url: printed }]);
+		expect(health).toBe(200);
+		expect(result.code).toBe(0);
 	});
 });
 

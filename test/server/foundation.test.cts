@@ -243,7 +243,13 @@ describe('reference server foundation', () => {
 			expect(Date.parse(createdAt) - Date.now()).toBeGreaterThan(7000 * 1000);
 
 			const { apiKey } = await server.newAccount();
+			// Armed faults and a journal with requests in it, which the reset clears too.
+			await server.admin('POST', '/faults', { target: 'leads.save', times: 2 });
+			await server.admin('POST', '/faults', { route: 'GET /api/v1/pools', status: 503 });
+			expect((await server.admin('GET', '/requests')).body.requests.length).toBeGreaterThan(0);
 			expect((await server.admin('POST', '/reset')).status).toBe(200);
+			expect((await server.admin('GET', '/faults')).body).toEqual({ storage: [], routes: [] });
+			expect((await server.admin('GET', '/requests')).body.requests).toEqual([]);
 			expect((await server.call('GET', '/api/v1/pools', { key: apiKey })).status).toBe(401);
 			expect((await server.call('GET', '/api/v1/pools')).body).toEqual({ pools: [] });
 			expect(Math.abs(server.clock.now() - Date.now())).toBeLessThan(5000);
