@@ -26,8 +26,7 @@ describe('/docs in a browser', () => {
 		// Swagger UI resolves references lazily, when an operation is opened, and renders its
 		// responses once that is done (with or without errors): wait until every one has them.
 		await page.waitForFunction(
-			(opened) => document.querySelectorAll('.opblock .responses-wrapper').length >= opened,
-			count,
+			`document.querySelectorAll('.opblock .responses-wrapper').length >= ${count}`,
 		);
 		const errors = await page.locator('.errors-wrapper').allInnerTexts();
 		expect(errors.join('\n')).not.toMatch(/Resolver error|Could not resolve/);

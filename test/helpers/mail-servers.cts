@@ -4,7 +4,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
-import { freePort } from './ports.cjs';
+import { closedPort as findClosedPort, freePort, portOf } from './ports.cjs';
 
 /**
  * Real mail servers on loopback for the connection tests: Dovecot (IMAP, STARTTLS) with a
@@ -188,15 +188,10 @@ export async function startMailLab(): Promise<MailLab> {
 	writeFileSync(join(dir, 'users'), `${USER}:{PLAIN}${PASSWORD}::::::\n`);
 	chmodSync(join(dir, 'users'), 0o644);
 
-	const [
-		imapPort,
-		untrustedImapPort,
-		smtpPort,
-		noStarttlsImapPort,
-		noStarttlsSmtpPort,
-		silentPort,
-		closedPort,
-	] = await Promise.all(Array.from({ length: 7 }, freePort));
+	// Dovecot must be told its port; the servers of this process listen on port 0 and are asked.
+	const imapPort = await freePort();
+	const untrustedImapPort = await freePort();
+	const closedPort = await findClosedPort();
 	const dovecots: ChildProcess[] = [
 		spawn(
 			'dovecot',
@@ -231,8 +226,10 @@ export async function startMailLab(): Promise<MailLab> {
 			callback(null, { user: auth.username });
 		},
 	});
-	await new Promise<void>((r) => smtp.listen(smtpPort, '127.0.0.1', r));
-	await new Promise<void>((r) => plainSmtp.listen(noStarttlsSmtpPort, '127.0.0.1', r));
+	await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+	await new Promise<void>((r) => plainSmtp.listen(0, '127.0.0.1', r));
+	const smtpPort = portOf(smtp.server);
+	const noStarttlsSmtpPort = portOf(plainSmtp.server);
 
 	// An IMAP server that offers no STARTTLS, recording what clients send.
 	const cleartextCommands: string[] = [];
@@ -251,14 +248,16 @@ export async function startMailLab(): Promise<MailLab> {
 		});
 		socket.on('error', () => undefined);
 	});
-	await new Promise<void>((r) => plainImap.listen(noStarttlsImapPort, '127.0.0.1', r));
+	await new Promise<void>((r) => plainImap.listen(0, '127.0.0.1', r));
+	const noStarttlsImapPort = portOf(plainImap);
 	// A server that accepts connections and never says a word (time-out).
 	const sockets = new Set<net.Socket>();
 	const silent = net.createServer((socket) => {
 		sockets.add(socket);
 		socket.on('error', () => undefined);
 	});
-	await new Promise<void>((r) => silent.listen(silentPort, '127.0.0.1', r));
+	await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+	const silentPort = portOf(silent);
 
 	await Promise.all([waitForPort(imapPort), waitForPort(untrustedImapPort)]);
 

@@ -1,12 +1,61 @@
 import net from 'node:net';
 
-/** A loopback port nothing listens on right now. */
-export function freePort(): Promise<number> {
+/*
+ * Ports for programs that must be told theirs before they start (Dovecot, n8n, a container's
+ * published port). A program that can be asked which port it got listens on port 0 instead.
+ *
+ * A port found free and closed again can be taken by anyone before its program binds it: the
+ * kernel hands out port 0's picks from the ephemeral range (net.ipv4.ip_local_port_range,
+ * 32768-60999 by default), and other jest workers look for free ports too. So these come from
+ * below that range, from a band of ports of this process's own (by its jest run and worker), each
+ * handed out once, and checked free before it is.
+ */
+const FIRST = 20_000;
+const BAND = 400;
+const BANDS = 30; // 20000-31999
+const worker = Number(process.env.JEST_WORKER_ID ?? 0);
+// Workers of one run (one parent) get consecutive bands; another run at the same time is shifted.
+const band = (process.ppid * 7 + worker) % BANDS;
+let handedOut = 0;
+
+function canListen(port: number): Promise<boolean> {
 	return new Promise((resolve) => {
 		const server = net.createServer();
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as net.AddressInfo;
-			server.close(() => resolve(port));
-		});
+		server.once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
 	});
+}
+
+/** A loopback port nothing listens on, that no other test process will be handed. */
+export async function freePort(): Promise<number> {
+	while (handedOut < BAND) {
+		const port = FIRST + band * BAND + handedOut++;
+		if (await canListen(port)) return port;
+	}
+	throw new Error(`no free port left in this process's band (${BAND} ports handed out)`);
+}
+
+function refuses(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		const socket = net.connect(port, '127.0.0.1');
+		socket.once('connect', () => {
+			socket.destroy();
+			resolve(false);
+		});
+		socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+	});
+}
+
+/**
+ * A loopback port that refuses connections, and stays so: a privileged port (below 1024) nothing
+ * listens on. Nothing in the tests binds one, and the kernel never hands one out for port 0.
+ */
+export async function closedPort(): Promise<number> {
+	for (let port = 1; port < 1024; port++) if (await refuses(port)) return port;
+	throw new Error('every privileged loopback port answers: no closed port to test with');
+}
+
+/** The port a server got (listening on port 0). */
+export function portOf(server: net.Server): number {
+	return (server.address() as net.AddressInfo).port;
 }

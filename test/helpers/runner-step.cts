@@ -91,7 +91,9 @@ export async function runStep(
 	} catch (error) {
 		const e = error as { stdout?: string; stderr?: string; code?: number; killed?: boolean };
 		// Killed by the limit: say so, as a runner does ("exceeded the maximum execution time").
-		const limit = e.killed ? `\nthe step was stopped after its time limit of ${options.timeoutMs / 1000} s\n` : '';
+		const limit = e.killed
+			? `\nthe step was stopped after its time limit of ${options.timeoutMs / 1000} s\n`
+			: '';
 		throw new StepFailed((e.stdout ?? '') + (e.stderr ?? '') + limit, e.code);
 	}
 }
