@@ -2,7 +2,9 @@ import { type N8nApp, VERSIONS } from './n8n-app.cjs';
 import {
 	checkParameters,
 	type Execution,
+	executionList,
 	executionsOf,
+	finished,
 	loadExample,
 	runInEditor,
 	type Stack,
@@ -102,7 +104,13 @@ describe('the scheduled lead pull published in the real n8n apps', () => {
 					await stack.server.admin('PATCH', `/accounts/${stack.account.accountId}`, {
 						active: false,
 					});
-					await new Promise((resolve) => setTimeout(resolve, 5000));
+					// A run in flight may still charge: the account is read once none is running.
+					await waitFor(
+						`the runs in flight to end in n8n ${version}`,
+						async () =>
+							(await executionList(rest, running.workflow.id)).every(finished) ? true : undefined,
+						MINUTE,
+					);
 					const after = await account();
 					const runs = (await running.executions())
 						.filter((e) => e.status === 'success')

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, screenshot } from '../helpers/browser.cjs';
+import { waitUntil } from '../helpers/wait.cjs';
 import { VERSIONS } from './n8n-app.cjs';
 import { type Stack, startStack } from './support.cjs';
 
@@ -16,14 +17,34 @@ describe(`the editor of n8n ${target.version}`, () => {
 	let browser: Browser;
 	let page: Page;
 	const shot = (name: string) => screenshot(page, `editor-${name}`);
-	const search = async (text: string) => {
-		await page.fill('input[data-test-id=node-creator-search-bar]', text);
-		await page.waitForTimeout(600);
-		return page.locator('[data-test-id=node-creator-item-name]').allInnerTexts();
+	const OURS = ['Fetch Leads', 'List Pools', 'List Inboxes', 'Create Inboxes'];
+	const listed = () => page.locator('[data-test-id=node-creator-item-name]').allInnerTexts();
+	/**
+	 * The node names the panel lists for `text`, once it lists every one of `expected`. The field is
+	 * emptied first, and none of the package's nodes listed, so the list read is this search's.
+	 */
+	const search = async (text: string, expected: string[]) => {
+		const field = 'input[data-test-id=node-creator-search-bar]';
+		await page.fill(field, '');
+		await waitUntil(
+			async () => !(await listed()).some((n) => OURS.includes(n)),
+			30_000,
+			'an empty search',
+		);
+		await page.fill(field, text);
+		await waitUntil(
+			async () => {
+				const names = await listed();
+				return expected.every((name) => names.includes(name));
+			},
+			30_000,
+			`"${text}" to list ${expected.join(', ')}`,
+		);
+		return await listed();
 	};
 	const addNode = async (name: string) => {
 		await page.click('[data-test-id=node-creator-plus-button], [data-test-id=canvas-plus-button]');
-		await search(name);
+		await search(name, [name]);
 		await page.locator('[data-test-id=node-creator-item-name]', { hasText: name }).first().click();
 		await page.getByRole('button', { name: 'Add to workflow' }).click();
 		await page.waitForSelector('[data-test-id=ndv] [data-test-id=node-parameters]');
@@ -62,17 +83,16 @@ describe(`the editor of n8n ${target.version}`, () => {
 	it("finds each node in the nodes panel, with its icon, also by the package's words", async () => {
 		await page.goto(`${stack.app.url}/workflow/new`);
 		await page.click('[data-test-id=canvas-plus-button]');
-		for (const name of ['Fetch Leads', 'List Pools', 'List Inboxes', 'Create Inboxes']) {
-			expect(await search(name)).toContain(name);
+		for (const name of OURS) {
+			expect(await search(name, [name])).toContain(name);
 			const item = page.locator('[data-test-id=node-creator-node-item]', { hasText: name }).first();
 			await expect(item.locator('img, svg').first().isVisible()).resolves.toBe(true);
 			await shot(`search-${name.toLowerCase().replace(/ /g, '-')}`);
 		}
-		const all = ['Fetch Leads', 'List Pools', 'List Inboxes', 'Create Inboxes'];
-		for (const words of ['Lead Inbox', 'lead', 'inbox', 'pool', 'cold email']) {
-			expect([words, await search(words)]).toEqual([words, expect.arrayContaining(all)]);
-		}
-		await search('Lead Inbox');
+		// Found by the package's words: the search waits for all four, and fails naming the words.
+		for (const words of ['Lead Inbox', 'lead', 'inbox', 'pool', 'cold email'])
+			expect([words, await search(words, OURS)]).toEqual([words, expect.arrayContaining(OURS)]);
+		await search('Lead Inbox', OURS);
 		await shot('search-lead-inbox');
 		await page.keyboard.press('Escape');
 	});

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { runCompositeAction } from '../helpers/composite-action.cjs';
 import { freePort } from '../helpers/ports.cjs';
+import { waitUntil } from '../helpers/wait.cjs';
 import { CACHE } from './n8n-app.cjs';
 import { pack, ROOT } from './support.cjs';
 
@@ -52,17 +53,16 @@ describe('the lead-inbox-mock-server package', () => {
 				stdio: 'ignore',
 			},
 		);
-		for (let i = 0; i < 100; i++) {
-			if (
-				await fetch(`${url}/healthz`).then(
+		await waitUntil(
+			() =>
+				fetch(`${url}/healthz`).then(
 					(r) => r.ok,
 					() => false,
-				)
-			)
-				return;
-			await new Promise((r) => setTimeout(r, 100));
-		}
-		throw new Error('the installed server did not answer /healthz');
+				),
+			120_000,
+			'the installed server to answer /healthz',
+			100,
+		);
 	});
 	afterAll(() => {
 		server?.kill('SIGTERM');

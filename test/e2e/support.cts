@@ -169,6 +169,16 @@ export interface Execution {
 
 type Rest = Awaited<ReturnType<N8nApp['signInOwner']>>;
 
+/** Every execution of a workflow n8n has started, finished or not, newest first (n8n's REST API). */
+export async function executionList(rest: Rest, workflowId: string): Promise<any[]> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const list = await rest('GET', `/executions?filter=${filter}`);
+	return (list.body.data.results ?? list.body.data) as any[];
+}
+
+/** Whether n8n has finished an execution (as listed by executionList). */
+export const finished = (e: any) => e.finished || e.status === 'success' || e.status === 'error';
+
 /** Finished executions of a workflow, newest first, with their data parsed (n8n's REST API). */
 export async function executionsOf(
 	rest: Rest,
@@ -176,26 +186,22 @@ export async function executionsOf(
 	workflowId: string,
 ): Promise<Execution[]> {
 	const flatted = flattedOf(version);
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const list = await rest('GET', `/executions?filter=${filter}`);
-	const results = (list.body.data.results ?? list.body.data) as any[];
+	const results = await executionList(rest, workflowId);
 	return await Promise.all(
-		results
-			.filter((e) => e.finished || e.status === 'success' || e.status === 'error')
-			.map(async (e) => {
-				const full = (await rest('GET', `/executions/${e.id}`)).body.data;
-				const { runData, error } = flatted.parse(full.data).resultData;
-				return {
-					id: String(e.id),
-					mode: e.mode,
-					status: e.status,
-					startedAt: e.startedAt,
-					items: (node: string) =>
-						(runData[node]?.[0]?.data?.main?.[0] ?? []).map((i: any) => i.json),
-					hints: (node: string) => (runData[node]?.[0]?.hints ?? []).map((h: any) => h.message),
-					error: error?.message,
-				};
-			}),
+		results.filter(finished).map(async (e) => {
+			const full = (await rest('GET', `/executions/${e.id}`)).body.data;
+			const { runData, error } = flatted.parse(full.data).resultData;
+			return {
+				id: String(e.id),
+				mode: e.mode,
+				status: e.status,
+				startedAt: e.startedAt,
+				items: (node: string) =>
+					(runData[node]?.[0]?.data?.main?.[0] ?? []).map((i: any) => i.json),
+				hints: (node: string) => (runData[node]?.[0]?.hints ?? []).map((h: any) => h.message),
+				error: error?.message,
+			};
+		}),
 	);
 }
 

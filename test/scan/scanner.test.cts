@@ -6,6 +6,7 @@ import { HostMap } from '../../mock-server/src/scan/fetcher.cjs';
 import { Scanner, type ScanResult } from '../../mock-server/src/scan/scanner.cjs';
 import { siteTruth } from '../../mock-server/src/web/profiles.cjs';
 import { startServer } from '../helpers/server.cjs';
+import { waitUntil } from '../helpers/wait.cjs';
 import { startFixtureWeb } from './fixture-web.cjs';
 
 type Expect = { fb: boolean; tt: boolean; ga: boolean; ids?: Partial<ScanResult['ids']> };
@@ -270,9 +271,7 @@ describe('the synthetic web', () => {
 				);
 			expect(await connections()).toBeGreaterThan(0);
 			await scanner.close();
-			for (let tries = 0; tries < 50 && (await connections()) > 0; tries++)
-				await new Promise((resolve) => setTimeout(resolve, 20));
-			expect(await connections()).toBe(0);
+			await waitUntil(async () => (await connections()) === 0, 30_000, 'the connections to close');
 			// deterministic: the same site twice gives the same page
 			const again = await fetch(`${origin}/`, { headers: { host: hosts[0] } });
 			const first = await fetch(`${origin}/`, { headers: { host: hosts[0] } });
