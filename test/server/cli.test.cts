@@ -4,6 +4,7 @@ import net from 'node:net';
 import { join } from 'node:path';
 import { freePort } from '../helpers/ports.cjs';
 import { withTempDir } from '../helpers/temp-dir.cjs';
+import { waitUntil } from '../helpers/wait.cjs';
 
 /** The `npm start` program itself: bad options, a port in use, graceful shutdown. */
 const CLI = join(__dirname, '../../mock-server/src/cli.cts');
@@ -213,15 +214,12 @@ describe('one process per database, and npm start under a process manager', () =
 		npm.kill('SIGTERM');
 		await exited;
 		// The port is free again once the server itself has stopped.
-		for (let attempt = 0; ; attempt++) {
-			const free = await new Promise<boolean>((resolve) => {
+		const free = () =>
+			new Promise<boolean>((resolve) => {
 				const probe = net.createServer();
 				probe.once('error', () => resolve(false));
 				probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
 			});
-			if (free) break;
-			if (attempt > 50) throw new Error(`the server still holds port ${port} after npm stopped`);
-			await new Promise((r) => setTimeout(r, 100));
-		}
+		await waitUntil(free, 30_000, `the server to let go of port ${port} after npm stopped`, 100);
 	});
 });
