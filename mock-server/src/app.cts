@@ -39,6 +39,13 @@ import { BusinessDirectory } from './leads/directory.cjs';
 import { leadRoutes } from './leads/routes.cjs';
 import { ScanCache } from './leads/scan-cache.cjs';
 import { latencyProfile } from './leads/search.cjs';
+import {
+	DivergenceReport,
+	readRecordings,
+	Recorder,
+	registerProxy,
+	Replayer,
+} from './proxy/index.cjs';
 import { scanningOnDemand, startWebsiteScanning } from './scan/index.cjs';
 import { openDatabase } from './store/database.cjs';
 import { Store } from './store/store.cjs';
@@ -65,7 +72,18 @@ export interface RunningServer {
 	adminToken: string;
 	devKey: string;
 	devAccountId: string;
+	/** In proxy mode: where the real service differed from the contract. */
+	divergences: DivergenceReport;
 	close(): Promise<void>;
+}
+
+/** The statuses this server's OpenAPI document gives an operation ("GET /api/v1/inboxes"). */
+function documentedStatuses(app: FastifyInstance, operation: string): number[] {
+	const [method, path] = operation.split(' ');
+	const paths = (
+		app.swagger() as { paths?: Record<string, Record<string, { responses?: object }>> }
+	).paths;
+	return Object.keys(paths?.[path]?.[method.toLowerCase()]?.responses ?? {}).map(Number);
 }
 
 /** The URL clients use for an address the server listens on (a wildcard bind is reached on loopback). */
@@ -190,6 +208,20 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		});
 	registerSyntheticWeb(app);
 	registerTrafficHooks(app, { faults, journal, clock });
+	const divergences = new DivergenceReport();
+	if (config.proxyLeads || config.proxyInboxes || config.replay)
+		registerProxy(app, {
+			upstreams: { leads: config.proxyLeads, inboxes: config.proxyInboxes },
+			allowed: { charges: config.proxyAllowCharges, changes: config.proxyAllowChanges },
+			timeoutMs: config.proxyTimeout,
+			clock,
+			report: divergences,
+			statusesOf: (operation) => documentedStatuses(app, operation),
+			recorder: config.record ? new Recorder(config.record) : undefined,
+			replayer: config.replay
+				? new Replayer(readRecordings(config.replay), config.replayIgnore)
+				: undefined,
+		});
 
 	void app.register(healthRoutes);
 	void app.register(leadRoutes, {
@@ -219,9 +251,11 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		clock,
 		faults,
 		journal,
+		divergences,
 		seed: (seed) => applySeed(store, seed),
 		reset: async () => {
 			store.clear();
+			divergences.clear();
 			clock.reset();
 			faults.clear();
 			journal.clear();
@@ -251,6 +285,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 				adminToken,
 				devKey,
 				devAccountId: store.accounts.devAccountId()!,
+				divergences,
 				close: () => server.close(),
 			};
 		},

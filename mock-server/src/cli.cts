@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { buildServer } from './app.cjs';
-import { ConfigError, parseConfig, usage } from './core/config.cjs';
+import { ConfigError, parseConfig, type ServerConfig, usage } from './core/config.cjs';
 import { helperRole } from './core/helpers.cjs';
 import { runThread } from './thread.cjs';
 
@@ -59,6 +59,8 @@ async function main(): Promise<void> {
 			`${signal} received: finishing in-flight requests and closing the database...\n`,
 		);
 		await running.close();
+		if (config.proxyLeads || config.proxyInboxes)
+			process.stdout.write(`${running.divergences.summary()}\n`);
 		process.exit(0);
 	};
 	process.on('SIGINT', () => void stop('SIGINT'));
@@ -76,11 +78,32 @@ async function main(): Promise<void> {
 			`  admin token:           ${running.adminToken}`,
 			`  database:              ${config.db}`,
 			`  connection tests:      ${config.connectionTest}    latency: ${config.latency}`,
+			...modeLines(config),
 			'',
 			`Try: curl -s -X POST ${running.url}/api/v1/niche-finder-leads -H 'Authorization: Bearer ${running.devKey}' -H 'Content-Type: application/json' -d '{"niche":"dentist","city":"Austin, TX","count":5}'`,
 			'',
 		].join('\n') + '\n',
 	);
+}
+
+/** The banner's lines for proxy, record and replay, when they are on. */
+function modeLines(config: ServerConfig): string[] {
+	const lines: string[] = [];
+	const allowed = (on: boolean, what: string) => (on ? `${what} forwarded` : `${what} refused`);
+	if (config.proxyLeads)
+		lines.push(
+			`  proxy, lead search:    ${config.proxyLeads}   (${allowed(config.proxyAllowCharges, 'searches, which spend credits,')}; --proxy-allow-charges)`,
+		);
+	if (config.proxyInboxes)
+		lines.push(
+			`  proxy, inboxes:        ${config.proxyInboxes}   (reads forwarded; ${allowed(config.proxyAllowChanges, 'creation')}; --proxy-allow-changes)`,
+		);
+	if (config.record) lines.push(`  recording into:        ${config.record}`);
+	if (config.replay)
+		lines.push(`  replaying from:        ${config.replay}   (nothing forwarded, nothing charged)`);
+	if (lines.length)
+		lines.push('  divergences:           GET /__admin/divergences (and a summary when stopped)');
+	return lines;
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { requireAdminToken } from '../http/auth.cjs';
 import { accountRoutes } from './accounts-routes.cjs';
+import { divergenceRoutes } from './divergences-routes.cjs';
 import { faultRoutes } from './faults-routes.cjs';
 import { journalRoutes } from './journal-routes.cjs';
 import type { AdminRoutesOptions } from './schema.cjs';
@@ -15,6 +16,6 @@ export type { AdminRoutesOptions } from './schema.cjs';
 /** The admin API by resource, each part a plugin of its own behind the one token check. */
 export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, options) => {
 	app.addHook('preValidation', requireAdminToken(options.adminToken));
-	for (const routes of [accountRoutes, faultRoutes, journalRoutes, stateRoutes])
+	for (const routes of [accountRoutes, faultRoutes, journalRoutes, divergenceRoutes, stateRoutes])
 		await app.register(routes, options);
 };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Seed } from '../contract/seed.cjs';
 import type { Clock } from '../core/clock.cjs';
 import { ADMIN_TOKEN_FAILURE, type Answer, BODY_FAILURES, failure } from '../http/contract.cjs';
+import type { DivergenceReport } from '../proxy/index.cjs';
 import type { Store } from '../store/store.cjs';
 import type { Faults } from './faults.cjs';
 import type { RequestJournal } from './journal.cjs';
@@ -15,6 +16,8 @@ export interface AdminRoutesOptions {
 	journal: RequestJournal;
 	reset: () => Promise<void>;
 	seed: (seed: Seed) => Promise<unknown>;
+	/** What the proxied service did differently from the contract (proxy mode). */
+	divergences: DivergenceReport;
 }
 
 export const accountParams = z.object({ id: z.string() });

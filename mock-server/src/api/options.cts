@@ -47,4 +47,20 @@ export interface MockServerOptions {
 	log?: boolean;
 	/** A seed file's path, or the seed itself: applied at start and on reset. */
 	seed?: string | Seed;
+	/** The real lead search base URL: lead searches are forwarded there (proxy mode). */
+	proxyLeads?: string;
+	/** The real inbox base URL, with /api/v1: pool and inbox requests are forwarded there. */
+	proxyInboxes?: string;
+	/** Forward lead searches, which spend real credits (default false: refused). */
+	proxyAllowCharges?: boolean;
+	/** Forward inbox creation, which creates real inboxes (default false: refused). */
+	proxyAllowChanges?: boolean;
+	/** Milliseconds to wait for a forwarded request's answer before a 502 (default 600000). */
+	proxyTimeout?: number;
+	/** Folder every forwarded exchange is written to, one JSON file each. */
+	record?: string;
+	/** Folder of recordings to answer from; nothing is forwarded. */
+	replay?: string;
+	/** Request fields replay does not compare: body fields (a.b) or query parameters (query.x). */
+	replayIgnore?: string[];
 }

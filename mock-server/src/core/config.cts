@@ -18,6 +18,8 @@ interface OptionSpec<T> {
 	/** Said in the table when there is no default text: what happens without the option. */
 	absent?: string;
 	help: string;
+	/** A switch: the flag alone turns it on (its text is then "on"); the variable takes on or off. */
+	switch?: true;
 	/** The value of the option's text (undefined when not given and without default). */
 	read: (raw: Raw | undefined) => T;
 }
@@ -203,6 +205,69 @@ export const OPTIONS = {
 		help: 'HOST:PORT,... that real connection tests may reach although local, private or not a mail port (a local test mail server)',
 		read: (raw) => allowList(raw),
 	}),
+	proxyLeads: spec({
+		flag: 'proxy-leads',
+		env: 'MOCK_PROXY_LEADS',
+		help: 'the real lead search base URL: lead searches are forwarded there and answered as it answers (proxy mode)',
+		read: (raw) => baseUrl(raw),
+	}),
+	proxyInboxes: spec({
+		flag: 'proxy-inboxes',
+		env: 'MOCK_PROXY_INBOXES',
+		help: 'the real inbox base URL, with /api/v1: pool and inbox requests are forwarded there (proxy mode)',
+		read: (raw) => baseUrl(raw),
+	}),
+	proxyAllowCharges: spec({
+		flag: 'proxy-allow-charges',
+		env: 'MOCK_PROXY_ALLOW_CHARGES',
+		default: 'off',
+		switch: true,
+		help: 'forward lead searches, which spend real credits; without it they are refused and nothing is forwarded',
+		read: (raw) => oneOf(raw!, ['on', 'off'] as const) === 'on',
+	}),
+	proxyAllowChanges: spec({
+		flag: 'proxy-allow-changes',
+		env: 'MOCK_PROXY_ALLOW_CHANGES',
+		default: 'off',
+		switch: true,
+		help: 'forward inbox creation, which creates real inboxes; without it it is refused and nothing is forwarded',
+		read: (raw) => oneOf(raw!, ['on', 'off'] as const) === 'on',
+	}),
+	proxyTimeout: spec({
+		flag: 'proxy-timeout',
+		env: 'MOCK_PROXY_TIMEOUT',
+		default: '600000',
+		help: "milliseconds to wait for a forwarded request's whole answer before answering 502 (a lead search of 1000 may take minutes)",
+		read: (raw) => integer(raw!, 100, 3600000),
+	}),
+	record: spec({
+		flag: 'record',
+		env: 'MOCK_RECORD',
+		help: 'folder: every forwarded exchange is written there as one JSON file, secrets redacted (needs a proxy option)',
+		read: (raw) => raw?.value,
+	}),
+	replay: spec({
+		flag: 'replay',
+		env: 'MOCK_REPLAY',
+		help: 'folder of recordings: API requests are answered from them, nothing is forwarded and nothing charged',
+		read: (raw) => {
+			if (raw && !existsSync(raw.value))
+				throw new ConfigError(
+					`${raw.source}: no folder at ${raw.value} (give the folder --record wrote)`,
+				);
+			return raw?.value;
+		},
+	}),
+	replayIgnore: spec({
+		flag: 'replay-ignore',
+		env: 'MOCK_REPLAY_IGNORE',
+		help: 'request fields replay does not compare, comma-separated: body fields (count, entries.0.imapPassword) or query parameters (query.skip)',
+		read: (raw) =>
+			(raw?.value ?? '')
+				.split(',')
+				.map((field) => field.trim())
+				.filter(Boolean),
+	}),
 };
 
 export type OptionName = keyof typeof OPTIONS;
@@ -225,7 +290,21 @@ export function readConfig(given: (name: OptionName) => Raw | undefined): Server
 				: { value: option.default, source: `--${option.flag}` });
 		config[name] = option.read(raw);
 	}
+	checkTogether(config as ServerConfig);
 	return config as ServerConfig;
+}
+
+/** Options that only make sense with, or without, others. */
+function checkTogether(config: ServerConfig): void {
+	const proxied = config.proxyLeads !== undefined || config.proxyInboxes !== undefined;
+	if (config.replay !== undefined && proxied)
+		throw new ConfigError(
+			'--replay answers from recordings and --proxy-leads/--proxy-inboxes forward to a service: give one or the other',
+		);
+	if (config.record !== undefined && !proxied)
+		throw new ConfigError(
+			'--record writes what is forwarded: give --proxy-leads and/or --proxy-inboxes with it',
+		);
 }
 
 export function usage(): string {
@@ -286,6 +365,22 @@ function integer(raw: Raw, min: number, max: number, extra = ''): number {
 	return Number(value);
 }
 
+/** An http(s) base URL, without a trailing slash. */
+function baseUrl(raw: Raw | undefined): string | undefined {
+	if (!raw) return undefined;
+	let url: URL;
+	try {
+		url = new URL(raw.value);
+	} catch {
+		url = new URL('invalid:');
+	}
+	if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash)
+		throw new ConfigError(
+			`${raw.source} must be an http or https base URL without query, e.g. https://leads.example.com or https://inboxes.example.com/api/v1 (got "${raw.value}")`,
+		);
+	return url.href.replace(/\/+$/, '');
+}
+
 /** `HOST:PORT,HOST:PORT` (an IPv6 host in brackets: `[::1]:3143`). */
 function allowList(raw: Raw | undefined): { host: string; port: number }[] {
 	if (!raw) return [];
@@ -324,7 +419,10 @@ function joinNegativeValues(argv: string[]): string[] {
 /** The command line's configuration: flags, then MOCK_* variables, then defaults. */
 export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig | 'help' {
 	const flags = Object.fromEntries(
-		Object.values(OPTIONS).map((o) => [o.flag, { type: 'string' as const }]),
+		Object.values(OPTIONS).map((o: OptionSpec<unknown>) => [
+			o.flag,
+			{ type: o.switch ? ('boolean' as const) : ('string' as const) },
+		]),
 	);
 	let values: Record<string, string | boolean | undefined>;
 	try {
@@ -342,6 +440,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfi
 		const { flag, env: variable } = OPTIONS[name];
 		const fromFlag = values[flag];
 		if (typeof fromFlag === 'string') return { value: fromFlag, source: `--${flag}` };
+		if (fromFlag === true) return { value: 'on', source: `--${flag}` };
 		const fromEnv = env[variable];
 		return fromEnv !== undefined && fromEnv !== ''
 			? { value: fromEnv, source: `${variable} (environment)` }
