@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadWorkflow, outputOf, runWorkflow, stopEngineTimers } from '../helpers/n8n.cjs';
 import { type OtherService, startOtherService } from '../helpers/other-service.cjs';
 import { closedPort } from '../helpers/ports.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
@@ -23,6 +24,7 @@ const tempDir = () => {
 };
 afterAll(() => {
 	for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+	stopEngineTimers();
 });
 
 /** A request as a client sends it, through any server. */
@@ -257,6 +259,52 @@ describe('proxy in front of the reference server', () => {
 		} finally {
 			await ignoring.close();
 		}
+	});
+});
+
+describe('n8n workflows through the proxy, then offline from the recording', () => {
+	it('give the same output both ways, and the replay charges nothing', async () => {
+		const real = await startServer();
+		const { apiKey, accountId } = await real.newAccount({ credits: 200 });
+		await real.fillInboxes(apiKey, 3, 'n8n');
+		const dir = tempDir();
+		const proxy = await startServer({
+			proxyLeads: real.url,
+			proxyInboxes: `${real.url}/api/v1`,
+			proxyAllowCharges: true,
+			record: dir,
+		});
+		const run = async (url: string) => {
+			const credentials = { apiKey, leadsBaseUrl: url, inboxBaseUrl: `${url}/api/v1` };
+			const leads = await runWorkflow(loadWorkflow('fetch-leads.json'), { credentials });
+			const lists = await runWorkflow(loadWorkflow('list-pools-and-inboxes.json'), { credentials });
+			for (const result of [leads, lists]) expect(result.status).toBe('success');
+			return {
+				leads: outputOf(leads, 'Fetch Leads').map((i) => i.json),
+				pools: outputOf(lists, 'List Pools').map((i) => i.json),
+				inboxes: outputOf(lists, 'List Inboxes').map((i) => i.json),
+			};
+		};
+		let live;
+		try {
+			live = await run(proxy.url);
+			expect(live.leads.length).toBeGreaterThan(0);
+			expect(live.inboxes).toHaveLength(3);
+		} finally {
+			await proxy.close();
+		}
+		const credits = (await real.admin('GET', `/accounts/${accountId}`)).body.credits;
+		await real.close();
+
+		const replay = await startServer({ replay: dir });
+		try {
+			expect(await run(replay.url)).toEqual(live);
+			expect((await replay.admin('GET', '/requests')).body.requests.length).toBeGreaterThan(0);
+		} finally {
+			await replay.close();
+		}
+		// What the live run charged stays what it charged: the replay reached no ledger.
+		expect(credits).toBeLessThan(200);
 	});
 });
 
