@@ -164,7 +164,7 @@ export async function pollLeadInbox(this: IPollFunctions): Promise<INodeExecutio
 	const result = await oneAtATime(
 		triggerKey(this),
 		Date.now,
-		async () => await check(this, settings),
+		async () => await runCheck(this, settings),
 		{
 			onSkipped: (runningForMs) =>
 				this.logger.warn(
@@ -182,7 +182,7 @@ export async function pollLeadInbox(this: IPollFunctions): Promise<INodeExecutio
 }
 
 /** One check: list, compare with what the last one recorded, record, report the changes. */
-async function check(
+async function runCheck(
 	ctx: IPollFunctions,
 	settings: Settings,
 ): Promise<INodeExecutionData[][] | null> {
