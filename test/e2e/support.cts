@@ -90,6 +90,20 @@ export async function startStack(
 	return { app, server, account };
 }
 
+/** The three inboxes the trigger tests follow, in a pool named Outreach (no connection test). */
+export async function createOutreachInboxes(stack: Stack): Promise<void> {
+	const created = await stack.server.call('POST', '/api/v1/inboxes?poolName=Outreach', {
+		key: stack.account.apiKey,
+		body: ['sam@gmail.com', 'alex@gmail.com', 'kim@yahoo.com'].map((emailAddress) => ({
+			emailAddress,
+			imapPassword: 'app-password',
+			skipConnectionTest: true,
+		})),
+	});
+	if (created.body?.summary?.created !== 3)
+		throw new Error(`the three inboxes were not created: ${JSON.stringify(created.body)}`);
+}
+
 /**
  * The package's nodes in a workflow use only parameters their node declares, and set the required
  * ones n8n would find empty: n8n silently drops an unknown parameter and refuses a workflow with a

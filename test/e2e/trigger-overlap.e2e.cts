@@ -1,18 +1,38 @@
-import { ALL_LINES } from './n8n-app.cjs';
-import { checkParameters, executionsOf, loadExample, startStack, waitFor } from './support.cjs';
+import { ALL_LINES, type N8nVersion } from './n8n-app.cjs';
+import {
+	checkParameters,
+	createOutreachInboxes,
+	executionList,
+	executionsOf,
+	finished,
+	loadExample,
+	startStack,
+	waitFor,
+} from './support.cjs';
 
 /**
  * A published Lead Inbox Trigger whose check outlasts the interval between checks, in the real n8n
  * apps: n8n starts a poll on every tick without waiting for the previous one, so without the
- * node's one-check-at-a-time rule the tick during a slow check reports the same change as the
- * slow check does. Checks every 10 s (custom cron, as a user sets it in Poll Times); one listing
- * held 25 s by the reference server's route fault; the change happens while it is held.
+ * node's one-check-at-a-time rule a tick during a slow check reports the same change as the slow
+ * check does. One listing is held by the reference server's route fault for longer than the
+ * interval, and an inbox goes to error while it is held.
  */
 const OWNER = { email: 'owner@lead-inbox.test', password: 'Lead-Inbox-e2e-1' };
 const TRIGGER = 'Lead Inbox Trigger';
-const MINUTE = 60_000;
-const EVERY_10_SECONDS = '0,10,20,30,40,50 * * * * *';
-const HELD_MS = 25_000;
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+
+/**
+ * The schedule, as a user sets it in Poll Times, and how long the listing is held. n8n 2.40 refuses
+ * poll times under a minute (n8n-workflow's isSubMinuteCron); the earlier lines allow a list of
+ * seconds, as the trial that found the double event used.
+ */
+function scheduleOf(target: N8nVersion) {
+	const [major, minor] = target.version.split('.').map(Number);
+	return major === 2 && minor >= 40
+		? { cron: '0 * * * * *', intervalMs: MINUTE, heldMs: 75 * SECOND }
+		: { cron: '0,10,20,30,40,50 * * * * *', intervalMs: 10 * SECOND, heldMs: 25 * SECOND };
+}
 
 describe('Lead Inbox Trigger checks that outlast the interval, in the real n8n apps', () => {
 	const stops: Array<() => Promise<void>> = [];
@@ -26,56 +46,54 @@ describe('Lead Inbox Trigger checks that outlast the interval, in the real n8n a
 			await Promise.all(
 				ALL_LINES.map(async (target) => {
 					const { version } = target;
-					const { app, server, account } = await startStack(target);
+					const { cron, intervalMs, heldMs } = scheduleOf(target);
+					const stack = await startStack(target);
+					const { app, server, account } = stack;
 					stops.push(async () => {
 						await app.stop();
 						await server.close();
 					});
-					const created = await server.call('POST', '/api/v1/inboxes?poolName=Outreach', {
-						key: account.apiKey,
-						body: ['sam@gmail.com', 'alex@gmail.com', 'kim@yahoo.com'].map((emailAddress) => ({
-							emailAddress,
-							imapPassword: 'app-password',
-							skipConnectionTest: true,
-						})),
-					});
-					expect(created.body.summary.created).toBe(3);
-
+					await createOutreachInboxes(stack);
 					const workflow = loadExample('inbox-error-alert.json');
 					workflow.id = 'LeadInboxSlowChecks';
 					const trigger = workflow.nodes.find((n: any) => n.name === TRIGGER);
-					trigger.parameters.pollTimes = {
-						item: [{ mode: 'custom', cronExpression: EVERY_10_SECONDS }],
-					};
+					trigger.parameters.pollTimes = { item: [{ mode: 'custom', cronExpression: cron }] };
 					checkParameters(workflow);
 					await app.importWorkflow(workflow);
 					await app.publish(workflow.id);
 					const main = await app.startProcess(['start'], 'Editor is now accessible');
-					const rest = await app.signInOwner(OWNER);
+
 					const listings = async () =>
 						(await server.admin('GET', '/requests?method=GET&path=/api/v1/inboxes')).body
 							.requests as Array<{ time: string; durationMs: number }>;
-					const checksAfter = async (count: number, what: string) =>
-						await waitFor(
-							`${what} (n8n ${version})`,
-							async () => ((await listings()).length > count ? true : undefined),
-							MINUTE,
-						);
+					const until = async (what: string, holds: () => Promise<boolean>, ms: number) => {
+						try {
+							await waitFor(what, async () => ((await holds()) ? true : undefined), ms);
+						} catch (error) {
+							// n8n's log says why (a refused schedule, an activation error).
+							throw new Error(
+								`n8n ${version}: ${(error as Error).message}\n${main.log.slice(-3000)}`,
+							);
+						}
+					};
 
 					// The check at publish records the three inboxes; a scheduled one follows.
-					await checksAfter(1, 'a scheduled check');
-					// The next listing is held 25 s: the check that asks for it outlasts two ticks.
+					await until(
+						'a scheduled check',
+						async () => (await listings()).length > 1,
+						2 * intervalMs + MINUTE,
+					);
+					// The next listing is held longer than the interval: its check outlasts a tick.
 					const armed = await server.admin('POST', '/faults', {
 						route: 'GET /api/v1/inboxes',
 						times: 1,
-						delayMs: HELD_MS,
+						delayMs: heldMs,
 					});
 					expect(armed.status).toBe(200);
-					await waitFor(
-						`the held listing to be asked for (n8n ${version})`,
-						async () =>
-							(await server.admin('GET', '/faults')).body.routes.length === 0 ? true : undefined,
-						MINUTE,
+					await until(
+						'the held listing to be asked for',
+						async () => (await server.admin('GET', '/faults')).body.routes.length === 0,
+						2 * intervalMs + MINUTE,
 					);
 					// While it is held, an inbox goes to error (the held listing is read after the wait).
 					const changed = await server.admin(
@@ -84,19 +102,30 @@ describe('Lead Inbox Trigger checks that outlast the interval, in the real n8n a
 						{ status: 'error' },
 					);
 					expect(changed.status).toBe(200);
-
-					const executions = async () => await executionsOf(rest, version, workflow.id);
-					await waitFor(
-						`the execution of the change (n8n ${version})`,
-						async () => ((await executions()).length ? true : undefined),
-						2 * MINUTE,
+					// The held listing answered, then a check after it: by then every execution a check
+					// before it started is listed (a tick beside the held check would have ended first).
+					const heldEnd = async () => {
+						const held = (await listings()).find((r) => r.durationMs >= heldMs);
+						return held ? Date.parse(held.time) + held.durationMs : undefined;
+					};
+					await until(
+						'the held listing to be answered',
+						async () => (await heldEnd()) !== undefined,
+						heldMs + 2 * MINUTE,
 					);
-					// Two more checks after it: the change is not told again.
-					const seen = (await listings()).length;
-					await checksAfter(seen + 1, 'two more checks');
-					// Their executions, had they any, would be saved before the next check starts.
-					await checksAfter(seen + 2, 'the check after them');
-					const runs = await executions();
+					const end = (await heldEnd())!;
+					await until(
+						'a check after the held one',
+						async () => (await listings()).some((r) => Date.parse(r.time) >= end),
+						2 * intervalMs + MINUTE,
+					);
+					const rest = await app.signInOwner(OWNER);
+					await until(
+						'its executions to finish',
+						async () => (await executionList(rest, workflow.id)).every(finished),
+						MINUTE,
+					);
+					const runs = await executionsOf(rest, version, workflow.id);
 					expect([version, runs.length]).toEqual([version, 1]);
 					expect(runs[0].items(TRIGGER)).toEqual([
 						expect.objectContaining({
@@ -112,7 +141,6 @@ describe('Lead Inbox Trigger checks that outlast the interval, in the real n8n a
 						.sort((a, b) => a.start - b.start);
 					const overlapping = spans.filter((span, i) => i > 0 && span.start < spans[i - 1].end);
 					expect([version, overlapping]).toEqual([version, []]);
-					expect(spans.some((s) => s.end - s.start >= HELD_MS)).toBe(true);
 
 					// n8n's log says which ticks were skipped, and how long the slow check took.
 					expect(main.log).toMatch(
@@ -122,11 +150,11 @@ describe('Lead Inbox Trigger checks that outlast the interval, in the real n8n a
 						/a check took \d+\.\d s, longer than the time between checks \(\d+ skipped meanwhile\)\. Set a longer interval in Poll Times/,
 					);
 					console.log(
-						`n8n ${version}: ${spans.length} checks every 10 s, one held ${HELD_MS / 1000} s; 1 execution; no listing beside another`,
+						`n8n ${version}: checks on "${cron}", one held ${heldMs / 1000} s; ${spans.length} checks, 1 execution, no listing beside another`,
 					);
 				}),
 			);
 		},
-		6 * MINUTE,
+		10 * MINUTE,
 	);
 });

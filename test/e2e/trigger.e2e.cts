@@ -1,6 +1,7 @@
 import { ALL_LINES, type N8nApp } from './n8n-app.cjs';
 import {
 	checkParameters,
+	createOutreachInboxes,
 	type Execution,
 	executionList,
 	executionsOf,
@@ -35,16 +36,8 @@ interface Running {
 
 async function start(target: (typeof ALL_LINES)[number]): Promise<Running> {
 	const stack = await startStack(target);
-	const { server, account, app } = stack;
-	const created = await server.call('POST', '/api/v1/inboxes?poolName=Outreach', {
-		key: account.apiKey,
-		body: ['sam@gmail.com', 'alex@gmail.com', 'kim@yahoo.com'].map((emailAddress) => ({
-			emailAddress,
-			imapPassword: 'app-password',
-			skipConnectionTest: true,
-		})),
-	});
-	expect(created.body.summary.created).toBe(3);
+	const { server, app } = stack;
+	await createOutreachInboxes(stack);
 	const workflow = loadExample('inbox-error-alert.json');
 	checkParameters(workflow);
 	await app.importWorkflow(workflow);
