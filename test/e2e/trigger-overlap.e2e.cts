@@ -58,6 +58,8 @@ describe('Lead Inbox Trigger checks that outlast the interval, in the real n8n a
 					workflow.id = 'LeadInboxSlowChecks';
 					const trigger = workflow.nodes.find((n: any) => n.name === TRIGGER);
 					trigger.parameters.pollTimes = { item: [{ mode: 'custom', cronExpression: cron }] };
+					// A page may take longer than its default 60 s here, as a user with a slow service sets.
+					trigger.parameters.options = { timeoutSeconds: 120 };
 					checkParameters(workflow);
 					await app.importWorkflow(workflow);
 					await app.publish(workflow.id);
