@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadWorkflow, outputOf, runWorkflow, stopEngineTimers } from '../helpers/n8n.cjs';
@@ -455,7 +456,30 @@ describe('proxy in front of a service that answers otherwise', () => {
 		const dropped = await through('GET', '/api/v1/inboxes');
 		expect([dropped.status, JSON.parse(dropped.text).error]).toEqual([
 			502,
-			expect.stringMatching(/the connection to http:\/\/127\.0\.0\.1:\d+ broke/),
+			expect.stringMatching(/the connection to http:\/\/127\.0\.0\.1:\d+ broke before it answered/),
 		]);
+		// Headers and half a body, then the connection is reset.
+		const cut = net.createServer((socket) =>
+			socket.once('data', () => {
+				socket.write(
+					'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{"pools":[',
+				);
+				setImmediate(() => socket.resetAndDestroy());
+			}),
+		);
+		await new Promise<void>((resolve) => cut.listen(0, '127.0.0.1', resolve));
+		const midway = await startServer({
+			proxyInboxes: `http://127.0.0.1:${(cut.address() as net.AddressInfo).port}/api/v1`,
+		});
+		try {
+			const res = await send(midway.url, 'GET', '/api/v1/pools', 'lik_any_key_000000000');
+			expect([res.status, JSON.parse(res.text).error]).toEqual([
+				502,
+				expect.stringMatching(/broke while its answer was being read/),
+			]);
+		} finally {
+			await midway.close();
+			cut.close();
+		}
 	});
 });
