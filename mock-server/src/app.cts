@@ -217,6 +217,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 			clock,
 			report: divergences,
 			statusesOf: (operation) => documentedStatuses(app, operation),
+			warn: (message, fields) => logger.warn(message, fields),
 			recorder: config.record ? new Recorder(config.record) : undefined,
 			replayer: config.replay
 				? new Replayer(readRecordings(config.replay), config.replayIgnore)

@@ -30,6 +30,8 @@ export interface ProxyOptions {
 	statusesOf: (operation: string) => number[];
 	recorder?: Recorder;
 	replayer?: Replayer;
+	/** Where a problem that does not fail the request is said (the server's log). */
+	warn: (message: string, fields: Record<string, unknown>) => void;
 }
 
 /** A forwarded body is the real service's to refuse: read up to this much. */
@@ -115,12 +117,19 @@ export function registerProxy(app: FastifyInstance, options: ProxyOptions): void
 			},
 			options.statusesOf(operation),
 		);
-		options.recorder?.write({
-			request: asRecorded,
-			response: recordedResponse(answer.status, answer.headers, answer.body),
-			recordedAt: new Date(startedAt).toISOString(),
-			durationMs: Math.round(performance.now() - started),
-		});
+		try {
+			options.recorder?.write({
+				request: asRecorded,
+				response: recordedResponse(answer.status, answer.headers, answer.body),
+				recordedAt: new Date(startedAt).toISOString(),
+				durationMs: Math.round(performance.now() - started),
+			});
+		} catch (error) {
+			// The caller still gets the real answer (it may have cost credits); the gap is said.
+			options.warn(`a forwarded exchange could not be recorded: ${(error as Error).message}`, {
+				operation,
+			});
+		}
 		return reply.code(answer.status).headers(answer.headers).send(answer.body);
 	});
 }

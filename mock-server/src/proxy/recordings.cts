@@ -9,7 +9,14 @@
  * read before and after a change is two recordings, replayed in that order).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+	accessSync,
+	constants,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { redact } from '../core/logger.cjs';
 
@@ -132,7 +139,14 @@ export class Recorder {
 	private readonly times = new Map<string, number>();
 
 	constructor(private readonly dir: string) {
-		mkdirSync(dir, { recursive: true });
+		try {
+			mkdirSync(dir, { recursive: true });
+			accessSync(dir, constants.W_OK);
+		} catch (error) {
+			throw new RecordingError(
+				`--record: cannot write recordings into ${dir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a folder this server may create and write`,
+			);
+		}
 	}
 
 	write(recording: Recording): string {
