@@ -425,6 +425,23 @@ describe('proxy in front of a service that answers otherwise', () => {
 		});
 	});
 
+	it("classes statuses: the specs' and this server's pass, a decided one answered otherwise is an open point, others go beyond", async () => {
+		service.on('POST /api/v1/niche-finder-leads', {
+			status: 429,
+			headers: { 'retry-after': '30' },
+			json: { error: 'Too many searches' },
+		});
+		service.on('GET /api/v1/pools', { status: 503, json: { error: 'Maintenance' } });
+		service.on('GET /api/v1/inboxes', { status: 403, json: { error: 'Missing inboxes:read' } });
+		await through('POST', '/api/v1/niche-finder-leads', { niche: 'x', city: 'y' });
+		await through('GET', '/api/v1/pools');
+		await through('GET', '/api/v1/inboxes');
+		expect((await divergences()).map((d) => [d.class, d.operation, d.what, d.seen])).toEqual([
+			['open-point', 'POST /api/v1/niche-finder-leads', 'status', '429'],
+			['beyond-spec', 'GET /api/v1/pools', 'status', '503'],
+		]);
+	});
+
 	it('answers 502 naming what failed and where: refused, a name that does not resolve, a time-out, a reset mid-answer', async () => {
 		const refused = await startServer({
 			proxyInboxes: `http://127.0.0.1:${await closedPort()}/api/v1`,

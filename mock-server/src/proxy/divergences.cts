@@ -88,7 +88,7 @@ const SPEC_STATUSES: Record<string, number[]> = {
 };
 /** Statuses decisions.md adds where the specs are silent, with the entry that adds them. */
 const DECIDED_STATUSES: Record<string, Record<number, string>> = {
-	[LEADS]: { 413: DECISION.bodyLimits, 415: DECISION.bodyLimits },
+	[LEADS]: { 413: DECISION.bodyLimits, 415: DECISION.bodyLimits, 429: DECISION.leadsRateLimit },
 	[POOLS]: {},
 	[LIST]: {},
 	[CREATE]: {
@@ -356,12 +356,11 @@ function statusOf(exchange: Exchange, ours: number[]): Found[] {
 	const decided = DECIDED_STATUSES[operation]?.[status];
 	return [
 		{
-			class: decided || status === 429 ? 'open-point' : 'beyond-spec',
+			class: decided ? 'open-point' : 'beyond-spec',
 			what: 'status',
 			expected: `one of ${[...new Set([...(SPEC_STATUSES[operation] ?? []), ...ours])].sort().join(', ')}`,
 			seen: String(status),
-			decision:
-				decided ?? (status === 429 && operation === LEADS ? DECISION.leadsRateLimit : undefined),
+			decision: decided,
 		},
 	];
 }
