@@ -14,6 +14,13 @@ const ROOT = join(__dirname, '..', '..');
 const WORKFLOWS = join(ROOT, '.github', 'workflows');
 const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
 
+/** npm with `publish` made a dry run (nothing leaves this machine); the real npm for the rest. */
+const DRY_RUN_NPM = [
+	'real="$(PATH="$(tr \':\' \'\\n\' <<<"$PATH" | grep -vx "$RUNNER_STAND_INS" | paste -sd:)" command -v npm)"',
+	'if [ "$1" = publish ]; then shift; exec "$real" publish --dry-run "$@"; fi',
+	'exec "$real" "$@"',
+].join('\n');
+
 let root: string;
 /** setup-node's npm cache, as the repository's cache holds it from one job to the next. */
 let npmCache: string;
@@ -61,11 +68,7 @@ it('publish.yml, job "publish": on a version tag, checks and publishes with prov
 		github: { GITHUB_REF_NAME: `v${version}`, GITHUB_REF_TYPE: 'tag' },
 		// The one change: npm publish is a dry run (nothing leaves this machine).
 		standIns: {
-			npm: [
-				'real="$(PATH="$(tr \':\' \'\\n\' <<<"$PATH" | grep -vx "$RUNNER_STAND_INS" | paste -sd:)" command -v npm)"',
-				'if [ "$1" = publish ]; then shift; exec "$real" publish --dry-run "$@"; fi',
-				'exec "$real" "$@"',
-			].join('\n'),
+			npm: DRY_RUN_NPM,
 		},
 	});
 	expect(job.ran).toEqual([
@@ -82,6 +85,32 @@ it('publish.yml, job "publish": on a version tag, checks and publishes with prov
 	expect(job.log).toContain(`+ n8n-nodes-lead-inbox@${version}`);
 	expect(job.log).toMatch(/dry-run/);
 	expect(job.log).toMatch(/dist\/nodes\/FetchLeads\/FetchLeads\.node\.js/);
+});
+
+it('publish.yml, job "server-package": publishes the reference server from the same tag with provenance (a dry run here)', async () => {
+	const job = await runWorkflowJob(join(WORKFLOWS, 'publish.yml'), 'server-package', {
+		repository: ROOT,
+		root,
+		npmCache,
+		github: { GITHUB_REF_NAME: `v${version}`, GITHUB_REF_TYPE: 'tag' },
+		standIns: {
+			npm: DRY_RUN_NPM,
+		},
+	});
+	expect(job.ran).toEqual([
+		'actions/checkout@v4',
+		'Set up Node.js',
+		'Install dependencies',
+		"The tag is the server package's version",
+		"The in-process API's own tests",
+		'Publish',
+	]);
+	const server = JSON.parse(readFileSync(join(ROOT, 'mock-server', 'package.json'), 'utf8'));
+	expect(job.log).toContain(`+ lead-inbox-mock-server@${server.version}`);
+	expect(job.log).toMatch(/dry-run/);
+	// The bundle its bin and in-process API run from, built by prepack.
+	expect(job.log).toMatch(/dist\/lead-inbox-mock-server-api/);
+	expect(job.log).toMatch(/dist\/index\.d\.ts/);
 });
 
 it('publish.yml refuses a tag that is not the package version', async () => {
