@@ -178,7 +178,7 @@ describe('Lead Inbox Trigger checks that outlast the interval, in the real n8n a
 						/a check took \d+\.\d s, longer than the time between checks \(\d+ skipped meanwhile\)\. Set a longer interval in Poll Times/,
 					);
 					console.log(
-						`n8n ${version}: checks on "${cron}", one held ${heldMs / 1000} s; ${spans.length} checks, 1 execution, no listing beside another`,
+						`n8n ${version}: checks on "${cron}", one held ${heldMs / 1000} s; ${spans.length} checks, the change told by 1 execution, ${failed.length} failed check(s), no listing beside another`,
 					);
 				}),
 			);
