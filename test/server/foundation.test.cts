@@ -228,6 +228,12 @@ describe('reference server foundation', () => {
 			expect((await server.admin('POST', '/faults', { target: 'nothing' })).status).toBe(400);
 			expect((await server.admin('DELETE', '/faults')).status).toBe(200);
 
+			// A body that asks nothing is refused, saying what to give.
+			const empty = await server.admin('POST', '/clock', {});
+			expect([empty.status, empty.body.error]).toEqual([
+				400,
+				'Invalid request body: Give advanceSeconds, frozen, or both.',
+			]);
 			const before = server.clock.now();
 			const moved = await server.admin('POST', '/clock', { advanceSeconds: 7200 });
 			expect(moved.status).toBe(200);

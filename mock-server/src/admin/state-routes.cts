@@ -25,7 +25,7 @@ export const stateRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 		},
 		async (request) => {
 			if (request.body.frozen !== undefined) clock.setFrozen(request.body.frozen);
-			clock.advance(request.body.advanceSeconds);
+			clock.advance(request.body.advanceSeconds ?? 0);
 			return { now: clock.nowIso(), offsetSeconds: clock.offsetSeconds, frozen: clock.frozen };
 		},
 	);

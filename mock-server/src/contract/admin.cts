@@ -140,12 +140,15 @@ export const clockRequest = z
 			.int()
 			.min(0)
 			.max(10 * 365 * 24 * 3600)
-			.default(0)
-			.meta({ description: 'Seconds to move the clock forward (default 0).' }),
+			.optional()
+			.meta({ description: 'Seconds to move the clock forward.' }),
 		frozen: z.boolean().optional().meta({
 			description:
 				'true stops the clock where it is (advanceSeconds still moves it); false lets it run on from there. Left out: as it was.',
 		}),
+	})
+	.refine((body) => body.advanceSeconds !== undefined || body.frozen !== undefined, {
+		message: 'Give advanceSeconds, frozen, or both.',
 	})
 	.meta({ id: 'AdminClock' });
 
