@@ -115,74 +115,73 @@ function unwrapped(schema: z.ZodType): { type: string; def: Record<string, unkno
 	return { type: def.type as string, def };
 }
 
+type Path = PropertyKey[];
+
 /** Paths of fields the contract does not have, walking the schema beside the value. */
-function extraFields(schema: z.ZodType, value: unknown, at: string, out: string[]): void {
+function extraFields(schema: z.ZodType, value: unknown, at: Path, out: Path[]): void {
 	const { type, def } = unwrapped(schema);
 	if (type === 'array' && Array.isArray(value))
-		value.forEach((item, i) => extraFields(def.element as z.ZodType, item, `${at}[${i}]`, out));
+		value.forEach((item, i) => extraFields(def.element as z.ZodType, item, [...at, i], out));
 	if (type === 'object' && value && typeof value === 'object' && !Array.isArray(value)) {
 		const shape = def.shape as Record<string, z.ZodType>;
 		for (const [key, inner] of Object.entries(value)) {
-			const path = at ? `${at}.${key}` : key;
-			if (key in shape) extraFields(shape[key], inner, path, out);
-			else out.push(path);
+			if (key in shape) extraFields(shape[key], inner, [...at, key], out);
+			else out.push([...at, key]);
 		}
 	}
 }
 
-const valueAt = (value: unknown, path: PropertyKey[]) =>
+const valueAt = (value: unknown, path: Path) =>
 	path.reduce<unknown>(
 		(v, key) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined),
 		value,
 	);
 
+/** A path as people write it: results[1].message. */
+const textOf = (path: Path) =>
+	path
+		.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+		.join('')
+		.replace(/^\./, '');
+
 /** Array indexes out of a path, so one kind of difference counts once: contacts[].fbPixel. */
-const generic = (path: string) => path.replace(/\[\d+\]/g, '[]').replace(/\.(\d+)(?=\.|$)/g, '[]');
+const generic = (path: Path) => textOf(path).replace(/\[\d+\]/g, '[]');
 
 function successBody(exchange: Exchange, body: unknown): Found[] {
 	const found: Found[] = [];
 	const schema = SUCCESS[exchange.operation];
 	const result = schema.safeParse(body);
 	for (const issue of result.success ? [] : result.error.issues) {
-		const path = issue.path
-			.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
-			.join('')
-			.replace(/^\./, '');
 		const value = valueAt(body, issue.path);
 		const missing = value === undefined;
-		const inContact = exchange.operation === LEADS && /^contacts\[\d+\]\./.test(path);
+		const inContact =
+			exchange.operation === LEADS && issue.path[0] === 'contacts' && issue.path.length > 2;
 		found.push({
 			class: missing && inContact ? 'open-point' : 'breaks-spec',
 			what: missing ? 'missing field' : 'field type',
-			expected: `${generic(path)}: ${'expected' in issue ? String(issue.expected) : issue.message}`,
-			seen: missing ? 'absent' : `${describe(value)}`,
+			expected: `${generic(issue.path)}: ${'expected' in issue ? String(issue.expected) : issue.message}`,
+			seen: missing ? 'absent' : describe(value),
 			decision: missing && inContact ? DECISION.contactFields : undefined,
-			at: path,
+			at: textOf(issue.path),
 			value,
 		});
 	}
-	const extra: string[] = [];
-	extraFields(schema, body, '', extra);
+	const extra: Path[] = [];
+	extraFields(schema, body, [], extra);
 	const created = body as { pool?: unknown };
 	for (const path of extra) {
-		const value = valueAt(
-			body,
-			path
-				.split(/[.[\]]+/)
-				.filter(Boolean)
-				.map((p) => (/^\d+$/.test(p) ? Number(p) : p)),
-		);
+		const value = valueAt(body, path);
+		const [root, index] = path;
 		const failedEntry =
-			/^results\[\d+\]\./.test(path) &&
-			valueAt(body, ['results', Number(/\d+/.exec(path)![0]), 'success']) === false;
+			root === 'results' && path.length > 2 && valueAt(body, [root, index, 'success']) === false;
 		const poolElsewhere =
 			exchange.operation === CREATE &&
-			!path.includes('.') &&
+			path.length === 1 &&
 			created.pool === undefined &&
 			value !== null &&
 			typeof value === 'object' &&
 			'id' in value;
-		const listed = exchange.operation === LIST && /^inboxes\[\d+\]\./.test(path);
+		const listed = exchange.operation === LIST && root === 'inboxes' && path.length > 2;
 		const decision = poolElsewhere
 			? DECISION.poolField
 			: failedEntry
@@ -196,7 +195,7 @@ function successBody(exchange: Exchange, body: unknown): Found[] {
 			expected: poolElsewhere ? 'pool: {id, name}' : `only the contract's fields`,
 			seen: generic(path),
 			decision,
-			at: path,
+			at: textOf(path),
 			value,
 		});
 	}
