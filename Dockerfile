@@ -1,0 +1,94 @@
+# The project's two images, built from this checkout (no published package needed):
+#
+#   n8n with the Lead Inbox nodes built in (the default target; queue mode needs the nodes on every
+#   worker, so they belong in the image):
+#     docker build -t n8n-lead-inbox .
+#     docker build --build-arg N8N_VERSION=2.8.4 -t n8n-lead-inbox:2.8.4 .
+#   the reference server:
+#     docker build --target mock-server -t lead-inbox-mock-server .
+#
+# Build arguments: N8N_VERSION (n8n's image tag); LEAD_INBOX_NODES (`checkout`, the default: the
+# nodes of this clone, or an npm spec such as n8n-nodes-lead-inbox@0.2.0 to install the published
+# nodes instead); N8N_IMAGE and NODE_IMAGE (other registries or mirrors of the same images).
+ARG NODE_IMAGE=node:22-bookworm-slim
+ARG N8N_IMAGE=docker.n8n.io/n8nio/n8n
+ARG N8N_VERSION=2.8.4
+
+# Both packages, built and packed as a release packs them: the nodes (n8n-node build) and the
+# server (its bundle). Every build tool at the version the lockfile pins; no install scripts run
+# (nothing native is needed to build).
+FROM ${NODE_IMAGE} AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN --mount=type=cache,target=/root/.npm \
+	npm install --ignore-scripts --no-audit --no-fund --loglevel=error
+COPY . .
+RUN npm run build --silent \
+	&& npm run build:server --silent \
+	&& mkdir /packages \
+	&& npm pack --ignore-scripts --silent --pack-destination /packages \
+	&& cd mock-server && npm pack --ignore-scripts --silent --pack-destination /packages
+
+# The server's runtime packages. better-sqlite3 is native: a prebuilt binary when one can be
+# downloaded, else compiled against the base's Node headers; the compilers stay in this stage.
+FROM ${NODE_IMAGE} AS mock-server-install
+RUN apt-get update \
+	&& apt-get install -y --no-install-recommends python3 make g++ \
+	&& rm -rf /var/lib/apt/lists/*
+ENV npm_config_nodedir=/usr/local
+COPY --from=build /packages/lead-inbox-mock-server-*.tgz /tmp/
+RUN mkdir /app \
+	&& tar -xzf /tmp/lead-inbox-mock-server-*.tgz -C /app --strip-components=1 \
+	&& cd /app \
+	&& npm install --omit=dev --no-package-lock --no-audit --no-fund --loglevel=error \
+	&& npm cache clean --force
+
+FROM ${NODE_IMAGE} AS mock-server
+LABEL org.opencontainers.image.title="lead-inbox-mock-server" \
+	org.opencontainers.image.description="Reference server of the lead search and inbox management services (n8n-nodes-lead-inbox)" \
+	org.opencontainers.image.licenses="MIT" \
+	org.opencontainers.image.source="https://github.com/n8n-nodes-lead-inbox/n8n-nodes-lead-inbox"
+# Owned by root, read-only for the server; its data lives in the /data volume, owned by `node`.
+COPY --from=mock-server-install /app /app
+RUN mkdir -p /data && chown node:node /data
+USER node
+# Every CLI option is also a MOCK_* variable (mock-server/README.md); these are the image's
+# defaults. 0.0.0.0 on purpose: inside the container, loopback is not reachable from the host.
+# The dev key and admin token are generated once per database (printed at start, kept in /data);
+# set MOCK_DEV_KEY / MOCK_ADMIN_TOKEN at run time to choose them, never in the image.
+ENV NODE_ENV=production \
+	MOCK_HOST=0.0.0.0 \
+	MOCK_PORT=4010 \
+	MOCK_DB=/data/mock-server.sqlite
+VOLUME /data
+EXPOSE 4010
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+	CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.MOCK_PORT||4010)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# Node as PID 1: the server handles SIGTERM itself (in-flight requests finish, the database closes).
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["node", "/app/dist/lead-inbox-mock-server"]
+
+# n8n's official image with the nodes installed as n8n installs a community package: into
+# /home/node/.n8n/nodes, as the `node` user. The package also stays in /opt/lead-inbox, so that a
+# /home/node/.n8n volume made by an older image (or an empty bind mount) is brought up to this
+# image's nodes when the container starts (docker/n8n-entrypoint.sh).
+FROM ${N8N_IMAGE}:${N8N_VERSION} AS n8n
+ARG LEAD_INBOX_NODES=checkout
+USER root
+COPY --from=build /packages/n8n-nodes-lead-inbox-*.tgz /tmp/checkout/
+COPY docker/install-nodes.sh docker/n8n-entrypoint.sh docker/healthcheck.js /opt/lead-inbox/
+RUN set -eu; \
+	mkdir -p /opt/lead-inbox/package; \
+	if [ -n "$LEAD_INBOX_NODES" ] && [ "$LEAD_INBOX_NODES" != checkout ]; then \
+		cd /opt/lead-inbox/package; \
+		npm pack --silent "$LEAD_INBOX_NODES" >/dev/null || { \
+			echo "LEAD_INBOX_NODES=$LEAD_INBOX_NODES cannot be fetched from the npm registry (see npm's error above). Give a published version (npm view n8n-nodes-lead-inbox versions), or set LEAD_INBOX_NODES=checkout (the default) to build the nodes from this clone." >&2; \
+			exit 1; }; \
+	else \
+		mv /tmp/checkout/*.tgz /opt/lead-inbox/package/; \
+	fi; \
+	rm -rf /tmp/checkout; \
+	chmod 755 /opt/lead-inbox/*.sh; chmod 644 /opt/lead-inbox/healthcheck.js
+USER node
+RUN /opt/lead-inbox/install-nodes.sh
+ENTRYPOINT ["tini", "--", "/opt/lead-inbox/n8n-entrypoint.sh"]

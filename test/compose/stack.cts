@@ -1,0 +1,241 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from '../helpers/ports.cjs';
+import { waitUntil } from '../helpers/wait.cjs';
+
+/*
+ * A compose stack run as a user runs it, under podman-compose: from a fresh copy of this work
+ * tree, with the compose file unchanged. What differs from `docker compose up -d` on a user's
+ * machine is passed on podman-compose's command line only: runc and explicit limits (this
+ * machine's cgroups), builds on the host's network (the npm registry) and in Docker's format
+ * (HEALTHCHECK kept), and the local Node base in place of node:22-bookworm-slim.
+ */
+
+const run = promisify(execFile);
+const ROOT = join(__dirname, '..', '..');
+export const BASE = process.env.IMAGE_TEST_BASE ?? '';
+
+/** The dev key and admin token compose.yaml gives the reference server when nothing is set. */
+export const DEMO = {
+	devKey: 'lik_compose_demo_key_0001',
+	adminToken: 'adm_compose-demo-token-0001',
+	credentialId: 'leadInboxCompose',
+};
+
+/** A copy of the work tree as a clone has it: tracked and new files, nothing ignored. */
+export function freshClone(): string {
+	const dir = mkdtempSync(join(tmpdir(), 'lead-inbox-clone-'));
+	const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+		cwd: ROOT,
+		encoding: 'utf8',
+	})
+		.split('\0')
+		.filter(Boolean);
+	for (const file of files) {
+		mkdirSync(join(dir, dirname(file)), { recursive: true });
+		try {
+			cpSync(join(ROOT, file), join(dir, file));
+		} catch (error) {
+			// A file deleted in the work tree but not yet in git's index is not in a clone either.
+			if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+		}
+	}
+	return dir;
+}
+
+export interface ComposeResult {
+	code: number;
+	output: string;
+}
+
+export class ComposeStack {
+	readonly project = `li${process.pid}${Math.random().toString(36).slice(2, 6)}`;
+	readonly env: Record<string, string>;
+
+	private constructor(
+		readonly dir: string,
+		readonly file: string,
+		readonly ports: { n8n: number; server: number },
+		extraEnv: Record<string, string>,
+	) {
+		this.env = {
+			...(process.env as Record<string, string>),
+			N8N_PORT: String(ports.n8n),
+			LEAD_INBOX_PORT: String(ports.server),
+			NODE_IMAGE: BASE,
+			...extraEnv,
+		};
+	}
+
+	/** A stack of `file` (compose.yaml or compose.queue.yaml) in a fresh clone, on free ports. */
+	static async create(file: string, env: Record<string, string> = {}): Promise<ComposeStack> {
+		if (!BASE) throw new Error('IMAGE_TEST_BASE is not set: run this through npm run test:compose');
+		const ports = { n8n: await freePort(), server: await freePort() };
+		return new ComposeStack(freshClone(), file, ports, env);
+	}
+
+	get n8nUrl() {
+		return `http://127.0.0.1:${this.ports.n8n}`;
+	}
+	get serverUrl() {
+		return `http://127.0.0.1:${this.ports.server}`;
+	}
+
+	/** podman-compose with the given arguments; never throws: the exit code and output are returned. */
+	async compose(...args: string[]): Promise<ComposeResult> {
+		const limits = '--ulimit nofile=20000:20000 --ulimit nproc=4096:4096';
+		try {
+			const { stdout, stderr } = await run(
+				'podman-compose',
+				[
+					'-p',
+					this.project,
+					'-f',
+					join(this.dir, this.file),
+					'--podman-args',
+					'--runtime runc',
+					'--podman-build-args',
+					`--format docker --network host ${limits}`,
+					'--podman-run-args',
+					limits,
+					...args,
+				],
+				{ cwd: this.dir, env: this.env, maxBuffer: 256 * 1024 * 1024 },
+			);
+			return { code: 0, output: stdout + stderr };
+		} catch (error) {
+			const e = error as { code?: number; stdout?: string; stderr?: string };
+			return { code: e.code ?? 1, output: (e.stdout ?? '') + (e.stderr ?? '') };
+		}
+	}
+
+	/** `up -d` (building what is missing), failing with podman-compose's output when it fails. */
+	async up(...args: string[]): Promise<string> {
+		const result = await this.compose('up', '-d', ...args);
+		if (result.code !== 0) throw new Error(`up failed (${result.code}):\n${result.output.slice(-6000)}`);
+		return result.output;
+	}
+
+	container(service: string, index = 1) {
+		return `${this.project}_${service}_${index}`;
+	}
+
+	async podman(...args: string[]): Promise<string> {
+		const { stdout } = await run('podman', ['--runtime', 'runc', ...args], {
+			maxBuffer: 64 * 1024 * 1024,
+		});
+		return stdout;
+	}
+
+	/** The container's state as podman tells it: running, exited, ... ('' when there is none). */
+	async state(container: string): Promise<string> {
+		return this.podman('inspect', '--format', '{{.State.Status}}', container).then(
+			(out) => out.trim(),
+			() => '',
+		);
+	}
+
+	async logs(container: string): Promise<string> {
+		const { stdout, stderr } = await run('podman', ['logs', container], {
+			maxBuffer: 64 * 1024 * 1024,
+		});
+		return stdout + stderr;
+	}
+
+	/**
+	 * Waits until the container's health check passes. podman runs health checks from systemd
+	 * timers, which a machine without systemd lacks: the check is run here instead, as the timer
+	 * would. A container that stops meanwhile fails the wait with its log.
+	 */
+	async healthy(container: string, withinMs = 4 * 60_000): Promise<void> {
+		await waitUntil(
+			async () => {
+				const state = await this.state(container);
+				if (state === 'exited' || state === 'stopped')
+					throw new Error(`${container} stopped before it was healthy:\n${(await this.logs(container)).slice(-4000)}`);
+				return run('podman', ['--runtime', 'runc', 'healthcheck', 'run', container]).then(
+					() => true,
+					() => false,
+				);
+			},
+			withinMs,
+			`${container} to be healthy`,
+			1000,
+		);
+	}
+
+	/** A call to the reference server's admin API. */
+	async admin(method: string, path: string, body?: unknown): Promise<any> {
+		const res = await fetch(`${this.serverUrl}/__admin${path}`, {
+			method,
+			headers: {
+				authorization: `Bearer ${DEMO.adminToken}`,
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		if (!res.ok) throw new Error(`admin ${method} ${path}: ${res.status} ${await res.text()}`);
+		return res.json();
+	}
+
+	/** Takes the stack down with its volumes and removes the clone. */
+	async remove(): Promise<void> {
+		await this.compose('down', '-v');
+		rmSync(this.dir, { recursive: true, force: true });
+	}
+}
+
+/**
+ * Waits until n8n's REST API answers. Its health check passes once the database is ready, a few
+ * seconds before the editor's API is up (until then the editor's page answers every path).
+ */
+export async function n8nReady(url: string): Promise<void> {
+	await waitUntil(
+		async () => {
+			const res = await fetch(`${url}/rest/settings`).catch(() => undefined);
+			return res?.status === 200 && (res.headers.get('content-type') ?? '').includes('json');
+		},
+		3 * 60_000,
+		`n8n's REST API at ${url}`,
+		500,
+	);
+}
+
+/**
+ * n8n's REST API as its editor calls it: the owner set up on the first visit (or signed in when
+ * already set up), then calls with the session cookie.
+ */
+export async function n8nSession(url: string, owner = { email: 'owner@lead-inbox.test', password: 'Lead-Inbox-compose-1' }) {
+	const headers = { 'content-type': 'application/json', 'browser-id': 'lead-inbox-compose' };
+	await n8nReady(url);
+	const settings = await (await fetch(`${url}/rest/settings`)).json();
+	if (settings.data.userManagement.showSetupOnFirstLoad) {
+		const setup = await fetch(`${url}/rest/owner/setup`, {
+			method: 'POST',
+			headers,
+			body: JSON.stringify({ ...owner, firstName: 'Lead', lastName: 'Inbox' }),
+		});
+		if (setup.status !== 200) throw new Error(`owner setup failed: ${await setup.text()}`);
+	}
+	const login = await fetch(`${url}/rest/login`, {
+		method: 'POST',
+		headers,
+		body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
+	});
+	if (login.status !== 200) throw new Error(`login failed: ${await login.text()}`);
+	const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+	/** A call to `/rest${path}`, or to `path` itself when it is outside the REST API (/types/...). */
+	return async (method: string, path: string, body?: unknown) => {
+		const address = path.startsWith('/types/') ? `${url}${path}` : `${url}/rest${path}`;
+		const response = await fetch(address, {
+			method,
+			headers: { ...headers, cookie },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		return { status: response.status, body: text ? (JSON.parse(text) as any) : undefined };
+	};
+}
