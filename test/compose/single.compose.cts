@@ -39,9 +39,7 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 	};
 	/** What must outlive a restart: the workflows, the credential, the ledger. */
 	const state = async () => ({
-		workflows: ((await rest('GET', '/workflows')).body.data as any[])
-			.map((w) => w.name)
-			.sort(),
+		workflows: ((await rest('GET', '/workflows')).body.data as any[]).map((w) => w.name).sort(),
 		credentials: ((await rest('GET', '/credentials')).body.data as any[]).map((c) => c.id),
 		account: await account(),
 	});
@@ -49,7 +47,13 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 	beforeAll(async () => {
 		stack = await ComposeStack.create('compose.yaml');
 		const output = await stack.up('--build');
-		console.log(`compose.yaml, up -d in a fresh clone:\n${output.split('\n').filter((l) => /^(podman (run|build)|STEP|Successfully tagged|lead-inbox:)/.test(l)).slice(-12).join('\n')}`);
+		console.log(
+			`compose.yaml, up -d in a fresh clone:\n${output
+				.split('\n')
+				.filter((l) => /^(podman (run|build)|STEP|Successfully tagged|lead-inbox:)/.test(l))
+				.slice(-12)
+				.join('\n')}`,
+		);
 		await waitHealthy();
 	}, 30 * 60_000);
 	afterAll(async () => {
@@ -62,7 +66,9 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 		expect(log).toContain(`Version: ${N8N_VERSION}`);
 		// The node types the editor's nodes panel lists (each action node also as an AI agent's tool).
 		const types = (await rest('GET', '/types/nodes.json')).body as { name: string }[];
-		const ours = types.map((t) => t.name).filter((name) => name.startsWith('n8n-nodes-lead-inbox.'));
+		const ours = types
+			.map((t) => t.name)
+			.filter((name) => name.startsWith('n8n-nodes-lead-inbox.'));
 		expect(new Set(ours)).toEqual(
 			new Set([
 				...NODE_TYPES.map((type) => `n8n-nodes-lead-inbox.${type}`),
@@ -138,7 +144,7 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 		expect([published.status, published.body.message]).toEqual([200, undefined]);
 		// n8n checks once when it publishes the workflow: a listing of the inboxes with the demo key.
 		await waitFor(
-			'the trigger\'s first check in the journal',
+			"the trigger's first check in the journal",
 			async () => {
 				const journal = (await stack.admin('GET', '/requests?path=/api/v1/inboxes')).requests;
 				return journal.length > 0 ? journal : undefined;

@@ -28,10 +28,14 @@ export const DEMO = {
 /** A copy of the work tree as a clone has it: tracked and new files, nothing ignored. */
 export function freshClone(): string {
 	const dir = mkdtempSync(join(tmpdir(), 'lead-inbox-clone-'));
-	const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-		cwd: ROOT,
-		encoding: 'utf8',
-	})
+	const files = execFileSync(
+		'git',
+		['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+		{
+			cwd: ROOT,
+			encoding: 'utf8',
+		},
+	)
 		.split('\0')
 		.filter(Boolean);
 	for (const file of files) {
@@ -115,7 +119,8 @@ export class ComposeStack {
 	/** `up -d` (building what is missing), failing with podman-compose's output when it fails. */
 	async up(...args: string[]): Promise<string> {
 		const result = await this.compose('up', '-d', ...args);
-		if (result.code !== 0) throw new Error(`up failed (${result.code}):\n${result.output.slice(-6000)}`);
+		if (result.code !== 0)
+			throw new Error(`up failed (${result.code}):\n${result.output.slice(-6000)}`);
 		return result.output;
 	}
 
@@ -155,7 +160,9 @@ export class ComposeStack {
 			async () => {
 				const state = await this.state(container);
 				if (state === 'exited' || state === 'stopped')
-					throw new Error(`${container} stopped before it was healthy:\n${(await this.logs(container)).slice(-4000)}`);
+					throw new Error(
+						`${container} stopped before it was healthy:\n${(await this.logs(container)).slice(-4000)}`,
+					);
 				return run('podman', ['--runtime', 'runc', 'healthcheck', 'run', container]).then(
 					() => true,
 					() => false,
@@ -165,6 +172,15 @@ export class ComposeStack {
 			`${container} to be healthy`,
 			1000,
 		);
+	}
+
+	/**
+	 * Removes the tag of the n8n image this stack's settings name (the image itself stays while
+	 * another tag or container uses it): the next `up` is a first one for it.
+	 */
+	async untagN8nImage(): Promise<void> {
+		const image = `localhost/n8n-lead-inbox:${this.env.N8N_VERSION ?? '2.8.4'}`;
+		await this.podman('untag', image).catch(() => undefined);
 	}
 
 	/** A call to the reference server's admin API. */
@@ -208,10 +224,15 @@ export async function n8nReady(url: string): Promise<void> {
  * n8n's REST API as its editor calls it: the owner set up on the first visit (or signed in when
  * already set up), then calls with the session cookie.
  */
-export async function n8nSession(url: string, owner = { email: 'owner@lead-inbox.test', password: 'Lead-Inbox-compose-1' }) {
+export async function n8nSession(
+	url: string,
+	owner = { email: 'owner@lead-inbox.test', password: 'Lead-Inbox-compose-1' },
+) {
 	const headers = { 'content-type': 'application/json', 'browser-id': 'lead-inbox-compose' };
 	await n8nReady(url);
-	const settings = await (await fetch(`${url}/rest/settings`)).json();
+	const settings = (await (await fetch(`${url}/rest/settings`)).json()) as {
+		data: { userManagement: { showSetupOnFirstLoad: boolean } };
+	};
 	if (settings.data.userManagement.showSetupOnFirstLoad) {
 		const setup = await fetch(`${url}/rest/owner/setup`, {
 			method: 'POST',
@@ -236,6 +257,6 @@ export async function n8nSession(url: string, owner = { email: 'owner@lead-inbox
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
-		return { status: response.status, body: text ? (JSON.parse(text) as any) : undefined };
+		return { status: response.status, body: text ? JSON.parse(text) : undefined };
 	};
 }
