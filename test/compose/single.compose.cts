@@ -1,4 +1,6 @@
 import { executionList, finished, loadExample, runInEditor, waitFor } from '../e2e/support.cjs';
+import { launchBrowser, screenshot } from '../helpers/browser.cjs';
+import { waitUntil } from '../helpers/wait.cjs';
 import { ComposeStack, DEMO, n8nReady, n8nSession } from './stack.cjs';
 
 /*
@@ -12,6 +14,7 @@ const LEAD_PULL = 'scheduled-lead-pull-to-crm.json';
 const ALERT = 'inbox-error-alert.json';
 const NODE_TYPES = ['fetchLeads', 'listPools', 'listInboxes', 'createInboxes', 'leadInboxTrigger'];
 
+const OWNER = { email: 'owner@lead-inbox.test', password: 'Lead-Inbox-compose-1' };
 type Session = Awaited<ReturnType<typeof n8nSession>>;
 
 /** An example as a user sets it up: its Lead Inbox nodes on the credential the stack imported. */
@@ -35,7 +38,7 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 	const waitHealthy = async () => {
 		await stack.healthy(server());
 		await stack.healthy(n8n());
-		rest = await n8nSession(stack.n8nUrl);
+		rest = await n8nSession(stack.n8nUrl, OWNER);
 	};
 	/** What must outlive a restart: the workflows, the credential, the ledger. */
 	const state = async () => ({
@@ -88,6 +91,38 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 		const [user, owner, manifest] = installed.trim().split('\n');
 		expect([user, owner]).toEqual(['node', 'node']);
 		expect(Object.keys(JSON.parse(manifest).dependencies)).toEqual(['n8n-nodes-lead-inbox']);
+	});
+
+	it('the editor\'s nodes panel, searched for "Lead Inbox", lists the nodes (screenshot)', async () => {
+		const OURS = ['Fetch Leads', 'List Pools', 'List Inboxes', 'Create Inboxes'];
+		const browser = await launchBrowser();
+		try {
+			const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+			page.setDefaultTimeout(30_000);
+			await page.goto(`${stack.n8nUrl}/signin`);
+			await page.fill('input[name=emailOrLdapLoginId]', OWNER.email);
+			await page.fill('input[name=password]', OWNER.password);
+			await page.click('[data-test-id=form-submit-button]');
+			await page.waitForURL(/\/home/);
+			await page.goto(`${stack.n8nUrl}/workflow/new`);
+			await page.click('[data-test-id=canvas-plus-button]');
+			await page.fill('input[data-test-id=node-creator-search-bar]', 'Lead Inbox');
+			const listed = () => page.locator('[data-test-id=node-creator-item-name]').allInnerTexts();
+			await waitUntil(
+				async () => {
+					const names = await listed();
+					return OURS.every((name) => names.includes(name));
+				},
+				30_000,
+				'the nodes panel to list the Lead Inbox nodes',
+			);
+			expect(await listed()).toEqual(expect.arrayContaining(OURS));
+			console.log(
+				`nodes panel screenshot: ${await screenshot(page, 'compose-nodes-panel-lead-inbox')}`,
+			);
+		} finally {
+			await browser.close();
+		}
 	});
 
 	it("the imported credential passes n8n's own credential test", async () => {
