@@ -1,6 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { runWorkflowJob } from '../helpers/workflow-job.cjs';
 
 /*
@@ -10,6 +12,7 @@ import { runWorkflowJob } from '../helpers/workflow-job.cjs';
  * machine: `sudo`, and this machine's Node headers (a runner's node-gyp downloads them).
  */
 
+const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
 const WORKFLOWS = join(ROOT, '.github', 'workflows');
 const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
@@ -111,6 +114,86 @@ it('publish.yml, job "server-package": publishes the reference server from the s
 	// The bundle its bin and in-process API run from, built by prepack.
 	expect(job.log).toMatch(/dist\/lead-inbox-mock-server-api/);
 	expect(job.log).toMatch(/dist\/index\.d\.ts/);
+});
+
+/** What the image jobs' builds need from this machine: its limits, and the local Node base. */
+const IMAGE_BUILD_ARGS = [
+	'--network',
+	'host',
+	'--ulimit',
+	'nofile=20000:20000',
+	'--ulimit',
+	'nproc=4096:4096',
+	'--build-arg',
+	`NODE_IMAGE=${process.env.IMAGE_TEST_BASE ?? ''}`,
+];
+const imageJob = (name: string) =>
+	runWorkflowJob(join(WORKFLOWS, 'publish.yml'), name, {
+		repository: ROOT,
+		root,
+		npmCache,
+		github: {
+			GITHUB_REF_NAME: `v${version}`,
+			GITHUB_REF_TYPE: 'tag',
+			GITHUB_ACTOR: 'lead-inbox-maintainer',
+			GITHUB_REPOSITORY_OWNER: 'n8n-nodes-lead-inbox',
+		},
+		imageBuildArgs: IMAGE_BUILD_ARGS,
+	});
+/** The labels podman gave an image, and the command it starts with. */
+const inspect = async (image: string) =>
+	JSON.parse(
+		(await run('podman', ['image', 'inspect', image, '--format', '{{json .Config}}'])).stdout,
+	) as { Entrypoint: string[]; User: string; Labels: Record<string, string> };
+
+it('publish.yml, job "image": builds the reference server image from the tag\'s sources, tagged with its version', async () => {
+	if (!process.env.IMAGE_TEST_BASE)
+		throw new Error('IMAGE_TEST_BASE is not set: run through npm run test:github');
+	const job = await imageJob('image');
+	const tag = `ghcr.io/n8n-nodes-lead-inbox/lead-inbox-mock-server:${version}`;
+	expect(job.log).toContain('would sign in to ghcr.io as lead-inbox-maintainer');
+	expect(job.log).toContain(
+		`would push ${tag}, ghcr.io/n8n-nodes-lead-inbox/lead-inbox-mock-server:latest`,
+	);
+	const config = await inspect(tag);
+	expect([config.Entrypoint, config.User]).toEqual([
+		['node', '/app/dist/lead-inbox-mock-server'],
+		'node',
+	]);
+});
+
+it('publish.yml, job "n8n-image": builds n8n with the tag\'s nodes, tagged with its version and n8n\'s', async () => {
+	if (!process.env.IMAGE_TEST_BASE)
+		throw new Error('IMAGE_TEST_BASE is not set: run through npm run test:github');
+	const job = await imageJob('n8n-image');
+	const tags = [
+		`ghcr.io/n8n-nodes-lead-inbox/n8n-lead-inbox:${version}`,
+		`ghcr.io/n8n-nodes-lead-inbox/n8n-lead-inbox:${version}-n8n-2.8.4`,
+		'ghcr.io/n8n-nodes-lead-inbox/n8n-lead-inbox:latest',
+	];
+	expect(job.log).toContain(`would push ${tags.join(', ')}`);
+	const config = await inspect(tags[1]);
+	expect([config.Entrypoint, config.User]).toEqual([
+		['tini', '--', '/opt/lead-inbox/n8n-entrypoint.sh'],
+		'node',
+	]);
+	// The nodes of this version, where n8n loads community packages from.
+	const installed = await run('podman', [
+		'--runtime',
+		'runc',
+		'run',
+		'--rm',
+		'--ulimit',
+		'nofile=20000:20000',
+		'--ulimit',
+		'nproc=4096:4096',
+		'--entrypoint',
+		'node',
+		tags[1],
+		'-p',
+		'require("/home/node/.n8n/nodes/node_modules/n8n-nodes-lead-inbox/package.json").version',
+	]);
+	expect(installed.stdout.trim()).toBe(version);
 });
 
 it('publish.yml refuses a tag that is not the package version', async () => {

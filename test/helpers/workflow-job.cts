@@ -52,6 +52,11 @@ export interface JobOptions {
 	cacheHits?: Record<string, string>;
 	/** Commands put first on PATH (stand-ins), by name: the script's body. */
 	standIns?: Record<string, string>;
+	/**
+	 * docker/build-push-action builds with podman (no Docker engine here) with these arguments
+	 * first: this machine's stand-ins (limits, a local base in place of an image it cannot pull).
+	 */
+	imageBuildArgs?: string[];
 	/** Extra environment for every step (this machine's stand-ins for what the runner has). */
 	env?: Record<string, string>;
 	timeoutMs?: number;
@@ -91,6 +96,7 @@ export async function runWorkflowJob(
 			if (expression === 'runner.temp') return dirs.temp;
 			if ((match = expression.match(/^steps\.([\w-]+)\.outputs\.([\w-]+)$/)))
 				return steps[match[1]]?.[match[2]] ?? '';
+			if ((match = expression.match(/^env\.(\w+)$/))) return jobEnv[match[1]] ?? '';
 			if ((match = expression.match(/^github\.(\w+)$/)))
 				return options.github?.[`GITHUB_${match[1].toUpperCase()}`] ?? '';
 			throw new Error(`expression not supported by this runner: ${expression}`);
@@ -141,6 +147,15 @@ export async function runWorkflowJob(
 					mkdirSync(join(target, '..'), { recursive: true });
 					await run('ln', ['-s', hit, target]);
 				}
+			} else if (action === 'docker/login-action') {
+				// No registry is reached from here (and no token is set): said, not done.
+				log += `docker/login-action: would sign in to ${evaluate(given('registry') ?? 'docker.io')} as ${evaluate(given('username') ?? '')}\n`;
+			} else if (action === 'docker/build-push-action') {
+				log += await buildImage(
+					(name) => evaluate(given(name) ?? ''),
+					dirs.workspace,
+					options.imageBuildArgs ?? [],
+				);
 			} else throw new Error(`action not supported by this runner: ${step.uses}`);
 			continue;
 		}
@@ -233,4 +248,42 @@ async function nodeFor(
 	}
 	jobEnv.npm_config_nodedir = pkg;
 	return join(pkg, 'bin');
+}
+
+/**
+ * docker/build-push-action as far as the workflows use it (context, file, target, build-args,
+ * tags, push): the image is built from the job's workspace, with podman in place of buildx, and
+ * tagged; the push is said, not done (no registry is reached from here). Returns the build's log.
+ */
+async function buildImage(
+	input: (name: string) => string,
+	workspace: string,
+	machineArgs: string[],
+): Promise<string> {
+	const lines = (name: string) =>
+		input(name)
+			.split('\n')
+			.map((line) => line.trim())
+			.filter(Boolean);
+	const context = join(workspace, input('context') || '.');
+	const file = input('file') ? join(workspace, input('file')) : join(context, 'Dockerfile');
+	const args = ['--runtime', 'runc', 'build', '--format', 'docker', ...machineArgs, '-f', file];
+	if (input('target')) args.push('--target', input('target'));
+	for (const arg of lines('build-args')) args.push('--build-arg', arg);
+	for (const tag of lines('tags')) args.push('-t', tag);
+	let log = `docker/build-push-action: podman ${args.join(' ')} ${context}\n`;
+	try {
+		const { stdout, stderr } = await run('podman', [...args, context], {
+			maxBuffer: 256 * 1024 * 1024,
+		});
+		log += stdout + stderr;
+	} catch (error) {
+		const e = error as { stdout?: string; stderr?: string; message: string };
+		throw new Error(
+			`docker/build-push-action failed: ${e.message}\n${(log + (e.stdout ?? '') + (e.stderr ?? '')).slice(-20_000)}`,
+		);
+	}
+	if (input('push') === 'true')
+		log += `docker/build-push-action: would push ${lines('tags').join(', ')}\n`;
+	return log;
 }
