@@ -123,7 +123,7 @@ export async function runWorkflowJob(
 			const [action] = step.uses.split('@');
 			const given = (name: string) => {
 				const value = step.with?.[name];
-				return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+				return ['string', 'number', 'boolean'].includes(typeof value) ? String(value) : undefined;
 			};
 			if (action === 'actions/checkout') {
 				await run('git', ['clone', '--quiet', '--no-local', options.repository, dirs.workspace]);
