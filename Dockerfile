@@ -73,7 +73,12 @@ ENTRYPOINT ["node", "/app/dist/lead-inbox-mock-server"]
 # /home/node/.n8n volume made by an older image (or an empty bind mount) is brought up to this
 # image's nodes when the container starts (docker/n8n-entrypoint.sh).
 FROM ${N8N_IMAGE}:${N8N_VERSION} AS n8n
+ARG N8N_VERSION
 ARG LEAD_INBOX_NODES=checkout
+LABEL org.opencontainers.image.title="n8n-lead-inbox" \
+	org.opencontainers.image.description="n8n ${N8N_VERSION} with the Lead Inbox community nodes (n8n-nodes-lead-inbox) built in" \
+	org.opencontainers.image.licenses="MIT" \
+	org.opencontainers.image.source="https://github.com/n8n-nodes-lead-inbox/n8n-nodes-lead-inbox"
 USER root
 COPY --from=build /packages/n8n-nodes-lead-inbox-*.tgz /tmp/checkout/
 COPY docker/install-nodes.sh docker/n8n-entrypoint.sh docker/healthcheck.js /opt/lead-inbox/
@@ -87,7 +92,7 @@ RUN set -eu; \
 	else \
 		mv /tmp/checkout/*.tgz /opt/lead-inbox/package/; \
 	fi; \
-	rm -rf /tmp/checkout; \
+	rm -rf /tmp/checkout /root/.npm; \
 	chmod 755 /opt/lead-inbox/*.sh; chmod 644 /opt/lead-inbox/healthcheck.js
 USER node
 RUN /opt/lead-inbox/install-nodes.sh
