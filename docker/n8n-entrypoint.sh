@@ -36,7 +36,10 @@ if [ -n "${LEAD_INBOX_API_KEY:-}" ] && [ ! -f "$credential_marker" ]; then
 		}]));'
 	if ! n8n import:credentials --input="$file" >"$file.log" 2>&1; then
 		rm -f "$file"
-		cat "$file.log" >&2
+		# n8n's own words, with the key taken out should they ever quote it.
+		node -e 'const f = require("node:fs").readFileSync(process.argv[1], "utf8");
+			process.stderr.write(f.split(process.env.LEAD_INBOX_API_KEY).join("<LEAD_INBOX_API_KEY>"));' "$file.log"
+		rm -f "$file.log"
 		echo "lead-inbox: importing the Lead Inbox credential failed (n8n's output above)" >&2
 		exit 1
 	fi
