@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { runWorkflowJob } from '../helpers/workflow-job.cjs';
+import { type JobOptions, runWorkflowJob } from '../helpers/workflow-job.cjs';
 
 /*
  * The CI and publish workflows' jobs, each run as a GitHub-hosted runner runs it (see
@@ -23,6 +23,21 @@ const DRY_RUN_NPM = [
 	'if [ "$1" = publish ]; then shift; exec "$real" publish --dry-run "$@"; fi',
 	'exec "$real" "$@"',
 ].join('\n');
+
+/** A job of publish.yml as a push of this version's tag starts it. */
+const publishJob = (name: string, options: Partial<JobOptions> = {}) =>
+	runWorkflowJob(join(WORKFLOWS, 'publish.yml'), name, {
+		repository: ROOT,
+		root,
+		npmCache,
+		github: {
+			GITHUB_REF_NAME: `v${version}`,
+			GITHUB_REF_TYPE: 'tag',
+			GITHUB_ACTOR: 'lead-inbox-maintainer',
+			GITHUB_REPOSITORY_OWNER: 'n8n-nodes-lead-inbox',
+		},
+		...options,
+	});
 
 let root: string;
 /** setup-node's npm cache, as the repository's cache holds it from one job to the next. */
@@ -64,16 +79,8 @@ it('ci.yml, job "check": lints, layering, build, type-check and npm test pass (t
 });
 
 it('publish.yml, job "publish": on a version tag, checks and publishes with provenance (a dry run here)', async () => {
-	const job = await runWorkflowJob(join(WORKFLOWS, 'publish.yml'), 'publish', {
-		repository: ROOT,
-		root,
-		npmCache,
-		github: { GITHUB_REF_NAME: `v${version}`, GITHUB_REF_TYPE: 'tag' },
-		// The one change: npm publish is a dry run (nothing leaves this machine).
-		standIns: {
-			npm: DRY_RUN_NPM,
-		},
-	});
+	// The one change: npm publish is a dry run (nothing leaves this machine).
+	const job = await publishJob('publish', { standIns: { npm: DRY_RUN_NPM } });
 	expect(job.ran).toEqual([
 		'actions/checkout@v4',
 		'Set up Node.js',
@@ -91,15 +98,7 @@ it('publish.yml, job "publish": on a version tag, checks and publishes with prov
 });
 
 it('publish.yml, job "server-package": publishes the reference server from the same tag with provenance (a dry run here)', async () => {
-	const job = await runWorkflowJob(join(WORKFLOWS, 'publish.yml'), 'server-package', {
-		repository: ROOT,
-		root,
-		npmCache,
-		github: { GITHUB_REF_NAME: `v${version}`, GITHUB_REF_TYPE: 'tag' },
-		standIns: {
-			npm: DRY_RUN_NPM,
-		},
-	});
+	const job = await publishJob('server-package', { standIns: { npm: DRY_RUN_NPM } });
 	expect(job.ran).toEqual([
 		'actions/checkout@v4',
 		'Set up Node.js',
@@ -127,19 +126,7 @@ const IMAGE_BUILD_ARGS = [
 	'--build-arg',
 	`NODE_IMAGE=${process.env.IMAGE_TEST_BASE ?? ''}`,
 ];
-const imageJob = (name: string) =>
-	runWorkflowJob(join(WORKFLOWS, 'publish.yml'), name, {
-		repository: ROOT,
-		root,
-		npmCache,
-		github: {
-			GITHUB_REF_NAME: `v${version}`,
-			GITHUB_REF_TYPE: 'tag',
-			GITHUB_ACTOR: 'lead-inbox-maintainer',
-			GITHUB_REPOSITORY_OWNER: 'n8n-nodes-lead-inbox',
-		},
-		imageBuildArgs: IMAGE_BUILD_ARGS,
-	});
+const imageJob = (name: string) => publishJob(name, { imageBuildArgs: IMAGE_BUILD_ARGS });
 /** The labels podman gave an image, and the command it starts with. */
 const inspect = async (image: string) =>
 	JSON.parse(
