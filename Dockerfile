@@ -86,7 +86,7 @@ RUN set -eu; \
 	mkdir -p /opt/lead-inbox/package; \
 	if [ -n "$LEAD_INBOX_NODES" ] && [ "$LEAD_INBOX_NODES" != checkout ]; then \
 		cd /opt/lead-inbox/package; \
-		npm pack --silent "$LEAD_INBOX_NODES" >/dev/null || { \
+		npm pack --loglevel=error "$LEAD_INBOX_NODES" >/dev/null || { \
 			echo "LEAD_INBOX_NODES=$LEAD_INBOX_NODES cannot be fetched from the npm registry (see npm's error above). Give a published version (npm view n8n-nodes-lead-inbox versions), or set LEAD_INBOX_NODES=checkout (the default) to build the nodes from this clone." >&2; \
 			exit 1; }; \
 	else \

@@ -192,10 +192,24 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 		const before = await state();
 		expect(before.workflows).toHaveLength(2);
 
+		// As a volume made by an older image: its nodes are not this image's. The restart brings
+		// them up to the image's before n8n starts.
+		await stack.podman(
+			'exec',
+			n8n(),
+			'sh',
+			'-c',
+			'echo older-image > ~/.n8n/nodes/.lead-inbox-nodes.sha256',
+		);
 		const restart = await stack.compose('restart');
 		expect([restart.code, restart.output.slice(-2000)]).toEqual([0, expect.any(String)]);
 		await waitHealthy();
 		expect(await state()).toEqual(before);
+		expect(await stack.logs(n8n())).toContain(
+			"does not hold this image's Lead Inbox nodes; installing them",
+		);
+		const types = (await rest('GET', '/types/nodes.json')).body as { name: string }[];
+		expect(types.map((t) => t.name)).toContain('n8n-nodes-lead-inbox.fetchLeads');
 
 		expect((await stack.compose('down')).code).toBe(0);
 		expect(await stack.state(n8n())).toBe('');
