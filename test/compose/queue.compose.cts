@@ -1,5 +1,5 @@
 import { executionList, executionsOf, finished, loadExample, waitFor } from '../e2e/support.cjs';
-import { ComposeStack, DEMO, n8nSession } from './stack.cjs';
+import { ComposeStack, n8nSession, onComposeCredential } from './stack.cjs';
 
 /*
  * compose.queue.yaml as a user runs it: PostgreSQL, Redis, the reference server, n8n's main
@@ -32,13 +32,7 @@ describe('compose.queue.yaml: n8n in queue mode with the Lead Inbox nodes', () =
 		await stack.admin('PATCH', `/accounts/${accountId}`, { credits: 100_000 });
 		const before = await stack.admin('GET', `/accounts/${accountId}`);
 
-		const workflow = loadExample('scheduled-lead-pull-to-crm.json');
-		for (const node of workflow.nodes)
-			if (node.credentials?.leadInboxApi)
-				node.credentials.leadInboxApi = {
-					id: DEMO.credentialId,
-					name: 'Lead Inbox (reference server)',
-				};
+		const workflow = onComposeCredential(loadExample('scheduled-lead-pull-to-crm.json'));
 		const created = (await rest('POST', '/workflows', workflow)).body.data;
 		/** "Execute workflow" in the editor: the main instance puts the run on the queue. */
 		const runOnce = async () => {

@@ -1,7 +1,7 @@
 import { executionList, finished, loadExample, runInEditor, waitFor } from '../e2e/support.cjs';
 import { launchBrowser, screenshot } from '../helpers/browser.cjs';
 import { waitUntil } from '../helpers/wait.cjs';
-import { ComposeStack, DEMO, n8nReady, n8nSession } from './stack.cjs';
+import { ComposeStack, DEMO, n8nReady, n8nSession, onComposeCredential } from './stack.cjs';
 
 /*
  * compose.yaml as a user runs it: `up -d` in a fresh clone builds both images from the checkout
@@ -16,18 +16,6 @@ const NODE_TYPES = ['fetchLeads', 'listPools', 'listInboxes', 'createInboxes', '
 
 const OWNER = { email: 'owner@lead-inbox.test', password: 'Lead-Inbox-compose-1' };
 type Session = Awaited<ReturnType<typeof n8nSession>>;
-
-/** An example as a user sets it up: its Lead Inbox nodes on the credential the stack imported. */
-function exampleOnComposeCredential(file: string) {
-	const workflow = loadExample(file);
-	for (const node of workflow.nodes)
-		if (node.credentials?.leadInboxApi)
-			node.credentials.leadInboxApi = {
-				id: DEMO.credentialId,
-				name: 'Lead Inbox (reference server)',
-			};
-	return workflow;
-}
 
 describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server', () => {
 	let stack: ComposeStack;
@@ -130,7 +118,7 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 		expect(listed).toEqual([
 			expect.objectContaining({
 				id: DEMO.credentialId,
-				name: 'Lead Inbox (reference server)',
+				name: DEMO.credentialName,
 				type: 'leadInboxApi',
 			}),
 		]);
@@ -150,7 +138,7 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 
 	it('runs the lead pull example in the container: the leads added to the account, one credit each', async () => {
 		const before = await account();
-		const workflow = exampleOnComposeCredential(LEAD_PULL);
+		const workflow = onComposeCredential(loadExample(LEAD_PULL));
 		const created = await rest('POST', '/workflows', workflow);
 		expect(created.status).toBe(200);
 		const run = await runInEditor(rest, N8N_VERSION, created.body.data.id, 'Try it now');
@@ -171,7 +159,7 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 
 	it("publishes the inbox alert: its first check reaches the server's request journal", async () => {
 		await stack.admin('DELETE', '/requests');
-		const workflow = exampleOnComposeCredential(ALERT);
+		const workflow = onComposeCredential(loadExample(ALERT));
 		const created = (await rest('POST', '/workflows', workflow)).body.data;
 		const published = await rest('POST', `/workflows/${created.id}/activate`, {
 			versionId: created.versionId,

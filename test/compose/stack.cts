@@ -23,7 +23,16 @@ export const DEMO = {
 	devKey: 'lik_compose_demo_key_0001',
 	adminToken: 'adm_compose-demo-token-0001',
 	credentialId: 'leadInboxCompose',
+	credentialName: 'Lead Inbox (reference server)',
 };
+
+/** An example workflow as a user sets it up: its Lead Inbox nodes on the credential compose imported. */
+export function onComposeCredential(workflow: any): any {
+	for (const node of workflow.nodes)
+		if (node.credentials?.leadInboxApi)
+			node.credentials.leadInboxApi = { id: DEMO.credentialId, name: DEMO.credentialName };
+	return workflow;
+}
 
 /** A copy of the work tree as a clone has it: tracked and new files, nothing ignored. */
 export function freshClone(): string {
