@@ -1,5 +1,12 @@
-import { executionList, executionsOf, finished, loadExample, waitFor } from '../e2e/support.cjs';
-import { ComposeStack, n8nSession, onComposeCredential } from './stack.cjs';
+import {
+	executionList,
+	executionsOf,
+	finished,
+	loadExample,
+	startInEditor,
+	waitFor,
+} from '../e2e/support.cjs';
+import { ComposeStack, N8N_VERSION, onComposeCredential } from './stack.cjs';
 
 /*
  * compose.queue.yaml as a user runs it: PostgreSQL, Redis, the reference server, n8n's main
@@ -7,7 +14,6 @@ import { ComposeStack, n8nSession, onComposeCredential } from './stack.cjs';
  * pull example is run 20 times through the main instance; the workers run the executions.
  */
 
-const N8N_VERSION = '2.8.4';
 const RUNS = 20;
 
 describe('compose.queue.yaml: n8n in queue mode with the Lead Inbox nodes', () => {
@@ -26,23 +32,15 @@ describe('compose.queue.yaml: n8n in queue mode with the Lead Inbox nodes', () =
 	});
 
 	it(`runs the lead pull ${RUNS} times through the main instance: both workers take executions, each credit charged is a contact added`, async () => {
-		const rest = await n8nSession(stack.n8nUrl);
+		const rest = await stack.n8nSession();
 		// Enough credits that runs side by side, each asking deeper than the others, never run out.
-		const accountId = (await stack.admin('GET', '/accounts')).accounts[0].id;
-		await stack.admin('PATCH', `/accounts/${accountId}`, { credits: 100_000 });
-		const before = await stack.admin('GET', `/accounts/${accountId}`);
+		const accountId = (await stack.devAccount()).id;
+		const before = await stack.admin.accounts.update(accountId, { credits: 100_000 });
 
 		const workflow = onComposeCredential(loadExample('scheduled-lead-pull-to-crm.json'));
 		const created = (await rest('POST', '/workflows', workflow)).body.data;
 		/** "Execute workflow" in the editor: the main instance puts the run on the queue. */
-		const runOnce = async () => {
-			const started = await rest('POST', `/workflows/${created.id}/run`, {
-				workflowData: created,
-				triggerToStartFrom: { name: 'Try it now' },
-			});
-			if (started.status !== 200) throw new Error(`run refused: ${JSON.stringify(started.body)}`);
-			return String(started.body.data.executionId);
-		};
+		const runOnce = () => startInEditor(rest, N8N_VERSION, created.id, 'Try it now');
 		const allFinished = async (count: number) =>
 			await waitFor(
 				`${count} executions to finish`,
@@ -75,7 +73,7 @@ describe('compose.queue.yaml: n8n in queue mode with the Lead Inbox nodes', () =
 		expect(new Set(perWorker.flat())).toEqual(new Set(ids));
 		for (const taken of perWorker) expect(taken.length).toBeGreaterThan(0);
 
-		const after = await stack.admin('GET', `/accounts/${accountId}`);
+		const after = await stack.admin.accounts.get(accountId);
 		const charged = before.credits - after.credits;
 		expect(after.contactCount - before.contactCount).toBe(charged);
 		const hinted = executions.reduce(

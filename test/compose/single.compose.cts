@@ -1,7 +1,9 @@
 import { executionList, finished, loadExample, runInEditor, waitFor } from '../e2e/support.cjs';
 import { launchBrowser, screenshot } from '../helpers/browser.cjs';
+import { n8nReady, type Rest } from '../helpers/n8n-rest.cjs';
+import { podman } from '../helpers/podman.cjs';
 import { waitUntil } from '../helpers/wait.cjs';
-import { ComposeStack, DEMO, n8nReady, n8nSession, onComposeCredential } from './stack.cjs';
+import { ComposeStack, DEMO, N8N_VERSION, onComposeCredential, OWNER } from './stack.cjs';
 
 /*
  * compose.yaml as a user runs it: `up -d` in a fresh clone builds both images from the checkout
@@ -9,24 +11,20 @@ import { ComposeStack, DEMO, n8nReady, n8nSession, onComposeCredential } from '.
  * visit, and what must survive a restart, a `down` and come back empty after `down -v`.
  */
 
-const N8N_VERSION = '2.8.4';
 const LEAD_PULL = 'scheduled-lead-pull-to-crm.json';
 const ALERT = 'inbox-error-alert.json';
 const NODE_TYPES = ['fetchLeads', 'listPools', 'listInboxes', 'createInboxes', 'leadInboxTrigger'];
 
-const OWNER = { email: 'owner@lead-inbox.test', password: 'Lead-Inbox-compose-1' };
-type Session = Awaited<ReturnType<typeof n8nSession>>;
-
 describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server', () => {
 	let stack: ComposeStack;
-	let rest: Session;
+	let rest: Rest;
 	const n8n = () => stack.container('n8n');
 	const server = () => stack.container('mock-server');
-	const account = async () => (await stack.admin('GET', '/accounts')).accounts[0];
+	const account = () => stack.devAccount();
 	const waitHealthy = async () => {
 		await stack.healthy(server());
 		await stack.healthy(n8n());
-		rest = await n8nSession(stack.n8nUrl, OWNER);
+		rest = await stack.n8nSession();
 	};
 	/** What must outlive a restart: the workflows, the credential, the ledger. */
 	const state = async () => ({
@@ -69,7 +67,7 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 			]),
 		);
 		// The nodes live where n8n installs community packages, owned by n8n's user.
-		const installed = await stack.podman(
+		const installed = await podman(
 			'exec',
 			n8n(),
 			'sh',
@@ -158,7 +156,7 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 	});
 
 	it("publishes the inbox alert: its first check reaches the server's request journal", async () => {
-		await stack.admin('DELETE', '/requests');
+		await stack.admin.requests.clear();
 		const workflow = onComposeCredential(loadExample(ALERT));
 		const created = (await rest('POST', '/workflows', workflow)).body.data;
 		const published = await rest('POST', `/workflows/${created.id}/activate`, {
@@ -169,7 +167,7 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 		await waitFor(
 			"the trigger's first check in the journal",
 			async () => {
-				const journal = (await stack.admin('GET', '/requests?path=/api/v1/inboxes')).requests;
+				const journal = await stack.admin.requests.list({ path: '/api/v1/inboxes' });
 				return journal.length > 0 ? journal : undefined;
 			},
 			60_000,
@@ -182,7 +180,7 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 
 		// As a volume made by an older image: its nodes are not this image's. The restart brings
 		// them up to the image's before n8n starts.
-		await stack.podman(
+		await podman(
 			'exec',
 			n8n(),
 			'sh',
@@ -223,7 +221,7 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 		expect(fresh.contactCount).toBe(0);
 		expect(fresh.credits).toBeGreaterThan(spent.credits);
 		// The credential is imported again into the new database.
-		rest = await n8nSession(stack.n8nUrl);
+		rest = await stack.n8nSession();
 		expect(((await rest('GET', '/credentials')).body.data as any[]).map((c) => c.id)).toEqual([
 			DEMO.credentialId,
 		]);

@@ -3,6 +3,9 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { AdminClient } from '../../mock-server/src/api/admin-client.cjs';
+import { signInOwner } from '../helpers/n8n-rest.cjs';
+import { PODMAN_LIMITS, podman } from '../helpers/podman.cjs';
 import { freePort } from '../helpers/ports.cjs';
 import { waitUntil } from '../helpers/wait.cjs';
 
@@ -16,9 +19,15 @@ import { waitUntil } from '../helpers/wait.cjs';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
-export const BASE = process.env.IMAGE_TEST_BASE ?? '';
+const BASE = process.env.IMAGE_TEST_BASE ?? '';
 
-/** The dev key and admin token compose.yaml gives the reference server when nothing is set. */
+/** The n8n version the compose files build on when N8N_VERSION is not set. */
+export const N8N_VERSION = '2.8.4';
+
+/** The owner account the tests set up in n8n. */
+export const OWNER = { email: 'owner@lead-inbox.test', password: 'Lead-Inbox-compose-1' };
+
+/** The keys and the credential compose.yaml gives the server and n8n when nothing is set. */
 export const DEMO = {
 	devKey: 'lik_compose_demo_key_0001',
 	adminToken: 'adm_compose-demo-token-0001',
@@ -99,7 +108,7 @@ export class ComposeStack {
 
 	/** podman-compose with the given arguments; never throws: the exit code and output are returned. */
 	async compose(...args: string[]): Promise<ComposeResult> {
-		const limits = '--ulimit nofile=20000:20000 --ulimit nproc=4096:4096';
+		const limits = PODMAN_LIMITS.join(' ');
 		try {
 			const { stdout, stderr } = await run(
 				'podman-compose',
@@ -137,19 +146,9 @@ export class ComposeStack {
 		return `${this.project}_${service}_${index}`;
 	}
 
-	async podman(...args: string[]): Promise<string> {
-		const { stdout } = await run('podman', ['--runtime', 'runc', ...args], {
-			maxBuffer: 64 * 1024 * 1024,
-		});
-		return stdout;
-	}
-
 	/** The container's state as podman tells it: running, exited, ... ('' when there is none). */
 	async state(container: string): Promise<string> {
-		return this.podman('inspect', '--format', '{{.State.Status}}', container).then(
-			(out) => out.trim(),
-			() => '',
-		);
+		return podman('inspect', '--format', '{{.State.Status}}', container).catch(() => '');
 	}
 
 	async logs(container: string): Promise<string> {
@@ -172,7 +171,7 @@ export class ComposeStack {
 					throw new Error(
 						`${container} stopped before it was healthy:\n${(await this.logs(container)).slice(-4000)}`,
 					);
-				return run('podman', ['--runtime', 'runc', 'healthcheck', 'run', container]).then(
+				return podman('healthcheck', 'run', container).then(
 					() => true,
 					() => false,
 				);
@@ -188,22 +187,24 @@ export class ComposeStack {
 	 * another tag or container uses it): the next `up` is a first one for it.
 	 */
 	async untagN8nImage(): Promise<void> {
-		const image = `localhost/n8n-lead-inbox:${this.env.N8N_VERSION ?? '2.8.4'}`;
-		await this.podman('untag', image).catch(() => undefined);
+		const image = `localhost/n8n-lead-inbox:${this.env.N8N_VERSION ?? N8N_VERSION}`;
+		await podman('untag', image).catch(() => undefined);
 	}
 
-	/** A call to the reference server's admin API. */
-	async admin(method: string, path: string, body?: unknown): Promise<any> {
-		const res = await fetch(`${this.serverUrl}/__admin${path}`, {
-			method,
-			headers: {
-				authorization: `Bearer ${DEMO.adminToken}`,
-				...(body === undefined ? {} : { 'content-type': 'application/json' }),
-			},
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		if (!res.ok) throw new Error(`admin ${method} ${path}: ${res.status} ${await res.text()}`);
-		return res.json();
+	/** The reference server's admin API, with the token compose.yaml gives it. */
+	get admin(): AdminClient {
+		return new AdminClient(this.serverUrl, DEMO.adminToken);
+	}
+
+	/** The dev account compose.yaml's server makes (the demo key's). */
+	async devAccount() {
+		const [dev] = await this.admin.accounts.list();
+		return dev;
+	}
+
+	/** n8n's REST API, signed in as the stack's owner (set up on the first call). */
+	async n8nSession() {
+		return await signInOwner(this.n8nUrl, OWNER);
 	}
 
 	/** Takes the stack down with its volumes and removes the clone. */
@@ -211,61 +212,4 @@ export class ComposeStack {
 		await this.compose('down', '-v');
 		rmSync(this.dir, { recursive: true, force: true });
 	}
-}
-
-/**
- * Waits until n8n's REST API answers. Its health check passes once the database is ready, a few
- * seconds before the editor's API is up (until then the editor's page answers every path).
- */
-export async function n8nReady(url: string): Promise<void> {
-	await waitUntil(
-		async () => {
-			const res = await fetch(`${url}/rest/settings`).catch(() => undefined);
-			return res?.status === 200 && (res.headers.get('content-type') ?? '').includes('json');
-		},
-		3 * 60_000,
-		`n8n's REST API at ${url}`,
-		500,
-	);
-}
-
-/**
- * n8n's REST API as its editor calls it: the owner set up on the first visit (or signed in when
- * already set up), then calls with the session cookie.
- */
-export async function n8nSession(
-	url: string,
-	owner = { email: 'owner@lead-inbox.test', password: 'Lead-Inbox-compose-1' },
-) {
-	const headers = { 'content-type': 'application/json', 'browser-id': 'lead-inbox-compose' };
-	await n8nReady(url);
-	const settings = (await (await fetch(`${url}/rest/settings`)).json()) as {
-		data: { userManagement: { showSetupOnFirstLoad: boolean } };
-	};
-	if (settings.data.userManagement.showSetupOnFirstLoad) {
-		const setup = await fetch(`${url}/rest/owner/setup`, {
-			method: 'POST',
-			headers,
-			body: JSON.stringify({ ...owner, firstName: 'Lead', lastName: 'Inbox' }),
-		});
-		if (setup.status !== 200) throw new Error(`owner setup failed: ${await setup.text()}`);
-	}
-	const login = await fetch(`${url}/rest/login`, {
-		method: 'POST',
-		headers,
-		body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
-	});
-	if (login.status !== 200) throw new Error(`login failed: ${await login.text()}`);
-	const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
-	/** A call to `/rest${path}`, or to `path` itself when it is outside the REST API (/types/...). */
-	return async (method: string, path: string, body?: unknown) => {
-		const address = path.startsWith('/types/') ? `${url}${path}` : `${url}/rest${path}`;
-		const response = await fetch(address, {
-			method,
-			headers: { ...headers, cookie },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await response.text();
-		return { status: response.status, body: text ? JSON.parse(text) : undefined };
-	};
 }

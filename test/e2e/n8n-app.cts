@@ -3,6 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { type Owner, type Rest, setupOwner, signInOwner } from '../helpers/n8n-rest.cjs';
 
 const run = promisify(execFile);
 
@@ -248,36 +249,13 @@ export class N8nApp {
 	}
 
 	/** Sets up the owner account through the REST API (what the first visit's form does). */
-	async setupOwner(owner: { email: string; password: string }): Promise<void> {
-		const setup = await fetch(`${this.url}/rest/owner/setup`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ ...owner, firstName: 'Lead', lastName: 'Inbox' }),
-		});
-		if (setup.status !== 200) throw new Error(`owner setup failed: ${await setup.text()}`);
+	async setupOwner(owner: Owner): Promise<void> {
+		await setupOwner(this.url, owner);
 	}
 
-	/**
-	 * Sets up the owner and signs in through the REST API; returns a caller that sends the session
-	 * cookie (and the browser id n8n ties it to).
-	 */
-	async signInOwner(owner: { email: string; password: string }) {
-		await this.setupOwner(owner);
-		const headers = { 'content-type': 'application/json', 'browser-id': 'lead-inbox-e2e' };
-		const login = await fetch(`${this.url}/rest/login`, {
-			method: 'POST',
-			headers,
-			body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
-		});
-		const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
-		return async (method: string, path: string, body?: unknown) => {
-			const response = await fetch(`${this.url}/rest${path}`, {
-				method,
-				headers: { ...headers, cookie },
-				body: body === undefined ? undefined : JSON.stringify(body),
-			});
-			return { status: response.status, body: (await response.json()) as any };
-		};
+	/** Sets up the owner and signs in through the REST API; returns a caller with the session. */
+	async signInOwner(owner: Owner): Promise<Rest> {
+		return await signInOwner(this.url, owner);
 	}
 
 	/** Stops every process of the app (workers first, then the main instance). */

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Rest } from '../helpers/n8n-rest.cjs';
 import { freePort } from '../helpers/ports.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
 import { CACHE, N8nApp, type N8nVersion } from './n8n-app.cjs';
@@ -181,8 +182,6 @@ export interface Execution {
 	error?: string;
 }
 
-type Rest = Awaited<ReturnType<N8nApp['signInOwner']>>;
-
 /** Every execution of a workflow n8n has started, finished or not, newest first (n8n's REST API). */
 export async function executionList(rest: Rest, workflowId: string): Promise<any[]> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
@@ -220,15 +219,16 @@ export async function executionsOf(
 }
 
 /**
- * Runs a stored workflow by hand from `trigger`, with the request the editor sends for "Execute
- * workflow" (2.8.4 reads workflowData, 2.40.7 the stored workflow), and waits for its execution.
+ * Starts a stored workflow by hand from `trigger`, with the request the editor sends for "Execute
+ * workflow" (2.8.4 reads workflowData, 2.40.7 the stored workflow); resolves with the execution ID.
+ * (In queue mode the main instance puts the run on the queue and a worker runs it.)
  */
-export async function runInEditor(
+export async function startInEditor(
 	rest: Rest,
 	version: string,
 	workflowId: string,
 	trigger: string,
-): Promise<Execution> {
+): Promise<string> {
 	const stored = (await rest('GET', `/workflows/${workflowId}`)).body.data;
 	const started = await rest('POST', `/workflows/${workflowId}/run`, {
 		workflowData: stored,
@@ -236,7 +236,17 @@ export async function runInEditor(
 	});
 	if (started.status !== 200)
 		throw new Error(`n8n ${version} refused to run ${workflowId}: ${JSON.stringify(started.body)}`);
-	const executionId = String(started.body.data.executionId);
+	return String(started.body.data.executionId);
+}
+
+/** Runs a stored workflow by hand from `trigger` (startInEditor) and waits for its execution. */
+export async function runInEditor(
+	rest: Rest,
+	version: string,
+	workflowId: string,
+	trigger: string,
+): Promise<Execution> {
+	const executionId = await startInEditor(rest, version, workflowId, trigger);
 	return await waitFor(
 		`the manual execution of ${workflowId} in n8n ${version}`,
 		async () => (await executionsOf(rest, version, workflowId)).find((e) => e.id === executionId),

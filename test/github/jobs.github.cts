@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { PODMAN_LIMITS, podman } from '../helpers/podman.cjs';
 import { type JobOptions, runWorkflowJob } from '../helpers/workflow-job.cjs';
 
 /*
@@ -12,7 +11,6 @@ import { type JobOptions, runWorkflowJob } from '../helpers/workflow-job.cjs';
  * machine: `sudo`, and this machine's Node headers (a runner's node-gyp downloads them).
  */
 
-const run = promisify(execFile);
 const ROOT = join(__dirname, '..', '..');
 const WORKFLOWS = join(ROOT, '.github', 'workflows');
 const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
@@ -116,26 +114,21 @@ it('publish.yml, job "server-package": publishes the reference server from the s
 });
 
 /** What the image jobs' builds need from this machine: its limits, and the local Node base. */
-const IMAGE_BUILD_ARGS = [
-	'--network',
-	'host',
-	'--ulimit',
-	'nofile=20000:20000',
-	'--ulimit',
-	'nproc=4096:4096',
-	'--build-arg',
-	`NODE_IMAGE=${process.env.IMAGE_TEST_BASE ?? ''}`,
-];
-const imageJob = (name: string) => publishJob(name, { imageBuildArgs: IMAGE_BUILD_ARGS });
-/** The labels podman gave an image, and the command it starts with. */
+const imageJob = (name: string) => {
+	const base = process.env.IMAGE_TEST_BASE;
+	if (!base) throw new Error('IMAGE_TEST_BASE is not set: run through npm run test:github');
+	return publishJob(name, {
+		imageBuildArgs: ['--network', 'host', ...PODMAN_LIMITS, '--build-arg', `NODE_IMAGE=${base}`],
+	});
+};
+/** An image's configuration: the command it starts with, and its user. */
 const inspect = async (image: string) =>
-	JSON.parse(
-		(await run('podman', ['image', 'inspect', image, '--format', '{{json .Config}}'])).stdout,
-	) as { Entrypoint: string[]; User: string; Labels: Record<string, string> };
+	JSON.parse(await podman('image', 'inspect', image, '--format', '{{json .Config}}')) as {
+		Entrypoint: string[];
+		User: string;
+	};
 
 it('publish.yml, job "image": builds the reference server image from the tag\'s sources, tagged with its version', async () => {
-	if (!process.env.IMAGE_TEST_BASE)
-		throw new Error('IMAGE_TEST_BASE is not set: run through npm run test:github');
 	const job = await imageJob('image');
 	const tag = `ghcr.io/n8n-nodes-lead-inbox/lead-inbox-mock-server:${version}`;
 	expect(job.log).toContain('would sign in to ghcr.io as lead-inbox-maintainer');
@@ -150,8 +143,6 @@ it('publish.yml, job "image": builds the reference server image from the tag\'s 
 });
 
 it('publish.yml, job "n8n-image": builds n8n with the tag\'s nodes, tagged with its version and n8n\'s', async () => {
-	if (!process.env.IMAGE_TEST_BASE)
-		throw new Error('IMAGE_TEST_BASE is not set: run through npm run test:github');
 	const job = await imageJob('n8n-image');
 	const tags = [
 		`ghcr.io/n8n-nodes-lead-inbox/n8n-lead-inbox:${version}`,
@@ -165,22 +156,17 @@ it('publish.yml, job "n8n-image": builds n8n with the tag\'s nodes, tagged with 
 		'node',
 	]);
 	// The nodes of this version, where n8n loads community packages from.
-	const installed = await run('podman', [
-		'--runtime',
-		'runc',
+	const installed = await podman(
 		'run',
 		'--rm',
-		'--ulimit',
-		'nofile=20000:20000',
-		'--ulimit',
-		'nproc=4096:4096',
+		...PODMAN_LIMITS,
 		'--entrypoint',
 		'node',
 		tags[1],
 		'-p',
 		'require("/home/node/.n8n/nodes/node_modules/n8n-nodes-lead-inbox/package.json").version',
-	]);
-	expect(installed.stdout.trim()).toBe(version);
+	);
+	expect(installed).toBe(version);
 });
 
 it('publish.yml refuses a tag that is not the package version', async () => {

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { PODMAN_LIMITS, podman } from '../helpers/podman.cjs';
 import { freePort } from '../helpers/ports.cjs';
 import { withTempDir } from '../helpers/temp-dir.cjs';
 
@@ -18,15 +19,6 @@ const run = promisify(execFile);
 const IMAGE = 'localhost/lead-inbox-mock-server:test';
 const BASE = process.env.IMAGE_TEST_BASE ?? '';
 const ROOT = join(__dirname, '..', '..');
-/** Limits podman cannot take from this machine's defaults (see ../shared/notes). */
-const LIMITS = ['--ulimit', 'nofile=20000:20000', '--ulimit', 'nproc=4096:4096'];
-
-async function podman(...args: string[]): Promise<string> {
-	const { stdout } = await run('podman', ['--runtime', 'runc', ...args], {
-		maxBuffer: 64 * 1024 * 1024,
-	});
-	return stdout.trim();
-}
 
 /** What a container printed, stdout and stderr. */
 async function logs(name: string): Promise<string> {
@@ -54,7 +46,7 @@ async function start(args: string[]): Promise<Started> {
 		'-d',
 		'--name',
 		name,
-		...LIMITS,
+		...PODMAN_LIMITS,
 		'-p',
 		`127.0.0.1:${port}:4010`,
 		...args,
@@ -113,7 +105,7 @@ describe('the reference server image', () => {
 			'docker', // keeps HEALTHCHECK (the OCI format drops it)
 			'--network',
 			'host',
-			...LIMITS, // the build's npm install opens more files than this machine's default allows
+			...PODMAN_LIMITS, // the build's npm install opens more files than this machine's default allows
 			'--build-arg',
 			`NODE_IMAGE=${BASE}`,
 			'--target',
@@ -270,7 +262,7 @@ describe('the reference server image', () => {
 		const tools = await podman(
 			'run',
 			'--rm',
-			...LIMITS,
+			...PODMAN_LIMITS,
 			'--entrypoint',
 			'sh',
 			IMAGE,
