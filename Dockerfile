@@ -29,18 +29,14 @@ RUN npm run build --silent \
 	&& npm pack --ignore-scripts --silent --pack-destination /packages \
 	&& cd mock-server && npm pack --ignore-scripts --silent --pack-destination /packages
 
-# The server's runtime packages. better-sqlite3 is native: a prebuilt binary when one can be
-# downloaded, else compiled against the base's Node headers; the compilers stay in this stage.
+# The server's runtime packages: plain JavaScript (the store is Node's built-in node:sqlite), so no
+# compiler and no install script.
 FROM ${NODE_IMAGE} AS mock-server-install
-RUN apt-get update \
-	&& apt-get install -y --no-install-recommends python3 make g++ \
-	&& rm -rf /var/lib/apt/lists/*
-ENV npm_config_nodedir=/usr/local
 COPY --from=build /packages/lead-inbox-mock-server-*.tgz /tmp/
 RUN mkdir /app \
 	&& tar -xzf /tmp/lead-inbox-mock-server-*.tgz -C /app --strip-components=1 \
 	&& cd /app \
-	&& npm install --omit=dev --no-package-lock --no-audit --no-fund --loglevel=error \
+	&& npm install --omit=dev --ignore-scripts --no-package-lock --no-audit --no-fund --loglevel=error \
 	&& npm cache clean --force
 
 FROM ${NODE_IMAGE} AS mock-server

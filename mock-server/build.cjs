@@ -5,8 +5,8 @@
 //   dist/lead-inbox-mock-server-api and index.d.ts: the in-process API (startMockServer, also
 //                                extensionless), whose threads run the bin.
 // Large data modules, the mail clients and the scanner's HTTP client stay separate packages,
-// required on first use (every thread parses the bundle); better-sqlite3 is native, and
-// swagger-ui-dist's files are served from its package folder.
+// required on first use (every thread parses the bundle); swagger-ui-dist's files are served
+// from its package folder. The store is Node's built-in node:sqlite: nothing native to ship.
 'use strict';
 const { build } = require('esbuild');
 const ts = require('typescript');
@@ -14,7 +14,6 @@ const { chmodSync, rmSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const EXTERNAL = [
-	'better-sqlite3',
 	'swagger-ui-dist',
 	'city-timezones',
 	'libphonenumber-js',
@@ -31,7 +30,7 @@ const bundle = (entry, outfile) =>
 		outfile: join(dist, outfile),
 		bundle: true,
 		platform: 'node',
-		target: 'node20',
+		target: 'node22',
 		format: 'cjs',
 		external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
 		resolveExtensions: ['.cts', '.ts', '.cjs', '.js', '.json'],

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import { startServer, type TestServer } from '../helpers/server.cjs';
 import { withTempDir } from '../helpers/temp-dir.cjs';
 
@@ -176,7 +176,7 @@ describe('inbox management', () => {
 				entry('bob@icloud.com'),
 				entry('cy@acme-corp.com', { provider: 'godaddy' }),
 			]);
-			const rows = server.store.db
+			const rows = server.store.db.connection
 				.prepare(
 					'SELECT email_address, imap_host, smtp_host, smtp_port, imap_username, smtp_username FROM inboxes WHERE email_address IN (?, ?, ?)',
 				)
@@ -362,7 +362,7 @@ describe('inbox management', () => {
 				key,
 				Array.from({ length: 12 }, (_, i) => entry(`b${i}@yahoo.com`)),
 			);
-			server.store.db
+			server.store.db.connection
 				.prepare(
 					"UPDATE inboxes SET status = 'paused' WHERE email_address IN ('a1@gmail.com', 'b2@yahoo.com')",
 				)
@@ -560,9 +560,9 @@ describe('passwords at rest', () => {
 			expect(raw).toContain('rest@gmail.com');
 			expect(raw).not.toContain('PlainImapSecret-123');
 			expect(raw).not.toContain('PlainSmtpSecret-456');
-			const row = new Database(db, { readonly: true })
+			const row = new DatabaseSync(db, { readOnly: true })
 				.prepare('SELECT imap_password_enc FROM inboxes')
-				.get() as { imap_password_enc: string };
+				.get() as unknown as { imap_password_enc: string };
 			expect(row.imap_password_enc.split('.')).toHaveLength(3);
 		});
 	});

@@ -98,7 +98,7 @@ export class Accounts {
 				this.clock.nowIso(),
 			);
 			this.insertKey(accountId, apiKey, input.permissions);
-		})();
+		});
 		return { accountId, apiKey };
 	}
 
@@ -115,7 +115,7 @@ export class Accounts {
 		const rows = sql(
 			this.db,
 			`SELECT ${ACCOUNT_COLUMNS} FROM accounts a ORDER BY a.is_dev DESC, a.created_at, a.id`,
-		).all() as AccountRow[];
+		).all() as unknown as AccountRow[];
 		return rows.map((row) => ({
 			...accountOf(row, this.reservedBy(row.id)),
 			dev: row.is_dev === 1,

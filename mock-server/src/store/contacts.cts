@@ -1,7 +1,7 @@
 /** The contacts of each account, deduplicated by their key (contract/contact-key.cts). */
 import type { Contact } from '../contract/leads.cjs';
 import type { Clock } from '../core/clock.cjs';
-import { type Db, sql } from './database.cjs';
+import { column, type Db, scalar, sql } from './database.cjs';
 
 export class Contacts {
 	constructor(
@@ -15,12 +15,12 @@ export class Contacts {
 	 */
 	knownPositions(accountId: string, keys: string[]): Set<number> {
 		return new Set(
-			sql(
+			column(
 				this.db,
 				'SELECT k.key FROM json_each(?) AS k WHERE EXISTS (SELECT 1 FROM contacts WHERE account_id = ? AND dedup_key = k.value)',
-			)
-				.pluck()
-				.all(JSON.stringify(keys), accountId) as number[],
+				JSON.stringify(keys),
+				accountId,
+			) as number[],
 		);
 	}
 
@@ -39,10 +39,12 @@ export class Contacts {
 		const rows = sql(
 			this.db,
 			'SELECT data FROM contacts WHERE account_id = ? ORDER BY seq LIMIT ? OFFSET ?',
-		).all(accountId, limit, skip) as { data: string }[];
-		const total = sql(this.db, 'SELECT COUNT(*) FROM contacts WHERE account_id = ?')
-			.pluck()
-			.get(accountId) as number;
+		).all(accountId, limit, skip) as unknown as { data: string }[];
+		const total = scalar(
+			this.db,
+			'SELECT COUNT(*) FROM contacts WHERE account_id = ?',
+			accountId,
+		) as number;
 		return { contacts: rows.map((r) => JSON.parse(r.data) as Contact), total };
 	}
 }

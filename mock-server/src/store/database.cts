@@ -1,9 +1,7 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { MIGRATIONS } from './migrations.cjs';
-
-export type Db = Database.Database;
 
 /** Another process holds the database file. */
 export class DatabaseInUseError extends Error {
@@ -11,6 +9,74 @@ export class DatabaseInUseError extends Error {
 		super(
 			`The database file ${file} is in use by another reference server. Stop that server, or start this one with another --db (or --db :memory:).`,
 		);
+	}
+}
+
+/** SQLite's result code for "the database file is locked" (another connection holds it). */
+const SQLITE_BUSY = 5;
+
+/**
+ * Node's built-in SQLite (node:sqlite, Node >= 22.13): no native module to compile or download, so
+ * every npm (12 blocks unapproved install scripts) and every image installs the server as it is.
+ * This wraps the connection with what the repositories need: statements compiled once, and
+ * transactions that nest (an inner one becomes a savepoint).
+ */
+export class Db {
+	private readonly statements = new Map<string, StatementSync>();
+	private depth = 0;
+	private closed = false;
+
+	constructor(readonly connection: DatabaseSync) {}
+
+	/** The statement for this SQL text, compiled on first use (preparing is costly). */
+	statement(text: string): StatementSync {
+		let statement = this.statements.get(text);
+		if (!statement) this.statements.set(text, (statement = this.connection.prepare(text)));
+		return statement;
+	}
+
+	exec(text: string): void {
+		this.connection.exec(text);
+	}
+
+	/** Runs `work` in one transaction: all of its writes are kept, or none when it throws. */
+	transaction<T>(work: () => T): T {
+		const savepoint = `nested_${this.depth}`;
+		this.exec(this.depth === 0 ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${savepoint}`);
+		this.depth++;
+		try {
+			const result = work();
+			this.exec(this.depth === 1 ? 'COMMIT' : `RELEASE ${savepoint}`);
+			return result;
+		} catch (error) {
+			// A failed COMMIT (a full disk) may have ended the transaction already: roll back only
+			// what is still open, and throw the first error, which says why.
+			try {
+				this.exec(this.depth === 1 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+			} catch {
+				// Nothing left to roll back.
+			}
+			throw error;
+		} finally {
+			this.depth--;
+		}
+	}
+
+	/** A PRAGMA's single value (`user_version`, `journal_mode`). */
+	pragma(name: string): unknown {
+		const row = this.connection.prepare(`PRAGMA ${name}`).get();
+		return row && Object.values(row)[0];
+	}
+
+	get open(): boolean {
+		return !this.closed;
+	}
+
+	close(): void {
+		if (this.closed) return;
+		this.closed = true;
+		this.statements.clear();
+		this.connection.close();
 	}
 }
 
@@ -23,16 +89,15 @@ export class DatabaseInUseError extends Error {
 export function openDatabase(file: string): Db {
 	const onDisk = file !== ':memory:';
 	if (onDisk) prepareFile(file);
-	const db = new Database(file);
-	if (onDisk) db.pragma('locking_mode = EXCLUSIVE');
+	const db = new Db(new DatabaseSync(file));
 	try {
-		db.pragma('journal_mode = WAL');
+		if (onDisk) db.exec('PRAGMA locking_mode = EXCLUSIVE');
+		db.exec('PRAGMA journal_mode = WAL');
 		// The first write takes the exclusive lock, or fails at once when another process holds it.
 		if (onDisk) db.exec('BEGIN EXCLUSIVE; COMMIT');
 	} catch (error) {
 		db.close();
-		if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY'))
-			throw new DatabaseInUseError(file);
+		if ((error as { errcode?: number }).errcode === SQLITE_BUSY) throw new DatabaseInUseError(file);
 		throw error;
 	}
 	// The files hold contacts, mail hosts, user names and encrypted passwords: owner only.
@@ -43,9 +108,7 @@ export function openDatabase(file: string): Db {
 			} catch {
 				// The -shm file does not exist with an exclusive lock; nothing to protect.
 			}
-	db.pragma('synchronous = NORMAL');
-	db.pragma('foreign_keys = ON');
-	db.pragma('busy_timeout = 5000');
+	db.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000');
 	migrate(db);
 	return db;
 }
@@ -90,7 +153,7 @@ function prepareFile(file: string): void {
 }
 
 function migrate(db: Db): void {
-	const current = db.pragma('user_version', { simple: true }) as number;
+	const current = db.pragma('user_version') as number;
 	if (current > MIGRATIONS.length) {
 		throw new Error(
 			`The database schema (version ${current}) is newer than this server knows (${MIGRATIONS.length}). Use a newer server or another --db file.`,
@@ -99,18 +162,20 @@ function migrate(db: Db): void {
 	for (let version = current; version < MIGRATIONS.length; version++) {
 		db.transaction(() => {
 			db.exec(MIGRATIONS[version]);
-			db.pragma(`user_version = ${version + 1}`);
-		})();
+			db.exec(`PRAGMA user_version = ${version + 1}`);
+		});
 	}
 }
 
-const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+/** The prepared statement for this SQL text on this database. */
+export const sql = (db: Db, text: string): StatementSync => db.statement(text);
 
-/** Prepared statements are compiled once per database and SQL text (preparing is costly). */
-export function sql(db: Db, text: string): Database.Statement {
-	let cache = statements.get(db);
-	if (!cache) statements.set(db, (cache = new Map<string, Database.Statement>()));
-	let statement = cache.get(text);
-	if (!statement) cache.set(text, (statement = db.prepare(text)));
-	return statement;
+/** The first column of the first row (a COUNT, an id), or undefined when there is no row. */
+export function scalar(db: Db, text: string, ...params: SQLInputValue[]): unknown {
+	const row = db.statement(text).get(...params);
+	return row && Object.values(row)[0];
 }
+
+/** The first column of every row. */
+export const column = (db: Db, text: string, ...params: SQLInputValue[]): unknown[] =>
+	db.statement(text).all(...params).map((row) => Object.values(row)[0]);

@@ -92,21 +92,28 @@ export class Inboxes {
 		limit: number,
 		skip: number,
 	) {
+		// node:sqlite refuses a named parameter the statement does not use: give only those used.
 		const where = ['account_id = @accountId'];
-		if (filter.poolId) where.push('pool_id = @poolId');
-		if (filter.status) where.push('status = @status');
-		const params = { accountId, poolId: filter.poolId, status: filter.status, limit, skip };
+		const filters: Record<string, string> = {};
+		if (filter.poolId) {
+			where.push('pool_id = @poolId');
+			filters.poolId = filter.poolId;
+		}
+		if (filter.status) {
+			where.push('status = @status');
+			filters.status = filter.status;
+		}
 		const { total } = sql(
 			this.db,
 			`SELECT COUNT(*) AS total FROM inboxes WHERE ${where.join(' AND ')}`,
-		).get(params) as { total: number };
+		).get({ accountId, ...filters }) as { total: number };
 		const inboxes = sql(
 			this.db,
 
 			`SELECT ${LISTED}
 				 FROM inboxes WHERE ${where.join(' AND ')} ORDER BY created_at, id LIMIT @limit OFFSET @skip`,
-		).all(params);
-		return { inboxes: inboxes as InboxRow[], total };
+		).all({ accountId, ...filters, limit, skip });
+		return { inboxes: inboxes as unknown as InboxRow[], total };
 	}
 
 	existingEmails(accountId: string, emailsLower: string[]): Set<string> {

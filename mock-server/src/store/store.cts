@@ -33,7 +33,7 @@ export class Store {
 
 	/** Runs `work` in one transaction: all of its writes are kept, or none when it throws. */
 	transaction<T>(work: () => T): T {
-		return this.db.transaction(work)();
+		return this.db.transaction(work);
 	}
 
 	/** Deletes every row (the admin reset); the schema stays. */
