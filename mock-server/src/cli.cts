@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import './core/require-node.cjs';
 import { buildServer } from './app.cjs';
 import { ConfigError, parseConfig, type ServerConfig, usage } from './core/config.cjs';
 import { helperRole } from './core/helpers.cjs';

@@ -11,16 +11,29 @@ const endpoint = (host: string, port: number): MailEndpoint => ({
 	password: 'p',
 });
 
-/** Records what it was asked to connect to, and how many tests ran at once. */
-function recordingTester(holdMs = 0) {
+/**
+ * Records what it was asked to connect to, and how many tests ran at once. With `holdUntil`, the
+ * first tests wait until that many run at once (however slowly a busy machine starts them), then
+ * all end and later ones end at once: the peak is then exactly the limit when the guard keeps it.
+ */
+function recordingTester(holdUntil = 0) {
 	const seen: MailEndpoint[][] = [];
 	let running = 0;
 	let peak = 0;
+	let held: (() => void)[] | undefined = holdUntil > 0 ? [] : undefined;
 	const tester: ConnectionTester = {
 		async test(imap, smtp) {
 			seen.push([imap, smtp]);
 			peak = Math.max(peak, ++running);
-			await new Promise((resolve) => setTimeout(resolve, holdMs));
+			const queue = held;
+			if (queue) {
+				const waiting = new Promise<void>((resolve) => queue.push(resolve));
+				if (running >= holdUntil) {
+					held = undefined;
+					for (const resolve of queue) resolve();
+				}
+				await waiting;
+			}
 			running--;
 			return { ok: true };
 		},
@@ -107,7 +120,7 @@ describe('the outbound guard', () => {
 	});
 
 	it('runs at most 4 tests at once per key (as docs/api.md says), the rest wait their turn', async () => {
-		const { tester, seen, peak } = recordingTester(20);
+		const { tester, seen, peak } = recordingTester(4);
 		const guard = new OutboundGuard(tester, [], async () => ['93.184.215.14']);
 		const imap = endpoint('imap.example.com', 993);
 		const outcomes = await Promise.all(

@@ -53,12 +53,14 @@ describe('the community-node package', () => {
 	});
 
 	it('packs only what n8n loads: the built nodes and credential, README, licence, package.json', () => {
-		const [packed] = JSON.parse(
+		const report = JSON.parse(
 			execFileSync('npm', ['pack', '--dry-run', '--json', '--silent'], {
 				cwd: ROOT,
 				encoding: 'utf8',
 			}),
 		);
+		// npm 11 answers a list of packages, npm 12 an object by package name.
+		const [packed] = Array.isArray(report) ? report : Object.values(report);
 		const paths = (packed.files as { path: string }[]).map((f) => f.path);
 		// Everything n8n loads is in it: each node and the credential, their codex files and icons
 		// (an empty dist/, say a pack before the build, fails here; run npm run build first).

@@ -5,14 +5,17 @@ import { waitUntil } from '../helpers/wait.cjs';
 
 const summary = { fbPixel: false, tikTokPixel: false, gAnalytics: false } as never;
 
-/** A stand-in for the threads: counts how often they were started and stopped. */
-function fakeThreads(scanMs = 0) {
+/**
+ * A stand-in for the threads: counts how often they were started and stopped. Its scans end when
+ * `scanDone` settles (at once by default).
+ */
+function fakeThreads(scanDone: () => Promise<unknown> = async () => undefined) {
 	const counts = { started: 0, stopped: 0 };
 	const start = async (): Promise<WebsiteScanning> => {
 		counts.started++;
 		return {
 			scan: async () => {
-				await sleep(scanMs);
+				await scanDone();
 				return summary;
 			},
 			stop: async () => {
@@ -40,14 +43,20 @@ describe('website scanning on demand', () => {
 	});
 
 	it('does not end while a scan is in flight, however long it takes', async () => {
-		const { counts, start } = fakeThreads(200);
+		let finish!: () => void;
+		const held = new Promise<void>((resolve) => (finish = resolve));
+		let holding = false;
+		const { counts, start } = fakeThreads(() => (holding ? held : Promise.resolve()));
 		const scanning = scanningOnDemand(start, 50);
 		await scanning.scan('http://a.test/');
+		holding = true;
 		const slow = scanning.scan('http://b.test/');
-		await sleep(30);
 		const slower = scanning.scan('http://c.test/');
-		await slow;
-		await slower;
+		// Held in flight for four idle times: the scanners must still be running after it.
+		await sleep(200);
+		expect(counts).toEqual({ started: 1, stopped: 0 });
+		finish();
+		await Promise.all([slow, slower]);
 		expect(counts).toEqual({ started: 1, stopped: 0 });
 		await scanning.stop();
 	});

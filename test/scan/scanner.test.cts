@@ -207,14 +207,20 @@ describe('website scanner on the fixture corpus', () => {
 
 describe("the scanner's time-out", () => {
 	it("counts the site's time, not the time its answer waited for a busy scanner", async () => {
-		// A site on another thread answers after 50 ms, while this thread is busy for 300 ms: its
-		// answer waits in the socket past the 100 ms time-out, and must still count as in time.
+		// A site on another thread answers 50 ms after the request arrives, while this thread is busy
+		// for 300 ms: its answer waits in the socket past the 100 ms time-out, and must still count
+		// as in time. The site says when the request arrived, so a slow machine cannot start the
+		// busy time before the request is on its way.
 		const site = new Worker(
 			`const http = require('node:http');
-			const server = http.createServer((req, res) => setTimeout(() =>
-				res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>hi</body></html>'), 50));
+			const { parentPort } = require('node:worker_threads');
+			const server = http.createServer((req, res) => {
+				parentPort.postMessage('request');
+				setTimeout(() =>
+					res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>hi</body></html>'), 50);
+			});
 			server.listen(0, '127.0.0.1', () =>
-				require('node:worker_threads').parentPort.postMessage(server.address().port));`,
+				parentPort.postMessage(server.address().port));`,
 			{ eval: true },
 		);
 		try {
@@ -223,8 +229,9 @@ describe("the scanner's time-out", () => {
 				hostMap: new HostMap().add('late.test', `http://127.0.0.1:${port}`),
 				timeoutMs: 100,
 			});
+			const arrived = new Promise((resolve) => site.once('message', resolve));
 			const scan = scanner.scan('http://late.test/');
-			await new Promise((resolve) => setTimeout(resolve, 20)); // the request is on its way
+			await arrived;
 			// Busy from the check phase, so the loop's next turn starts with the expired timer.
 			await new Promise((resolve) => setImmediate(resolve));
 			const busyUntil = Date.now() + 300;

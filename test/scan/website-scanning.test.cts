@@ -61,15 +61,25 @@ describe("the server's website scanning (synthetic web and scanners on worker th
 	});
 
 	it('keeps at most --scan-concurrency websites in flight, all threads together', async () => {
-		// Each site answers after 100 ms; the server counts the requests it holds at once.
+		// The sites hold every answer until 4 requests are open at once (the limit, reached however
+		// slowly a busy machine sends them), then answer all, and every later one at once: the most
+		// seen is then exactly the limit when the pool keeps to it. (Waiting on time instead, the
+		// scanners' adaptive window could shrink under load and the limit never be reached.)
 		let open = 0;
 		let most = 0;
+		let held: (() => void)[] | undefined = [];
 		const site = http.createServer((_request, response) => {
 			most = Math.max(most, ++open);
-			setTimeout(() => {
+			const answer = () => {
 				open--;
 				response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body></body></html>');
-			}, 100);
+			};
+			if (!held) return answer();
+			held.push(answer);
+			if (open < 4) return;
+			const release = held;
+			held = undefined;
+			for (const send of release) send();
 		});
 		await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
 		const pool = await ScanPool.start({

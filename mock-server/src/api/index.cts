@@ -3,6 +3,7 @@
  * Built into dist/lead-inbox-mock-server-api with its type declarations, dist/index.d.ts
  * (mock-server/build.cjs).
  */
+import './require-node.cjs';
 export { startMockServer, type MockServer } from './start.cjs';
 export type { MockServerOptions } from './options.cjs';
 export {
