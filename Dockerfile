@@ -3,7 +3,7 @@
 #   n8n with the Lead Inbox nodes built in (the default target; queue mode needs the nodes on every
 #   worker, so they belong in the image):
 #     docker build -t n8n-lead-inbox .
-#     docker build --build-arg N8N_VERSION=2.8.4 -t n8n-lead-inbox:2.8.4 .
+#     docker build --build-arg N8N_VERSION=2.8.4 -t n8n-lead-inbox:2.8.4 .   (an older n8n line)
 #   the reference server:
 #     docker build --target mock-server -t lead-inbox-mock-server .
 #
@@ -12,7 +12,7 @@
 # nodes instead); N8N_IMAGE and NODE_IMAGE (other registries or mirrors of the same images).
 ARG NODE_IMAGE=node:22-bookworm-slim
 ARG N8N_IMAGE=docker.n8n.io/n8nio/n8n
-ARG N8N_VERSION=2.8.4
+ARG N8N_VERSION=2.40.7
 
 # Both packages, built and packed as a release packs them: the nodes (n8n-node build) and the
 # server (its bundle). Every build tool at the version the lockfile pins; no install scripts run

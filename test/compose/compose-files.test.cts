@@ -62,7 +62,7 @@ describe('the compose files', () => {
 			for (const name of n8nServices) {
 				const service = file.services[name];
 				expect([name, service.build.context, service.build.target]).toEqual([name, '.', 'n8n']);
-				expect(interpolated(service.image)).toBe('n8n-lead-inbox:2.8.4');
+				expect(interpolated(service.image)).toBe('n8n-lead-inbox:2.40.7');
 				expect(interpolated(service.build.args.LEAD_INBOX_NODES)).toBe('checkout');
 				expect(service.depends_on['mock-server']).toEqual({ condition: 'service_healthy' });
 				// A string (a shell command): podman-compose 1.0.3 consumes a list form in place, which

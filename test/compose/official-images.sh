@@ -2,37 +2,48 @@
 # Makes local stand-ins for the official images the compose stacks name, which cannot be pulled on
 # the project's machines, tagged with those very names so compose.yaml and compose.queue.yaml run
 # unchanged (podman looks in its own store first):
-#   docker.n8n.io/n8nio/n8n:$N8N_VERSION  n8n's Debian image, from the installed n8n app
+#   docker.n8n.io/n8nio/n8n:<version>  n8n's image, from the installed n8n app, on the Node.js
+#                                      its official image runs (test/e2e/n8n-node-line.sh)
 #   docker.io/library/postgres:15, docker.io/library/redis:7  from Debian's packages
-# all on the local Debian base (test/image/base.sh). Cached in podman's store: a second run
-# returns at once. Prints nothing but progress.
+# all on local Debian bases (test/image/base.sh). Cached in podman's store: a second run returns at
+# once. Prints nothing but progress.
+#   official-images.sh [N8N_VERSION...]   (default: the versions the compose suite proves)
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$HERE/../.."
-N8N_VERSION="${N8N_VERSION:-2.8.4}"
 CACHE="${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-lead-inbox}"
 podman() { command podman --runtime runc "$@"; }
+versions=("$@")
+[ ${#versions[@]} -gt 0 ] || versions=(2.40.7 2.8.4)
 
-base="$(bash "$ROOT/test/image/base.sh")"
-build() { # name, Containerfile, context
+build() { # name, Containerfile, context, base image, n8n version
 	podman image exists "$1" && return 0
 	echo "compose: building a local stand-in for $1" >&2
-	podman build --format docker --network host --build-arg "BASE_IMAGE=$base" \
-		--build-arg "N8N_VERSION=$N8N_VERSION" -t "$1" -f "$2" "$3" >&2
+	podman build --format docker --network host --build-arg "BASE_IMAGE=$4" \
+		--build-arg "N8N_VERSION=${5:-}" -t "$1" -f "$2" "$3" >&2
 }
 
-build docker.io/library/postgres:15 "$HERE/official-images/postgres.Containerfile" "$HERE/official-images"
-build docker.io/library/redis:7 "$HERE/official-images/redis.Containerfile" "$HERE/official-images"
+base="$(bash "$ROOT/test/image/base.sh" 22)"
 
-n8n_image="docker.n8n.io/n8nio/n8n:$N8N_VERSION"
-if ! podman image exists "$n8n_image"; then
-	# The n8n app the e2e suite installs (installed here if that suite has not run yet), hard-linked
-	# into a build context beside the entrypoint: no copy of its 2.3 GB before the image's own.
-	bash "$ROOT/test/e2e/install-n8n.sh" "$N8N_VERSION" >&2
+build docker.io/library/postgres:15 "$HERE/official-images/postgres.Containerfile" "$HERE/official-images" "$base"
+build docker.io/library/redis:7 "$HERE/official-images/redis.Containerfile" "$HERE/official-images" "$base"
+
+for version in "${versions[@]}"; do
+	n8n_image="docker.n8n.io/n8nio/n8n:$version"
+	podman image exists "$n8n_image" && continue
+	# The n8n app the e2e suite installs (installed here if that suite has not run yet), laid out
+	# as n8n's image holds it (n8n in /usr/local/lib/node_modules/n8n, its dependencies in its own
+	# node_modules) with hard links: no copy of its 2.3 GB before the image's own.
+	bash "$ROOT/test/e2e/install-n8n.sh" "$version" >&2
 	context="$(mktemp -d "$CACHE/n8n-image-context.XXXXXX")"
-	trap 'rm -rf "$context"' EXIT
-	cp -al "$CACHE/n8n-$N8N_VERSION" "$context/app"
-	rm -f "$context/app/.installed"
+	cp -al "$CACHE/n8n-$version/node_modules/n8n" "$context/n8n"
+	mkdir "$context/n8n/node_modules"
+	for dep in "$CACHE/n8n-$version/node_modules/"* "$CACHE/n8n-$version/node_modules/".[!.]*; do
+		[ -e "$dep" ] && [ "$(basename "$dep")" != n8n ] && cp -al "$dep" "$context/n8n/node_modules/"
+	done
 	cp "$HERE/official-images/n8n-entrypoint.sh" "$context/docker-entrypoint.sh"
-	build "$n8n_image" "$HERE/official-images/n8n.Containerfile" "$context"
-fi
+	node_base="$(bash "$ROOT/test/image/base.sh" "$(bash "$ROOT/test/e2e/n8n-node-line.sh" "$version")")"
+	build "$n8n_image" "$HERE/official-images/n8n.Containerfile" "$context" "$node_base" "$version" \
+		|| { rm -rf "$context"; exit 1; }
+	rm -rf "$context"
+done

@@ -6,7 +6,7 @@ import {
 	startInEditor,
 	waitFor,
 } from '../e2e/support.cjs';
-import { ComposeStack, N8N_VERSION, onComposeCredential } from './stack.cjs';
+import { COMPOSE_VERSIONS, ComposeStack, onComposeCredential, versionSettings } from './stack.cjs';
 
 /*
  * compose.queue.yaml as a user runs it: PostgreSQL, Redis, the reference server, n8n's main
@@ -16,12 +16,12 @@ import { ComposeStack, N8N_VERSION, onComposeCredential } from './stack.cjs';
 
 const RUNS = 20;
 
-describe('compose.queue.yaml: n8n in queue mode with the Lead Inbox nodes', () => {
+describe.each(COMPOSE_VERSIONS)('compose.queue.yaml on n8n %s: n8n in queue mode with the Lead Inbox nodes', (version) => {
 	let stack: ComposeStack;
 	const workers = () => [stack.container('n8n-worker', 1), stack.container('n8n-worker', 2)];
 
 	beforeAll(async () => {
-		stack = await ComposeStack.create('compose.queue.yaml');
+		stack = await ComposeStack.create('compose.queue.yaml', versionSettings(version));
 		await stack.up('--build');
 		for (const service of ['postgres', 'redis', 'mock-server', 'n8n'])
 			await stack.healthy(stack.container(service));
@@ -40,7 +40,7 @@ describe('compose.queue.yaml: n8n in queue mode with the Lead Inbox nodes', () =
 		const workflow = onComposeCredential(loadExample('scheduled-lead-pull-to-crm.json'));
 		const created = (await rest('POST', '/workflows', workflow)).body.data;
 		/** "Execute workflow" in the editor: the main instance puts the run on the queue. */
-		const runOnce = () => startInEditor(rest, N8N_VERSION, created.id, 'Try it now');
+		const runOnce = () => startInEditor(rest, version, created.id, 'Try it now');
 		const allFinished = async (count: number) =>
 			await waitFor(
 				`${count} executions to finish`,
@@ -56,7 +56,7 @@ describe('compose.queue.yaml: n8n in queue mode with the Lead Inbox nodes', () =
 		ids.push(...(await Promise.all(Array.from({ length: RUNS - 1 }, runOnce))));
 		await allFinished(RUNS);
 
-		const executions = await executionsOf(rest, N8N_VERSION, created.id);
+		const executions = await executionsOf(rest, version, created.id);
 		expect(executions.map((e) => [e.id, e.status, e.error])).toEqual(
 			expect.arrayContaining(ids.map((id) => [id, 'success', undefined])),
 		);

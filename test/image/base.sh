@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # Makes a local base image of the same shape as the official node:<major>-bookworm-slim (no image
-# can be pulled on the project's machines): Debian bookworm from debootstrap, this machine's Node in
-# /usr/local/bin with npm and its headers, a `node` user (uid 1000). Prints the image's name.
+# can be pulled on the project's machines): Debian bookworm from debootstrap, the Node.js of that
+# major (test/helpers/install-node.sh, from the npm registry; without an argument, the one on PATH)
+# in /usr/local/bin with npm and its headers, a `node` user (uid 1000). Prints the image's name.
 # Cached: the rootfs tarball in ~/.cache, the image in podman's store; a second run returns at once.
+#   base.sh [NODE_MAJOR]
 set -euo pipefail
 CACHE="${IMAGE_TEST_CACHE:-$HOME/.cache/n8n-nodes-lead-inbox/image}"
-major="$(node -p 'process.versions.node.split(".")[0]')"
+if [ -n "${1:-}" ]; then
+	node_bin="$(bash "$(dirname "$0")/../helpers/install-node.sh" "$1")/node"
+else
+	node_bin="$(readlink -f "$(command -v node)")"
+fi
+major="$("$node_bin" -p 'process.versions.node.split(".")[0]')"
 name="localhost/node:${major}-bookworm-slim"
 podman() { command podman --runtime runc "$@"; }
 
@@ -26,7 +33,6 @@ fi
 
 # The official image's layout: node, npm and npx in /usr/local/bin, npm's package in
 # /usr/local/lib/node_modules, headers in /usr/local/include/node, a `node` user and group.
-node_bin="$(readlink -f "$(command -v node)")"
 npm_dir="$(dirname "$(readlink -f "$(command -v npm)")")/.."
 headers="$(dirname "$node_bin")/../include/node"
 layer="$(mktemp -d)"
