@@ -20,19 +20,27 @@ app_package_json() {
 	printf '{"name":"n8n-app-%s","private":true,"dependencies":{"n8n":"%s"},"overrides":{"xlsx":"0.18.5"},"allowScripts":{"sqlite3":true,"isolated-vm":true}}\n' "$1" "$1"
 }
 
+# The Node line's tools: its node, and on Node 20 npm 11 (npm 12 no longer supports Node 20).
+tools_for() {
+	local major
+	major="$(node_major "$1")"
+	if [ "$major" = 20 ]; then bash "$HERE/../helpers/install-node.sh" 20 11; else bash "$HERE/../helpers/install-node.sh" "$major"; fi
+}
+
 install_n8n() {
 	local version="$1" dir="$CACHE/n8n-$1"
 	[ -f "$dir/.installed" ] && return 0
-	local node
-	node="$(dirname "$(bash "$HERE/../helpers/install-node.sh" "$(node_major "$version")")")"
+	local tools node
+	tools="$(tools_for "$version" | paste -sd:)"
+	node="$(dirname "${tools##*:}")"
 	echo "e2e: installing n8n $version on Node $(node_major "$version") into $dir (a few minutes, once)"
 	rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
 	app_package_json "$version" >package.json
-	# That Node first on PATH, built against its own headers. Install scripts are skipped (the
-	# kafka client's downloads sources from the internet), then only the native modules n8n needs
-	# are built: sqlite3, and isolated-vm (the expression engine of 2.x; it does not build on
+	# That Node (and npm) first on PATH, built against its own headers. Install scripts are skipped
+	# (the kafka client's downloads sources from the internet), then only the native modules n8n
+	# needs are built: sqlite3, and isolated-vm (the expression engine of 2.x; it does not build on
 	# Node 20, where 1.x runs its legacy engine: N8N_EXPRESSION_ENGINE=legacy in n8n-app.cts).
-	export PATH="$node/bin:$PATH" npm_config_nodedir="$node" npm_config_omit_lockfile_registry_resolved=false
+	export PATH="$tools:$PATH" npm_config_nodedir="$node" npm_config_omit_lockfile_registry_resolved=false
 	npm install --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null
 	if [ "${version%%.*}" = "1" ]; then npm rebuild sqlite3 >/dev/null; else npm rebuild sqlite3 isolated-vm >/dev/null; fi
 	node -e "require('$dir/node_modules/sqlite3')"
@@ -41,11 +49,11 @@ install_n8n() {
 
 # The apps install side by side: mostly downloads and unpacking, which one at a time leaves the
 # machine idle. Each one's output goes to its own log, printed when it fails. Arguments name the
-# versions wanted (the compose suite needs 2.8.4 only); none: all three.
+# versions wanted (the compose suite names the ones it builds images of); none: all three.
 versions=("$@")
 [ ${#versions[@]} -gt 0 ] || versions=(1.123.81 2.8.4 2.40.7)
-# Each line's Node first, one at a time (one npm cache), then the apps side by side.
-for version in "${versions[@]}"; do bash "$HERE/../helpers/install-node.sh" "$(node_major "$version")" >/dev/null; done
+# Each line's tools first, one at a time (one npm cache), then the apps side by side.
+for version in "${versions[@]}"; do tools_for "$version" >/dev/null; done
 pids=()
 for version in "${versions[@]}"; do
 	(install_n8n "$version") >"$CACHE/install-$version.log" 2>&1 &

@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withTempDir } from '../helpers/temp-dir.cjs';
+import { API_KEY, ledger, searchLeads, startCli } from './cli-server.cjs';
 
 /**
  * The ledger under `kill -9`: a server killed at a random moment while lead searches are in flight,
@@ -11,73 +11,13 @@ import { withTempDir } from '../helpers/temp-dir.cjs';
  * kills (a longer run for benchmarks).
  */
 const CYCLES = Number(process.env.CRASH_CYCLES ?? 3);
-const CLI = join(__dirname, '../../mock-server/src/cli.cts');
-const API_KEY = 'lik_crash_ledger_key_0001';
-const ADMIN_TOKEN = 'crash-test-admin-token-0001';
 const GRANTED = 20000;
 const CITIES = ['Chicago', 'Houston', 'Phoenix', 'Dallas', 'Denver', 'Seattle', 'Boston', 'Miami'];
 const NICHES = ['plumber', 'dentist', 'roofer', 'electrician'];
 const SIZES = [40, 150, 500, 1000];
 
-async function startCli(
-	db: string,
-	seed: string,
-): Promise<{ child: ChildProcess; url: string; exited: Promise<unknown> }> {
-	const child = spawn(
-		process.execPath,
-		// tsx as a loader, not its CLI: the CLI runs the server in a child that SIGKILL would not reach.
-		[
-			'--import',
-			'tsx',
-			CLI,
-			'--db',
-			db,
-			'--seed',
-			seed,
-			'--port',
-			'0',
-			'--log',
-			'off',
-			'--admin-token',
-			ADMIN_TOKEN,
-			'--scan-threads',
-			'1',
-		],
-		{ stdio: ['ignore', 'pipe', 'pipe'] },
-	);
-	let output = '';
-	const exited = new Promise((resolve) => child.once('exit', resolve));
-	const url = await new Promise<string>((resolve, reject) => {
-		child.stdout.on('data', (chunk) => {
-			output += chunk;
-			const match = /listening on (http:\/\/\S+)/.exec(output);
-			if (match) resolve(match[1]);
-		});
-		child.stderr.on('data', (chunk) => (output += chunk));
-		child.on('exit', (code) => reject(new Error(`server exited ${code}: ${output}`)));
-	});
-	return { child, url, exited };
-}
-
-async function ledger(url: string) {
-	const res = await fetch(`${url}/__admin/accounts`, {
-		headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-	});
-	const { accounts } = (await res.json()) as {
-		accounts: { dev: boolean; credits: number; contactCount: number }[];
-	};
-	const account = accounts.find((a) => !a.dev)!;
-	return { credits: account.credits, contacts: account.contactCount };
-}
-
 const search = (url: string, niche: string, city: string, count: number) =>
-	fetch(`${url}/api/v1/niche-finder-leads`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ niche, city, count }),
-	}).then(async (res) =>
-		res.status === 200 ? ((await res.json()) as { chargedCredits: number }).chargedCredits : 0,
-	);
+	searchLeads(url, niche, city, count).then((r) => r.charged);
 
 describe('the credit ledger under kill -9', () => {
 	it(`holds credits + contacts = granted across ${CYCLES} crashes mid-search`, async () => {
