@@ -23,7 +23,7 @@ admin_token="${MOCK_ADMIN_TOKEN:-ci-admin-token-0001}"
 base="http://127.0.0.1:$port"
 work=$(mktemp -d)
 
-# 1. Install (Node.js 20+ only; better-sqlite3 compiles when no prebuilt binary can be fetched).
+# 1. Install (Node.js 22.13+; nothing native to compile, any npm).
 bin="${MOCK_SERVER_BIN:-}"
 if [ -z "$bin" ]; then
 	npm install --prefix "$work" --no-audit --no-fund --loglevel=error "$package" >/dev/null

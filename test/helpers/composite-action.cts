@@ -38,8 +38,7 @@ export async function runCompositeAction(
 		env?: Record<string, string>;
 		/**
 		 * A composite action's steps have no limit of their own: the calling job's applies (30 min
-		 * here, as workflow-job.cts gives a step). Installing the server may compile better-sqlite3
-		 * from source where its prebuilt binary cannot be downloaded: minutes on a busy machine.
+		 * here, as workflow-job.cts gives a step).
 		 */
 		timeoutMs?: number;
 	},
