@@ -5,15 +5,18 @@
 //   dist/lead-inbox-mock-server-api and index.d.ts: the in-process API (startMockServer, also
 //                                extensionless), whose threads run the bin.
 // Large data modules, the mail clients and the scanner's HTTP client stay separate packages,
-// required on first use (every thread parses the bundle); swagger-ui-dist's files are served
-// from its package folder. The store is Node's built-in node:sqlite: nothing native to ship.
+// required on first use (every thread parses the bundle). The Swagger UI files the docs page serves
+// are copied into dist/docs (swagger-ui-dist is no runtime dependency: it pulls in a package with
+// an install script, which npm 12 lists as blocked in every project installing the server). The
+// store is Node's built-in node:sqlite: nothing native to ship.
 'use strict';
 const { build } = require('esbuild');
 const ts = require('typescript');
-const { chmodSync, rmSync, writeFileSync } = require('node:fs');
-const { join } = require('node:path');
+const { chmodSync, copyFileSync, mkdirSync, rmSync, writeFileSync } = require('node:fs');
+const { dirname, join } = require('node:path');
 
 const EXTERNAL = [
+	// Resolved from the sources only; the bundle serves its copy in dist/docs.
 	'swagger-ui-dist',
 	'city-timezones',
 	'libphonenumber-js',
@@ -87,12 +90,22 @@ function declarations() {
 	);
 }
 
+/** The docs page's Swagger UI files (src/docs/swagger-ui-files.json), with swagger-ui's licence. */
+function copySwaggerUi() {
+	const from = dirname(require.resolve('swagger-ui-dist/package.json'));
+	const served = Object.keys(require('./src/docs/swagger-ui-files.json'));
+	mkdirSync(join(dist, 'docs'));
+	for (const file of [...served, 'LICENSE', 'NOTICE'])
+		copyFileSync(join(from, file), join(dist, 'docs', file));
+}
+
 (async () => {
 	rmSync(dist, { recursive: true, force: true });
 	await bundle('cli.cts', 'lead-inbox-mock-server');
 	chmodSync(join(dist, 'lead-inbox-mock-server'), 0o755);
 	await bundle(join('api', 'index.cts'), 'lead-inbox-mock-server-api');
 	declarations();
+	copySwaggerUi();
 })().catch((error) => {
 	process.stderr.write(`${error.message}\n`);
 	process.exit(1);

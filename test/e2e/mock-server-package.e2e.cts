@@ -123,6 +123,17 @@ describe('the lead-inbox-mock-server package', () => {
 		).toBe('');
 	});
 
+	it('serves the API docs page with its Swagger UI files from the package itself', async () => {
+		for (const path of ['/docs', '/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css']) {
+			const res = await fetch(`${url}${path}`);
+			expect([path, res.status]).toEqual([path, 200]);
+			expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(200);
+		}
+		expect(
+			execFileSync('npm', ['ls', '--all', '--parseable'], { cwd: folder, encoding: 'utf8' }),
+		).not.toMatch(/swagger-ui-dist|@scarf/);
+	});
+
 	it('answers /healthz and the seeded key', async () => {
 		expect(await fetch(`${url}/healthz`).then((r) => r.json())).toEqual({ status: 'ok' });
 		const pools = (await (await api('GET', '/api/v1/pools')).json()) as any;

@@ -2,19 +2,21 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { RUNS_FROM_BUNDLE } from '../core/helpers.cjs';
+import uiFiles from './swagger-ui-files.json';
 import { type Answer, content, failure } from '../http/contract.cjs';
 import { ApiError } from '../http/errors.cjs';
 
 // swagger-ui-dist is the maintained renderer; its files are served locally (no CDN at run time).
-// Resolved by path: requiring the package would load its whole bundle at start.
-const UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
-const JS = 'application/javascript; charset=utf-8';
-const UI_FILES: Record<string, string> = {
-	'swagger-ui.css': 'text/css; charset=utf-8',
-	'swagger-ui-bundle.js': JS,
-	'swagger-ui-standalone-preset.js': JS,
-	'favicon-32x32.png': 'image/png',
-};
+// The built package carries the few it serves in dist/docs (build.cjs copies them): swagger-ui-dist
+// itself depends on a package with an install script, which npm 12 would list as blocked in every
+// project that installs the server. From the sources, they are read from the package, resolved by
+// path (requiring it would load its whole bundle at start).
+const UI_DIR = RUNS_FROM_BUNDLE
+	? join(__dirname, 'docs')
+	: dirname(require.resolve('swagger-ui-dist/package.json'));
+/** The files the page loads, by their content type; build.cjs copies these into dist/docs. */
+const UI_FILES: Record<string, string> = uiFiles;
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -88,7 +90,7 @@ export const docsRoutes: FastifyPluginAsync = async (app) => {
 				content('JavaScript', ['application/javascript']),
 			),
 		},
-		(_request, reply) => reply.type(JS).send(INIT),
+		(_request, reply) => reply.type('application/javascript; charset=utf-8').send(INIT),
 	);
 	app.get(
 		'/docs/:file',
