@@ -31,16 +31,14 @@ build docker.io/library/redis:7 "$HERE/official-images/redis.Containerfile" "$HE
 for version in "${versions[@]}"; do
 	n8n_image="docker.n8n.io/n8nio/n8n:$version"
 	podman image exists "$n8n_image" && continue
-	# The n8n app the e2e suite installs (installed here if that suite has not run yet), laid out
-	# as n8n's image holds it (n8n in /usr/local/lib/node_modules/n8n, its dependencies in its own
-	# node_modules) with hard links: no copy of its 2.3 GB before the image's own.
+	# The n8n app the e2e suite installs (installed here if that suite has not run yet), its
+	# node_modules as /usr/local/lib/node_modules (n8n in /usr/local/lib/node_modules/n8n, where
+	# n8n's image has it, and every package resolving its dependencies as in the app), hard-linked
+	# into the build context: no copy of its 2.3 GB before the image's own.
 	bash "$ROOT/test/e2e/install-n8n.sh" "$version" >&2
 	context="$(mktemp -d "$CACHE/n8n-image-context.XXXXXX")"
-	cp -al "$CACHE/n8n-$version/node_modules/n8n" "$context/n8n"
-	mkdir "$context/n8n/node_modules"
-	for dep in "$CACHE/n8n-$version/node_modules/"* "$CACHE/n8n-$version/node_modules/".[!.]*; do
-		[ -e "$dep" ] && [ "$(basename "$dep")" != n8n ] && cp -al "$dep" "$context/n8n/node_modules/"
-	done
+	cp -al "$CACHE/n8n-$version/node_modules" "$context/node_modules"
+	rm -rf "$context/node_modules/.bin" "$context/node_modules/.package-lock.json"
 	cp "$HERE/official-images/n8n-entrypoint.sh" "$context/docker-entrypoint.sh"
 	node_base="$(bash "$ROOT/test/image/base.sh" "$(bash "$ROOT/test/e2e/n8n-node-line.sh" "$version")")"
 	build "$n8n_image" "$HERE/official-images/n8n.Containerfile" "$context" "$node_base" "$version" \
