@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { launchBrowser, screenshot } from '../helpers/browser.cjs';
+import { launchBrowser, newPage, screenshot } from '../helpers/browser.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
 
 /** The API docs page as a reader sees it, in Debian's Chromium. */
@@ -16,7 +16,7 @@ describe('/docs in a browser', () => {
 	});
 
 	test('every operation opens without resolver errors and shows the real examples', async () => {
-		const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+		const page = await newPage(browser, { width: 1280, height: 1000 });
 		await page.goto(`${server.url}/docs`);
 		await page.waitForSelector('.opblock-summary');
 		const operations = page.locator('.opblock-summary');

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot } from '../helpers/browser.cjs';
+import { launchBrowser, newPage, screenshot } from '../helpers/browser.cjs';
 import { waitUntil } from '../helpers/wait.cjs';
 import { VERSIONS } from './n8n-app.cjs';
 import { type Stack, startStack } from './support.cjs';
@@ -63,8 +63,7 @@ describe(`the editor of n8n ${target.version}`, () => {
 		await stack.app.start();
 		await stack.app.setupOwner(OWNER);
 		browser = await launchBrowser();
-		page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-		page.setDefaultTimeout(20000);
+		page = await newPage(browser);
 	});
 	afterAll(async () => {
 		await browser?.close();

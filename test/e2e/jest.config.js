@@ -1,5 +1,5 @@
 /**
- * The end-to-end suite: the real n8n apps (1.123.81 and 2.8.4 on Node 20, 2.40.7 on Node 24) with
+ * The end-to-end suite: the real n8n apps (1.123.81 on Node 20, 2.8.4 on 22, 2.40.7 on 24) with
  * the packed package, the reference server and Debian's Chromium. Run with `npm run test:e2e`.
  * E2E_ONLY=<name> runs one file (test/github's run of the CI job: the whole suite runs in .ci/run).
  */

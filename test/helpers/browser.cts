@@ -24,6 +24,23 @@ export async function launchBrowser(): Promise<Browser> {
 	});
 }
 
+/**
+ * How long a page waits for an element or a navigation before the test fails. Every such wait is
+ * for a state, so a generous limit costs nothing when things work; n8n's editor loads megabytes of
+ * scripts, which a busy machine takes well over the default 30 s to run.
+ */
+export const PAGE_TIMEOUT_MS = 120_000;
+
+/** A new page of `browser` with that limit. */
+export async function newPage(
+	browser: Browser,
+	viewport = { width: 1440, height: 900 },
+): Promise<Page> {
+	const page = await browser.newPage({ viewport });
+	page.setDefaultTimeout(PAGE_TIMEOUT_MS);
+	return page;
+}
+
 export async function screenshot(page: Page, name: string): Promise<string> {
 	mkdirSync(SCREENSHOT_DIR, { recursive: true });
 	const path = join(SCREENSHOT_DIR, `${name}.png`);
