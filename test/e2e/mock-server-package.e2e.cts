@@ -13,9 +13,13 @@ const run = promisify(execFile);
 
 /** PATH with a Node line and an npm major first (test/helpers/install-node.sh installs them). */
 const toolsPath = (node: number, npm: number) =>
-	execFileSync('bash', [join(ROOT, 'test', 'helpers', 'install-node.sh'), String(node), String(npm)], {
-		encoding: 'utf8',
-	})
+	execFileSync(
+		'bash',
+		[join(ROOT, 'test', 'helpers', 'install-node.sh'), String(node), String(npm)],
+		{
+			encoding: 'utf8',
+		},
+	)
 		.trim()
 		.split('\n')
 		.concat(process.env.PATH ?? '')

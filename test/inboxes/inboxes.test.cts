@@ -408,20 +408,16 @@ describe('inbox management', () => {
 			});
 			expect(byId).toMatchObject({ status: 200, body: { ...a3, status: 'error' } });
 			expect((await list('?status=error')).body.inboxes).toEqual([{ ...a3, status: 'error' }]);
-			const byAddress = await server.admin(
-				'PATCH',
-				`/accounts/${ownerId}/inboxes/A3@Gmail.com`,
-				{ status: 'active' },
-			);
+			const byAddress = await server.admin('PATCH', `/accounts/${ownerId}/inboxes/A3@Gmail.com`, {
+				status: 'active',
+			});
 			expect(byAddress.body.status).toBe('active');
 			expect((await list('?status=error')).body.pagination.total).toBe(0);
 
 			const other = await server.newAccount();
-			const foreign = await server.admin(
-				'PATCH',
-				`/accounts/${other.accountId}/inboxes/${a3.id}`,
-				{ status: 'error' },
-			);
+			const foreign = await server.admin('PATCH', `/accounts/${other.accountId}/inboxes/${a3.id}`, {
+				status: 'error',
+			});
 			expect(foreign.status).toBe(404);
 			expect(foreign.body.error).toContain(`has no inbox '${a3.id}'`);
 			const wrong = await server.admin('PATCH', `/accounts/${ownerId}/inboxes/${a3.id}`, {

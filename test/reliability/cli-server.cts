@@ -22,7 +22,11 @@ export interface CliServer {
  * Starts the server on `db` with `seed`. `prefix` runs it through another command (nsenter into a
  * mount namespace): that command must exec the server, so that a signal reaches it.
  */
-export async function startCli(db: string, seed: string, prefix: string[] = []): Promise<CliServer> {
+export async function startCli(
+	db: string,
+	seed: string,
+	prefix: string[] = [],
+): Promise<CliServer> {
 	const [command, ...args] = [
 		...prefix,
 		process.execPath,
@@ -78,6 +82,7 @@ export const searchLeads = (url: string, niche: string, city: string, count: num
 		body: JSON.stringify({ niche, city, count }),
 	}).then(async (res) => ({
 		status: res.status,
-		charged: res.status === 200 ? ((await res.json()) as { chargedCredits: number }).chargedCredits : 0,
+		charged:
+			res.status === 200 ? ((await res.json()) as { chargedCredits: number }).chargedCredits : 0,
 		body: res.status === 200 ? undefined : await res.text(),
 	}));

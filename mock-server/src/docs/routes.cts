@@ -3,9 +3,9 @@ import { dirname, join } from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { RUNS_FROM_BUNDLE } from '../core/helpers.cjs';
-import uiFiles from './swagger-ui-files.json';
 import { type Answer, content, failure } from '../http/contract.cjs';
 import { ApiError } from '../http/errors.cjs';
+import uiFiles from './swagger-ui-files.json';
 
 // swagger-ui-dist is the maintained renderer; its files are served locally (no CDN at run time).
 // The built package carries the few it serves in dist/docs (build.cjs copies them): swagger-ui-dist

@@ -178,4 +178,7 @@ export function scalar(db: Db, text: string, ...params: SQLInputValue[]): unknow
 
 /** The first column of every row. */
 export const column = (db: Db, text: string, ...params: SQLInputValue[]): unknown[] =>
-	db.statement(text).all(...params).map((row) => Object.values(row)[0]);
+	db
+		.statement(text)
+		.all(...params)
+		.map((row) => Object.values(row)[0]);
