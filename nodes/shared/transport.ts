@@ -121,9 +121,13 @@ function isTimeout(codes: string[], reason: string): boolean {
 	);
 }
 
+/** Words of a failure on the wire, for errors that carry no code (a socket closed, a reset). */
+const NETWORK_WORDS = /socket|connection|network|hang ?up|aborted|reset|closed|EOF|fetch failed/i;
+
 /**
- * The error of a request that got no answer: never sent (the service was not reached), or sent
- * and then timed out or cut off, when the service may have acted on it (UnclearOutcomeError).
+ * The error of a request that got no answer: never sent (the service was not reached, or n8n
+ * failed before sending it), or sent and then timed out or cut off, when the service may have
+ * acted on it (UnclearOutcomeError).
  */
 function noAnswerError(
 	ctx: Context,
@@ -136,10 +140,22 @@ function noAnswerError(
 		deadline: AbortSignal;
 		options: RequestOptions;
 	},
-): NodeApiError {
+): NodeApiError | NodeOperationError {
 	const { service, method, baseUrl, url, options } = request;
 	const serviceName = SERVICE_NAMES[service];
 	const { codes, reason } = networkFailure(error);
+	// No network code and no network words: n8n's own request helper failed before sending (seen
+	// on n8n 2.40 when a check overlaps the next poll tick: "No bridge acquired for this context").
+	// Saying "the connection broke" would send the user after a network fault that never was.
+	if (!request.deadline.aborted && codes.length === 0 && !NETWORK_WORDS.test(reason))
+		return new NodeOperationError(
+			ctx.getNode(),
+			`n8n could not send the request to the ${serviceName} service (${method} ${url})`,
+			{
+				itemIndex: options.itemIndex,
+				description: `${reason.endsWith('.') ? reason : `${reason}.`} This came from n8n itself, before anything went out: the service received nothing. Run it again; the README (Compatibility) lists where n8n is known to do this.`,
+			},
+		);
 	if (request.deadline.aborted || isTimeout(codes, reason))
 		return apiError(
 			ctx.getNode(),
