@@ -28,6 +28,9 @@ base="$(bash "$ROOT/test/image/base.sh" 22)"
 build docker.io/library/postgres:15 "$HERE/official-images/postgres.Containerfile" "$HERE/official-images" "$base"
 build docker.io/library/redis:7 "$HERE/official-images/redis.Containerfile" "$HERE/official-images" "$base"
 
+# A build context left by a failed or interrupted build goes too.
+context=""
+trap 'rm -rf "$context"' EXIT
 for version in "${versions[@]}"; do
 	n8n_image="docker.n8n.io/n8nio/n8n:$version"
 	podman image exists "$n8n_image" && continue
@@ -41,7 +44,6 @@ for version in "${versions[@]}"; do
 	rm -rf "$context/node_modules/.bin" "$context/node_modules/.package-lock.json"
 	cp "$HERE/official-images/n8n-entrypoint.sh" "$context/docker-entrypoint.sh"
 	node_base="$(bash "$ROOT/test/image/base.sh" "$(bash "$ROOT/test/e2e/n8n-node-line.sh" "$version")")"
-	build "$n8n_image" "$HERE/official-images/n8n.Containerfile" "$context" "$node_base" "$version" \
-		|| { rm -rf "$context"; exit 1; }
+	build "$n8n_image" "$HERE/official-images/n8n.Containerfile" "$context" "$node_base" "$version"
 	rm -rf "$context"
 done
