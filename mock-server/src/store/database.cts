@@ -62,12 +62,6 @@ export class Db {
 		}
 	}
 
-	/** A PRAGMA's single value (`user_version`, `journal_mode`). */
-	pragma(name: string): unknown {
-		const row = this.connection.prepare(`PRAGMA ${name}`).get();
-		return row && Object.values(row)[0];
-	}
-
 	get open(): boolean {
 		return !this.closed;
 	}
@@ -153,7 +147,7 @@ function prepareFile(file: string): void {
 }
 
 function migrate(db: Db): void {
-	const current = db.pragma('user_version') as number;
+	const current = scalar(db, 'PRAGMA user_version') as number;
 	if (current > MIGRATIONS.length) {
 		throw new Error(
 			`The database schema (version ${current}) is newer than this server knows (${MIGRATIONS.length}). Use a newer server or another --db file.`,
