@@ -3,6 +3,7 @@ import './core/require-node.cjs';
 import { buildServer } from './app.cjs';
 import { ConfigError, parseConfig, type ServerConfig, usage } from './core/config.cjs';
 import { helperRole } from './core/helpers.cjs';
+import { probeCommand } from './proxy/index.cjs';
 import { runThread } from './thread.cjs';
 
 /** Whether only this machine can reach an interface (`localhost`, 127.0.0.0/8, ::1). */
@@ -14,6 +15,7 @@ function isLoopback(host: string): boolean {
 async function main(): Promise<void> {
 	// A closed stdout (piped into `head`, or a parent that went away) must not crash the server.
 	process.stdout.on('error', () => undefined);
+	if (process.argv[2] === 'probe') return probeCommand(process.argv.slice(3), process.env);
 	let config;
 	try {
 		config = parseConfig(process.argv.slice(2), process.env);
@@ -59,9 +61,23 @@ async function main(): Promise<void> {
 		process.stdout.write(
 			`${signal} received: finishing in-flight requests and closing the database...\n`,
 		);
-		await running.close();
-		if (config.proxyLeads || config.proxyInboxes)
+		try {
+			await running.close();
+		} catch (error) {
+			process.stderr.write(`Error while stopping: ${(error as Error).message}\n`);
+			process.exit(1);
+		}
+		if (config.proxyLeads || config.proxyInboxes) {
 			process.stdout.write(`${running.divergences.summary()}\n`);
+			if (config.divergenceReport)
+				process.stdout.write(`Divergence report written to ${config.divergenceReport} (and .md)\n`);
+			if (running.divergences.fails(config.failOn)) {
+				process.stdout.write(
+					`Exit status 3: a divergence of class ${config.failOn} or worse was seen (--fail-on).\n`,
+				);
+				process.exit(3);
+			}
+		}
 		process.exit(0);
 	};
 	process.on('SIGINT', () => void stop('SIGINT'));

@@ -40,6 +40,7 @@ async function send(
 		method,
 		headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
+		redirect: 'manual',
 	});
 	return { status: res.status, headers: res.headers, text: await res.text() };
 }
@@ -135,7 +136,34 @@ describe('proxy in front of the reference server', () => {
 				],
 				['POST', '/api/v1/inboxes', { emailAddress: 'not-an-address' }],
 				['GET', '/api/v1/pools'],
+				[
+					'POST',
+					'/api/v1/inboxes',
+					[
+						{
+							emailAddress: 'three@company.test',
+							imapPassword: SECRET_PASSWORD,
+							provider: 'google',
+						},
+						{
+							emailAddress: 'four@company.test',
+							imapPassword: SECRET_PASSWORD,
+							imapHost: 'imap.company.test',
+							imapPort: 993,
+							smtpHost: 'smtp.company.test',
+							smtpPort: 465,
+						},
+					],
+				],
 				['GET', '/api/v1/inboxes?limit=2'],
+				['GET', '/api/v1/inboxes?limit=1'],
+				['GET', '/api/v1/inboxes?limit=1&skip=1'],
+				['GET', '/api/v1/inboxes?limit=1&skip=2'],
+				[
+					'POST',
+					'/api/v1/niche-finder-leads',
+					{ niche: 'plumber', city: 'Denver, CO', count: 3, metaAds: true },
+				],
 				['GET', '/api/v1/inboxes?status=paused'],
 				['GET', '/api/v1/inboxes?poolId=pool_nope'],
 				['GET', '/api/v1/inboxes?limit=5000'],
@@ -159,7 +187,8 @@ describe('proxy in front of the reference server', () => {
 			]);
 			expect([limited.status, limited.headers.get('retry-after')]).toEqual([429, '7']);
 
-			expect((await proxy.admin('GET', '/divergences')).body).toEqual({ divergences: [] });
+			const report = (await proxy.admin('GET', '/divergences')).body;
+			expect([report.exchanges, report.divergences]).toEqual([exchanges.length + 3, []]);
 
 			// One file per exchange, sorted names, no key, no password anywhere.
 			const files = recordingsIn(dir);
@@ -335,111 +364,160 @@ describe('proxy in front of a service that answers otherwise', () => {
 	const divergences = async () =>
 		(await proxy.admin('GET', '/divergences')).body.divergences as any[];
 
-	it('classifies each difference: the open points it decided otherwise, what breaks the spec, what goes beyond it', async () => {
-		// The lead search's error shape is not shown by its spec: another shape is an open point.
-		service.on('POST /api/v1/niche-finder-leads', { status: 400, json: { message: 'Bad city' } });
-		// The inbox spec gives the error body: another shape breaks it.
-		service.on('GET /api/v1/pools', { status: 404, json: { message: 'No such account' } });
-		await through('POST', '/api/v1/niche-finder-leads', { niche: 'x', city: 'y' });
-		await through('GET', '/api/v1/pools');
-		// A 207 batch with failed entries in another shape, the new pool under another name.
-		service.on('POST /api/v1/inboxes', {
-			status: 207,
-			json: {
-				success: false,
-				summary: { total: 2, created: 1, failed: 1 },
-				newPool: { id: 'p1', name: 'Auto' },
-				results: [
-					{ emailAddress: 'a@gmail.com', success: true, inboxId: 'i1' },
-					{ emailAddress: 'b@gmail.com', success: false, message: 'exists' },
-				],
-			},
+	it("words each difference from the spec's words and the request: the cases a user found misreported", async () => {
+		const search = { niche: 'plumber', city: 'Springfield', count: 3 };
+		const contact = (n: number, extra: object = {}) => ({
+			businessName: `B${n}`,
+			address: 'Main Street',
+			website: `https://b${n}.test/`,
+			email: null,
+			emails: null,
+			phone: null,
+			phone_numbers: null,
+			instagram: null,
+			facebook: null,
+			linkedin: null,
+			tiktok: null,
+			fbPixel: null,
+			tikTokPixel: null,
+			gAnalytics: null,
+			googleBusinessCategories: [],
+			...extra,
 		});
-		await through('POST', '/api/v1/inboxes', [
-			{ emailAddress: 'a@gmail.com' },
-			{ emailAddress: 'b@gmail.com' },
-		]);
-		// Pages capped at 500, and a wrong type (inboxCount as text) with an extra field.
-		service.on('GET /api/v1/inboxes', {
-			json: {
-				inboxes: [],
-				pagination: { total: 0, limit: 500, skip: 0, hasMore: false },
-			},
+		// Lists null where the contact has no value: allowed ("may be null"), an open point only.
+		service.on('POST /api/v1/niche-finder-leads', {
+			json: { contacts: [contact(1), contact(2)], chargedCredits: 2 },
 		});
-		await through('GET', '/api/v1/inboxes?limit=1000');
-		service.on('GET /api/v1/pools', {
-			json: {
-				pools: [
-					{ id: 'p1', name: 'A', inboxCount: '3', createdAt: '2026-01-01T00:00:00Z', owner: 'x' },
-				],
-			},
+		await through('POST', '/api/v1/niche-finder-leads', search);
+		// An extra code in a search error; a 429 to a search; an Instagram that is no URL.
+		service.on('POST /api/v1/niche-finder-leads', {
+			status: 400,
+			json: { error: 'Bad city', code: 'BAD_CITY' },
 		});
-		await through('GET', '/api/v1/pools');
-		await through('GET', '/api/v1/pools');
-		// A 429 whose Retry-After is a date, without the X-RateLimit headers.
-		service.on('POST /api/v1/inboxes', {
-			status: 429,
-			headers: { 'retry-after': new Date(Date.now() + 60_000).toUTCString() },
-			json: { error: 'Hourly limit reached' },
-		});
-		await through('POST', '/api/v1/inboxes', [{ emailAddress: 'c@gmail.com' }]);
-
-		const found = await divergences();
-		const brief = found.map((d) => [d.class, d.operation, d.what, d.seen, d.count]);
-		expect(brief).toEqual([
-			['breaks-spec', 'GET /api/v1/pools', 'error body', 'keys message', 1],
-			['breaks-spec', 'GET /api/v1/pools', 'field type', 'string', 2],
-			['open-point', 'GET /api/v1/inboxes', 'page size', 'capped at 500', 1],
-			['open-point', 'POST /api/v1/inboxes', 'auto-created pool field', 'newPool', 1],
-			['open-point', 'POST /api/v1/inboxes', 'batch status', '207', 1],
-			['open-point', 'POST /api/v1/inboxes', 'extra field', 'results[].message', 1],
-			[
-				'open-point',
-				'POST /api/v1/inboxes',
-				'failed entry fields',
-				'emailAddress, message, success',
-				1,
-			],
-			[
-				'open-point',
-				'POST /api/v1/inboxes',
-				'rate-limit headers',
-				expect.stringContaining('without x-ratelimit-limit'),
-				2,
-			],
-			['open-point', 'POST /api/v1/inboxes', 'Retry-After', 'an HTTP date', 1],
-			['open-point', 'POST /api/v1/niche-finder-leads', 'error body', 'keys message', 1],
-			['beyond-spec', 'GET /api/v1/pools', 'extra field', 'pools[].owner', 2],
-		]);
-		// Open points name the decision this server follows; each kind has one redacted example.
-		for (const d of found.filter((d) => d.class === 'open-point'))
-			expect([d.what, d.decision]).toEqual([
-				d.what,
-				expect.stringMatching(/^(Both services|Lead search|Inbox management): /),
-			]);
-		expect(found.find((d) => d.what === 'field type').example).toEqual({
-			request: 'GET /api/v1/pools',
-			status: 200,
-			at: 'pools[0].inboxCount',
-			value: '3',
-		});
-	});
-
-	it("classes statuses: the specs' and this server's pass, a decided one answered otherwise is an open point, others go beyond", async () => {
+		await through('POST', '/api/v1/niche-finder-leads', search);
 		service.on('POST /api/v1/niche-finder-leads', {
 			status: 429,
-			headers: { 'retry-after': '30' },
-			json: { error: 'Too many searches' },
+			headers: { 'retry-after': '60' },
+			json: { error: 'Slow down' },
 		});
-		service.on('GET /api/v1/pools', { status: 503, json: { error: 'Maintenance' } });
-		service.on('GET /api/v1/inboxes', { status: 403, json: { error: 'Missing inboxes:read' } });
-		await through('POST', '/api/v1/niche-finder-leads', { niche: 'x', city: 'y' });
-		await through('GET', '/api/v1/pools');
-		await through('GET', '/api/v1/inboxes');
-		expect((await divergences()).map((d) => [d.class, d.operation, d.what, d.seen])).toEqual([
-			['open-point', 'POST /api/v1/niche-finder-leads', 'status', '429'],
-			['beyond-spec', 'GET /api/v1/pools', 'status', '503'],
+		await through('POST', '/api/v1/niche-finder-leads', search);
+		service.on('POST /api/v1/niche-finder-leads', {
+			json: { contacts: [contact(1, { instagram: '@b1' })], chargedCredits: 1 },
+		});
+		await through('POST', '/api/v1/niche-finder-leads', search);
+		// A listing that ignores skip, a status outside the list, a createdAt that is not ISO UTC.
+		const page = {
+			id: 'i1',
+			emailAddress: 'a@x.test',
+			poolId: 'p1',
+			status: 'warming',
+			dailySendingLimit: 2,
+			createdAt: '2026-01-05 09:00:00',
+		};
+		service.on('GET /api/v1/inboxes', {
+			json: { inboxes: [page], pagination: { total: 3, limit: 1, skip: 0, hasMore: true } },
+		});
+		await through('GET', '/api/v1/inboxes?limit=1');
+		await through('GET', '/api/v1/inboxes?limit=1&skip=1');
+		// A 409 for a batch that created two, in another order, without autoFilledFields, one
+		// failed entry in a shape of its own, JSON sent as text/plain.
+		service.on('POST /api/v1/inboxes', {
+			status: 409,
+			headers: {
+				'content-type': 'text/plain',
+				'x-ratelimit-limit': '1000',
+				'x-ratelimit-remaining': '998',
+				'x-ratelimit-reset': '1796000000',
+			},
+			text: JSON.stringify({
+				success: false,
+				summary: { total: 3, created: 2, failed: 1 },
+				pool: { id: 'p9', name: 'New' },
+				results: [
+					{ emailAddress: 'b@company.test', success: true, inboxId: 'i2' },
+					{ emailAddress: 'a@gmail.com', success: true, inboxId: 'i1' },
+					{ emailAddress: 'c@gmail.com', success: false, message: 'exists' },
+				],
+			}),
+		});
+		await through('POST', '/api/v1/inboxes', [
+			{ emailAddress: 'a@gmail.com', imapPassword: 'pw' },
+			{ emailAddress: 'b@company.test', imapPassword: 'pw', provider: 'google' },
+			{ emailAddress: 'c@gmail.com', imapPassword: 'pw' },
 		]);
+		// A redirect, an error object, an empty success body.
+		service.on('GET /api/v1/pools', {
+			status: 301,
+			headers: { location: 'https://api.example.test/v2/pools' },
+		});
+		await through('GET', '/api/v1/pools');
+		service.on('GET /api/v1/pools', {
+			status: 400,
+			json: { error: { message: 'Bad', code: 'x' } },
+		});
+		await through('GET', '/api/v1/pools');
+		service.on('GET /api/v1/pools', { status: 200, text: '' });
+		await through('GET', '/api/v1/pools');
+		service.on('GET /api/v1/pools', { status: 409, json: { error: 'Conflict' } });
+		await through('GET', '/api/v1/pools');
+
+		const found = await divergences();
+		const brief = found.map((d) => [d.class, d.kind, d.seen]);
+		// What a status hides comes first, plainly.
+		expect(found[0]).toMatchObject({
+			kind: 'created-under-error',
+			first: true,
+			seen: 'HTTP 409 while 2 of 3 entries were created',
+			decision: { words: 'an array body always answers 200', link: 'docs/api.md#post-inboxes' },
+			nodes: { effect: 'handled' },
+		});
+		expect(brief).toEqual(
+			expect.arrayContaining([
+				['open-point', 'contact-list-null', 'null'],
+				['open-point', 'leads-error-code', '400 with code "BAD_CITY"'],
+				['open-point', 'leads-rate-limited', '429 with Retry-After: 60'],
+				['breaks-spec', 'url', '"@b1" (text)'],
+				['breaks-spec', 'page-skip-ignored', 'skip=1 answered the first page again (1 inboxes)'],
+				['breaks-spec', 'page-skip-answered', 'pagination.skip 0 for skip=1'],
+				['breaks-spec', 'status-value', '"warming" (text)'],
+				['breaks-spec', 'timestamp', '"2026-01-05 09:00:00" (text)'],
+				[
+					'open-point',
+					'results-order',
+					'results in the order b@company.test, a@gmail.com, c@gmail.com',
+				],
+				['breaks-spec', 'autofill-missing', expect.stringContaining('provider "google"')],
+				[
+					'breaks-spec',
+					'autofill-missing',
+					expect.stringContaining('known by its domain (gmail.com)'),
+				],
+				['open-point', 'failed-entry-shape', 'a failed entry of emailAddress, message, success'],
+				['open-point', 'content-type', 'JSON sent as text/plain'],
+				['beyond-spec', 'redirect', '301 to https://api.example.test/v2/pools'],
+				['breaks-spec', 'error-body', 'error is an object {message, code}'],
+				['breaks-spec', 'body-empty', 'an empty body'],
+				['beyond-spec', 'status-other', '409'],
+			]),
+		);
+		// Nothing allowed is reported as breaking the spec, and no failed entry twice.
+		expect(
+			found.filter(
+				(d) => d.class === 'breaks-spec' && /emails|phone_numbers/.test(d.example.at ?? ''),
+			),
+		).toEqual([]);
+		expect(found.filter((d) => d.kind === 'extra-field' || d.kind === 'error-extra-field')).toEqual(
+			[],
+		);
+		// The spec's own words, with "or null"; the decision quoted for searches is ours; a GET's statuses are a GET's.
+		expect(found.find((d) => d.kind === 'url').spec).toBe('instagram: string (URL) or null');
+		expect(found.find((d) => d.kind === 'leads-rate-limited').decision.words).toMatch(
+			/^Searches are not rate-limited/,
+		);
+		expect(found.find((d) => d.kind === 'status-other').spec).toBe(
+			'one of 200, 400, 401, 403, 500',
+		);
+		for (const d of found) expect(JSON.stringify(d)).not.toMatch(/decisions\.md|shared\//);
 	});
 
 	it('answers 502 naming what failed and where: refused, a name that does not resolve, a time-out, a reset mid-answer', async () => {

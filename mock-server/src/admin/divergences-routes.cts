@@ -13,14 +13,14 @@ export const divergenceRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (a
 				operationId: 'adminListDivergences',
 				summary: 'Where the proxied service differs from the contract',
 				description:
-					"In proxy mode (--proxy-leads, --proxy-inboxes), each answer of the real service is checked against this server's contract: one entry per kind of difference, counted, with one redacted example. class is breaks-spec (the spec says otherwise), open-point (the spec leaves it open and the service chose another answer than decisions.md did for this server; decision names the entry) or beyond-spec (extra fields, statuses or rate-limit headers). Empty without a proxy, and when the upstream answers as this server does.",
+					"In proxy mode (--proxy-leads, --proxy-inboxes), each answer of the real service is checked against the specs, beside the request that asked for it (pages against skip and limit, results against the entries sent, contacts against count and the filters): one entry per kind of difference, counted, with the first redacted example. class is breaks-spec (the spec's words say otherwise), open-point (the spec leaves it open and the service chose another answer than this server; decision quotes this server's rule and links its section of docs/api.md) or beyond-spec (neither says). nodes says what the n8n nodes do with it: handled, notice (handled, and said in a hint or an item field) or breaks (and what). Entries with first: true (inboxes created under an error status) come first. Empty without a proxy, and when the upstream answers as this server does.",
 				response: {
 					200: success(
-						'{divergences: [{class, operation, what, expected, seen, decision?, count, example}]}',
+						'{exchanges, counts: {breaks-spec, open-point, beyond-spec}, divergences: [{class, kind, operation, what, seen, spec, decision?: {words, link}, nodes: {effect, says}, first?, count, example: {request, status, at?, value?}}]}',
 					),
 				},
 			}),
 		},
-		async () => ({ divergences: options.divergences.list() }),
+		async () => options.divergences.toJSON(),
 	);
 };

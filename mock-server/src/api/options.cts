@@ -63,4 +63,8 @@ export interface MockServerOptions {
 	replay?: string;
 	/** Request fields replay does not compare: body fields (a.b) or query parameters (query.x). */
 	replayIgnore?: string[];
+	/** File the divergences are written to (JSON, and Markdown beside it) when the server closes. */
+	divergenceReport?: string;
+	/** breaks-spec or open-point: the command line's exit status at stop (in-process: see divergences.fails). */
+	failOn?: 'breaks-spec' | 'open-point';
 }

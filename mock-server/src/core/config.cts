@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RUNS_FROM_BUNDLE } from './helpers.cjs';
 
@@ -268,6 +269,25 @@ export const OPTIONS = {
 				.map((field) => field.trim())
 				.filter(Boolean),
 	}),
+	divergenceReport: spec({
+		flag: 'divergence-report',
+		env: 'MOCK_DIVERGENCE_REPORT',
+		help: 'file: when the server stops (SIGTERM and SIGINT included), the divergences of the proxied services are written there as JSON, and as Markdown beside it (.md)',
+		read: (raw) => {
+			if (raw && !existsSync(dirname(resolve(raw.value))))
+				throw new ConfigError(
+					`${raw.source}: the folder of ${raw.value} does not exist (the report is written there when the server stops)`,
+				);
+			return raw?.value;
+		},
+	}),
+	failOn: spec({
+		flag: 'fail-on',
+		env: 'MOCK_FAIL_ON',
+		absent: 'exit status 0',
+		help: 'breaks-spec or open-point: the server exits with status 3 when it stops if a proxied service showed a divergence of that class or a worse one (breaks-spec is the worst)',
+		read: (raw) => (raw ? oneOf(raw, ['breaks-spec', 'open-point'] as const) : undefined),
+	}),
 };
 
 export type OptionName = keyof typeof OPTIONS;
@@ -301,6 +321,14 @@ function checkTogether(config: ServerConfig): void {
 		throw new ConfigError(
 			'--replay answers from recordings and --proxy-leads/--proxy-inboxes forward to a service: give one or the other',
 		);
+	for (const [name, flag] of [
+		['divergenceReport', '--divergence-report'],
+		['failOn', '--fail-on'],
+	] as const)
+		if (config[name] !== undefined && !proxied)
+			throw new ConfigError(
+				`${flag} reports on the answers of proxied services: give --proxy-leads and/or --proxy-inboxes with it (or run the probe: lead-inbox-mock-server probe --help)`,
+			);
 	if (config.record !== undefined && !proxied)
 		throw new ConfigError(
 			'--record writes what is forwarded: give --proxy-leads and/or --proxy-inboxes with it',

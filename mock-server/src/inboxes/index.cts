@@ -1,2 +1,3 @@
 /** What other features may use of the inbox service (its internals stay in this folder). */
 export { DetectionError, resolveSettings } from './detect.cjs';
+export { providerOfDomain } from './providers.cjs';

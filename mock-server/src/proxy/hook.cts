@@ -4,10 +4,11 @@
  * against the contract); with recordings, they are answered from those. Runs before the server's
  * own routes (an onRequest hook, before any body parsing), so the request goes on as it came.
  */
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../core/clock.cjs';
-import type { DivergenceReport } from './divergences.cjs';
+import type { DivergenceReport } from './divergences/index.cjs';
 import { forward, passedOn, UpstreamFailure } from './forward.cjs';
 import { type Recorder, recordedRequest, recordedResponse, responseBytes } from './recordings.cjs';
 import type { Replayer } from './replay.cjs';
@@ -26,8 +27,6 @@ export interface ProxyOptions {
 	timeoutMs: number;
 	clock: Clock;
 	report: DivergenceReport;
-	/** The statuses this server documents for an operation (its OpenAPI document). */
-	statusesOf: (operation: string) => number[];
 	recorder?: Recorder;
 	replayer?: Replayer;
 	/** Where a problem that does not fail the request is said (the server's log). */
@@ -47,6 +46,13 @@ async function bodyOf(raw: IncomingMessage): Promise<Buffer | 'too large'> {
 	}
 	return Buffer.concat(chunks);
 }
+
+/** Who asked, so one caller's pages are walked apart from another's: a hash, never the key. */
+const callerOf = (authorization: string | undefined) =>
+	createHash('sha256')
+		.update(authorization ?? '')
+		.digest('hex')
+		.slice(0, 16);
 
 const fail = (reply: FastifyReply, status: number, error: string) =>
 	reply.code(status).type('application/json; charset=utf-8').send({ error });
@@ -104,19 +110,18 @@ export function registerProxy(app: FastifyInstance, options: ProxyOptions): void
 			);
 		}
 		const operation = operationOf(request.method, path);
-		options.report.add(
-			{
+		if (operation)
+			options.report.add({
 				operation,
 				method: request.method,
 				path,
 				query,
 				requestBody: asRecorded.body,
+				caller: callerOf(request.headers.authorization),
 				status: answer.status,
 				headers: answer.headers,
 				text: answer.body.toString('utf8'),
-			},
-			options.statusesOf(operation),
-		);
+			});
 		try {
 			options.recorder?.write({
 				request: asRecorded,
@@ -127,7 +132,7 @@ export function registerProxy(app: FastifyInstance, options: ProxyOptions): void
 		} catch (error) {
 			// The caller still gets the real answer (it may have cost credits); the gap is said.
 			options.warn(`a forwarded exchange could not be recorded: ${(error as Error).message}`, {
-				operation,
+				operation: `${request.method} ${path}`,
 			});
 		}
 		return reply.code(answer.status).headers(answer.headers).send(answer.body);

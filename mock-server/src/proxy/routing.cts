@@ -3,6 +3,8 @@
  * lead search spends real credits and an inbox batch creates real inboxes, so those two are
  * forwarded only when the operator allowed them. Reads always are.
  */
+import { type Operation, OPERATIONS } from './divergences/index.cjs';
+
 export type Service = 'leads' | 'inboxes';
 
 export interface Upstreams {
@@ -26,8 +28,11 @@ export function serviceOf(path: string): Service | undefined {
 	return undefined;
 }
 
-/** The operation a request is, as the contract names it: "GET /api/v1/inboxes". */
-export const operationOf = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+/** The operation of the specs a request is, or undefined for any other method and path. */
+export function operationOf(method: string, path: string): Operation | undefined {
+	const request = `${method.toUpperCase()} ${path.replace(/\/+$/, '')}`;
+	return (Object.keys(OPERATIONS) as Operation[]).find((op) => OPERATIONS[op] === request);
+}
 
 /**
  * The upstream URL of a request: the lead search base URL is the service's root, the inbox base

@@ -1,0 +1,131 @@
+/**
+ * The probe: a few requests to a real account that, by the specs, charge nothing and change
+ * nothing (requests.cts says which and why), each answer checked as the proxy checks a forwarded
+ * one. The answers of one request decide the next only as far as reads go: the pool its entries
+ * name, the skip of a walk's next page.
+ */
+import { DivergenceReport } from '../divergences/index.cjs';
+import { forward, UpstreamFailure } from '../forward.cjs';
+import { operationOf } from '../routing.cjs';
+import {
+	assertHarmless,
+	NO_SUCH_POOL,
+	poolPage,
+	type ProbeRequest,
+	readRequests,
+	refusedRequests,
+	walkPage,
+	WRONG_KEY,
+} from './requests.cjs';
+
+export interface ProbeOptions {
+	/** The lead search base URL (as the credential's), or undefined to leave that service out. */
+	leads?: string;
+	/** The inbox base URL, with /api/v1. */
+	inboxes?: string;
+	apiKey: string;
+	timeoutMs: number;
+}
+
+export interface Sent {
+	method: string;
+	url: string;
+	purpose: string;
+	/** The status, or why there is none. */
+	status: number | string;
+}
+
+export interface ProbeResult {
+	report: DivergenceReport;
+	sent: Sent[];
+	/** Requests that got no answer (the service could not be reached). */
+	unreachable: number;
+}
+
+const API = '/api/v1';
+const WALKS: Array<[limit: number, pages: number]> = [
+	[1, 3],
+	[2, 2],
+];
+
+export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
+	const report = new DivergenceReport();
+	const sent: Sent[] = [];
+	let unreachable = 0;
+
+	async function send(request: ProbeRequest): Promise<unknown> {
+		const base = request.service === 'leads' ? options.leads : options.inboxes;
+		if (!base) return undefined;
+		assertHarmless(request); // the last word before anything leaves
+		const query = request.query ?? {};
+		const search = new URLSearchParams(query).toString();
+		const url = `${base}${request.path}${search ? `?${search}` : ''}`;
+		const key = request.wrongKey ? WRONG_KEY : options.apiKey;
+		const body = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
+		let answer;
+		try {
+			answer = await forward(
+				{
+					method: request.method,
+					url,
+					headers: {
+						authorization: `Bearer ${key}`,
+						accept: 'application/json',
+						...(body ? { 'content-type': 'application/json' } : {}),
+					},
+					body,
+				},
+				options.timeoutMs,
+			);
+		} catch (error) {
+			if (!(error instanceof UpstreamFailure)) throw error;
+			unreachable += 1;
+			sent.push({ method: request.method, url, purpose: request.purpose, status: error.message });
+			return undefined;
+		}
+		sent.push({ method: request.method, url, purpose: request.purpose, status: answer.status });
+		const path = request.service === 'leads' ? request.path : `${API}${request.path}`;
+		const operation = operationOf(request.method, path)!;
+		const text = answer.body.toString('utf8');
+		report.add({
+			operation,
+			method: request.method,
+			path,
+			query,
+			requestBody: request.body,
+			caller: request.wrongKey ? 'probe-wrong-key' : 'probe',
+			status: answer.status,
+			headers: answer.headers,
+			text,
+		});
+		if (answer.status !== 200) return undefined;
+		try {
+			return JSON.parse(text);
+		} catch {
+			return undefined;
+		}
+	}
+
+	let poolId = NO_SUCH_POOL;
+	if (options.inboxes) {
+		const [pools, ...reads] = readRequests();
+		const first = ((await send(pools)) as { pools?: Array<{ id?: unknown }> } | undefined)
+			?.pools?.[0]?.id;
+		if (typeof first === 'string' && first) poolId = first;
+		for (const request of reads) await send(request);
+		for (const [limit, pages] of WALKS) {
+			let skip = 0;
+			for (let page = 0; page < pages; page++) {
+				const answer = (await send(walkPage(limit, skip))) as
+					| { inboxes?: unknown[]; pagination?: { hasMore?: unknown } }
+					| undefined;
+				const returned = Array.isArray(answer?.inboxes) ? answer.inboxes.length : 0;
+				if (returned === 0 || answer?.pagination?.hasMore === false) break;
+				skip += returned;
+			}
+		}
+		if (poolId !== NO_SUCH_POOL) await send(poolPage(poolId));
+	}
+	for (const request of refusedRequests(poolId)) await send(request);
+	return { report, sent, unreachable };
+}
