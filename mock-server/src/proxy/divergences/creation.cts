@@ -91,7 +91,7 @@ export function creationFindings(exchange: Exchange, answer: unknown): Finding[]
 				? `a result for ${stranger}, which was not sent`
 				: `${results.length} results for ${entries.length} entries`,
 		});
-	else if (answered.some((a, i) => a !== sent[i]))
+	else if (answered.some((a, i) => a !== undefined && sent[i] !== undefined && a !== sent[i]))
 		found.push({ kind: 'results-order', seen: `results in the order ${answered.join(', ')}` });
 
 	const summary = isObject(answer.summary) ? answer.summary : undefined;

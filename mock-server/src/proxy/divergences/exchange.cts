@@ -67,5 +67,6 @@ export function entriesOf(requestBody: unknown): Record<string, unknown>[] {
 	return entries.filter(isObject);
 }
 
+/** An address as entries and results are matched: trimmed, case-insensitive; none when empty. */
 export const addressKey = (value: unknown) =>
-	typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	typeof value === 'string' && value.trim() ? value.trim().toLowerCase() : undefined;
