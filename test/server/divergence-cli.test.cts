@@ -26,7 +26,11 @@ interface Ran {
 }
 
 /** The CLI as a process of its own; `whenReady` is called once with what it printed. */
-function cli(args: string[], env: NodeJS.ProcessEnv = {}, whenReady?: (stdout: string, stop: () => void) => void) {
+function cli(
+	args: string[],
+	env: NodeJS.ProcessEnv = {},
+	whenReady?: (stdout: string, stop: () => void) => void,
+) {
 	return new Promise<Ran>((resolve) => {
 		const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
 			stdio: ['ignore', 'pipe', 'pipe'],
@@ -79,7 +83,17 @@ function answerWithDivergences(kind: 'breaks' | 'open') {
 describe('--divergence-report and --fail-on', () => {
 	const proxied = (args: string[], request: (url: string) => Promise<unknown>) =>
 		cli(
-			['--db', ':memory:', '--log', 'off', '--port', '0', '--proxy-inboxes', `${service.url}/api/v1`, ...args],
+			[
+				'--db',
+				':memory:',
+				'--log',
+				'off',
+				'--port',
+				'0',
+				'--proxy-inboxes',
+				`${service.url}/api/v1`,
+				...args,
+			],
 			{},
 			(stdout, stop) => void request(urlOf(stdout)).then(stop),
 		);
@@ -105,7 +119,9 @@ describe('--divergence-report and --fail-on', () => {
 			});
 			const markdown = readFileSync(join(dir, 'divergences.md'), 'utf8');
 			expect(markdown).toMatch(/^# Divergences from the specs/);
-			expect(markdown).toContain('| 1 | breaks-spec | `GET /api/v1/pools` | number sent as text | "3" (text) | 1 | handled |');
+			expect(markdown).toContain(
+				'| 1 | breaks-spec | `GET /api/v1/pools` | number sent as text | "3" (text) | 1 | handled |',
+			);
 		}));
 
 	it('exits 0 under --fail-on breaks-spec when only an open point was seen, and 3 under --fail-on open-point', async () => {
@@ -116,12 +132,17 @@ describe('--divergence-report and --fail-on', () => {
 		expect(lenient.stdout).toMatch(/\[open-point\] GET \/api\/v1\/pools: WWW-Authenticate: absent/);
 		const strict = await proxied(['--fail-on', 'open-point'], wrongKey);
 		expect(strict.code).toBe(3);
-		expect(strict.stdout).toContain('Exit status 3: a divergence of class open-point or worse was seen (--fail-on).');
+		expect(strict.stdout).toContain(
+			'Exit status 3: a divergence of class open-point or worse was seen (--fail-on).',
+		);
 	});
 
 	it('refuses the report options without a proxy, and a folder that does not exist, before starting', async () => {
 		const alone = await cli(['--db', ':memory:', '--fail-on', 'breaks-spec']);
-		expect([alone.code, alone.stderr]).toEqual([2, expect.stringContaining('--fail-on reports on the answers of proxied services')]);
+		expect([alone.code, alone.stderr]).toEqual([
+			2,
+			expect.stringContaining('--fail-on reports on the answers of proxied services'),
+		]);
 		const nowhere = await cli([
 			'--db',
 			':memory:',
@@ -130,14 +151,18 @@ describe('--divergence-report and --fail-on', () => {
 			'--divergence-report',
 			'/nonexistent-folder/report.json',
 		]);
-		expect([nowhere.code, nowhere.stderr]).toEqual([2, expect.stringContaining('the folder of /nonexistent-folder/report.json does not exist')]);
+		expect([nowhere.code, nowhere.stderr]).toEqual([
+			2,
+			expect.stringContaining('the folder of /nonexistent-folder/report.json does not exist'),
+		]);
 	});
 });
 
 describe('the probe', () => {
 	const isLeadSearch = (r: { method: string; path: string }) =>
 		r.method === 'POST' && r.path === '/api/v1/niche-finder-leads';
-	const isCreation = (r: { method: string; path: string }) => r.method === 'POST' && r.path === '/api/v1/inboxes';
+	const isCreation = (r: { method: string; path: string }) =>
+		r.method === 'POST' && r.path === '/api/v1/inboxes';
 	/** A request that could run a search or create an inbox or a pool, on any service. */
 	const couldChargeOrCreate = (r: { method: string; path: string; body: unknown }) => {
 		if (isLeadSearch(r)) {
@@ -148,7 +173,12 @@ describe('the probe', () => {
 			const entries = Array.isArray(r.body) ? r.body : [r.body];
 			return (
 				entries.length === 0 ||
-				entries.some((e) => !e || JSON.stringify(e).includes('@') || typeof (e as { poolId?: unknown }).poolId !== 'string')
+				entries.some(
+					(e) =>
+						!e ||
+						JSON.stringify(e).includes('@') ||
+						typeof (e as { poolId?: unknown }).poolId !== 'string',
+				)
 			);
 		}
 		return r.method !== 'GET';
@@ -158,8 +188,12 @@ describe('the probe', () => {
 		// The most lenient service there is: every request succeeds, every search finds, every batch creates.
 		for (const route of ['POST /api/v1/niche-finder-leads', 'POST /api/v1/inboxes'])
 			service.on(route, { json: { contacts: [], chargedCredits: 0, success: true, results: [] } });
-		service.on('GET /api/v1/pools', { json: { pools: [{ id: 'p1', name: 'A', inboxCount: 9, createdAt: '2026-11-01T00:00:00Z' }] } });
-		service.on('GET /api/v1/inboxes', { json: { inboxes: [{ id: 'i1' }], pagination: { total: 9, limit: 1, skip: 0, hasMore: true } } });
+		service.on('GET /api/v1/pools', {
+			json: { pools: [{ id: 'p1', name: 'A', inboxCount: 9, createdAt: '2026-11-01T00:00:00Z' }] },
+		});
+		service.on('GET /api/v1/inboxes', {
+			json: { inboxes: [{ id: 'i1' }], pagination: { total: 9, limit: 1, skip: 0, hasMore: true } },
+		});
 		const { sent } = await runProbe({
 			leads: service.url,
 			inboxes: `${service.url}/api/v1`,
@@ -171,9 +205,11 @@ describe('the probe', () => {
 		expect(service.requests.filter(isCreation).length).toBeGreaterThan(0);
 		expect(service.requests.filter(couldChargeOrCreate)).toEqual([]);
 		// The entries name the account's own pool: no pool is made for them (spec rule 2).
-		expect(service.requests.filter(isCreation).map((r) => r.body)).toContainEqual([{ poolId: 'p1' }]);
+		expect(service.requests.filter(isCreation).map((r) => r.body)).toContainEqual([
+			{ poolId: 'p1' },
+		]);
 		// Walks and out-of-range values among the reads; a wrong key on each service.
-		const queries = service.requests.map((r) => `${r.method} ${r.path}?${r.query}`);
+		const queries = service.requests.map((r) => `${r.method} ${r.path}?${r.query.toString()}`);
 		expect(queries).toEqual(
 			expect.arrayContaining([
 				'GET /api/v1/inboxes?limit=1&skip=0',
@@ -182,19 +218,66 @@ describe('the probe', () => {
 				'GET /api/v1/inboxes?status=paused&limit=5',
 			]),
 		);
-		expect(service.requests.filter((r) => r.headers.authorization !== 'Bearer stand-in-key-123456').map((r) => r.path)).toEqual(
-			expect.arrayContaining(['/api/v1/pools', '/api/v1/niche-finder-leads']),
-		);
+		expect(
+			service.requests
+				.filter((r) => r.headers.authorization !== 'Bearer stand-in-key-123456')
+				.map((r) => r.path),
+		).toEqual(expect.arrayContaining(['/api/v1/pools', '/api/v1/niche-finder-leads']));
 	});
 
 	it.each<[string, ProbeRequest]>([
-		['a search with a niche and a city', { service: 'leads', method: 'POST', path: '/api/v1/niche-finder-leads', body: { niche: 'dentist', city: 'Austin' }, purpose: '' }],
-		['a search with a city only', { service: 'leads', method: 'POST', path: '/api/v1/niche-finder-leads', body: { city: 'Austin' }, purpose: '' }],
-		['an entry with an address', { service: 'inboxes', method: 'POST', path: '/inboxes', body: [{ emailAddress: 'a@b.test', poolId: 'p1' }], purpose: '' }],
-		['an address in another field', { service: 'inboxes', method: 'POST', path: '/inboxes', body: { imapUsername: 'a@b.test', poolId: 'p1' }, purpose: '' }],
-		['an entry without poolId (would make a pool)', { service: 'inboxes', method: 'POST', path: '/inboxes', body: [{}], purpose: '' }],
-		['an empty batch', { service: 'inboxes', method: 'POST', path: '/inboxes', body: [], purpose: '' }],
-		['another request', { service: 'inboxes', method: 'POST', path: '/pools', body: {}, purpose: '' }],
+		[
+			'a search with a niche and a city',
+			{
+				service: 'leads',
+				method: 'POST',
+				path: '/api/v1/niche-finder-leads',
+				body: { niche: 'dentist', city: 'Austin' },
+				purpose: '',
+			},
+		],
+		[
+			'a search with a city only',
+			{
+				service: 'leads',
+				method: 'POST',
+				path: '/api/v1/niche-finder-leads',
+				body: { city: 'Austin' },
+				purpose: '',
+			},
+		],
+		[
+			'an entry with an address',
+			{
+				service: 'inboxes',
+				method: 'POST',
+				path: '/inboxes',
+				body: [{ emailAddress: 'a@b.test', poolId: 'p1' }],
+				purpose: '',
+			},
+		],
+		[
+			'an address in another field',
+			{
+				service: 'inboxes',
+				method: 'POST',
+				path: '/inboxes',
+				body: { imapUsername: 'a@b.test', poolId: 'p1' },
+				purpose: '',
+			},
+		],
+		[
+			'an entry without poolId (would make a pool)',
+			{ service: 'inboxes', method: 'POST', path: '/inboxes', body: [{}], purpose: '' },
+		],
+		[
+			'an empty batch',
+			{ service: 'inboxes', method: 'POST', path: '/inboxes', body: [], purpose: '' },
+		],
+		[
+			'another request',
+			{ service: 'inboxes', method: 'POST', path: '/pools', body: {}, purpose: '' },
+		],
 	])('refuses to send %s', (_, request) => {
 		expect(() => assertHarmless(request)).toThrow(UnsafeProbeRequest);
 	});
@@ -207,7 +290,8 @@ describe('the probe', () => {
 			const state = async () => {
 				const account = (await server.admin('GET', `/accounts/${accountId}`)).body;
 				const pools = (await server.call('GET', '/api/v1/pools', { key: apiKey })).body.pools;
-				const inboxes = (await server.call('GET', '/api/v1/inboxes', { key: apiKey })).body.pagination.total;
+				const inboxes = (await server.call('GET', '/api/v1/inboxes', { key: apiKey })).body
+					.pagination.total;
 				return { credits: account.credits, contacts: account.contactCount, pools, inboxes };
 			};
 			const before = await state();
@@ -229,22 +313,36 @@ describe('the probe', () => {
 		answerWithDivergences('breaks');
 		const args = ['probe', '--inboxes', `${service.url}/api/v1`];
 		const noKey = await cli(args);
-		expect([noKey.code, noKey.stderr]).toEqual([2, expect.stringContaining('set LEAD_INBOX_API_KEY')]);
+		expect([noKey.code, noKey.stderr]).toEqual([
+			2,
+			expect.stringContaining('set LEAD_INBOX_API_KEY'),
+		]);
 		const flagKey = await cli([...args, '--key', 'stand-in-key-123456']);
-		expect([flagKey.code, flagKey.stderr]).toEqual([2, expect.stringContaining('The key is read from LEAD_INBOX_API_KEY only')]);
+		expect([flagKey.code, flagKey.stderr]).toEqual([
+			2,
+			expect.stringContaining('The key is read from LEAD_INBOX_API_KEY only'),
+		]);
 
 		const env = { LEAD_INBOX_API_KEY: 'stand-in-key-123456' };
 		const table = await cli(args, env);
 		expect(table.code).toBe(0);
 		expect(table.stdout).toMatch(/^Sent \d+ requests that charge nothing and change nothing:/);
-		expect(table.stdout).toContain('[breaks-spec] GET /api/v1/pools: number sent as text: "3" (text)');
+		expect(table.stdout).toContain(
+			'[breaks-spec] GET /api/v1/pools: number sent as text: "3" (text)',
+		);
 		expect(table.stdout).not.toContain('stand-in-key-123456');
 		const json = JSON.parse((await cli([...args, '--json'], env)).stdout);
 		expect(json.divergences.map((d: { kind: string }) => d.kind)).toContain('number-as-text');
 		expect(json.sent.length).toBeGreaterThan(10);
 		expect((await cli([...args, '--fail-on', 'breaks-spec'], env)).code).toBe(3);
-		const unreachable = await cli(['probe', '--inboxes', 'http://127.0.0.1:9/api/v1', '--timeout', '2000'], env);
-		expect([unreachable.code, unreachable.stderr]).toEqual([1, expect.stringContaining('got no answer')]);
+		const unreachable = await cli(
+			['probe', '--inboxes', 'http://127.0.0.1:9/api/v1', '--timeout', '2000'],
+			env,
+		);
+		expect([unreachable.code, unreachable.stderr]).toEqual([
+			1,
+			expect.stringContaining('got no answer'),
+		]);
 		expect(existsSync(CLI)).toBe(true);
 	});
 });

@@ -25,7 +25,9 @@ function sections(markdown: string): Map<string, string> {
 		const heading = /^(#+)\s+(.*)$/.exec(line);
 		if (!heading) return;
 		const level = heading[1].length;
-		const end = lines.findIndex((l, j) => j > i && /^(#+)\s/.test(l) && /^(#+)/.exec(l)![1].length <= level);
+		const end = lines.findIndex(
+			(l, j) => j > i && /^(#+)\s/.test(l) && /^(#+)/.exec(l)![1].length <= level,
+		);
 		found.set(slug(heading[2]), lines.slice(i + 1, end < 0 ? undefined : end).join('\n'));
 	});
 	return found;
@@ -39,7 +41,10 @@ describe("the report's quotes of this server's rules", () => {
 	it.each(
 		Object.entries(KINDS)
 			.filter(([, kind]) => 'decision' in kind)
-			.map(([name, kind]) => [name, (kind as { decision: { words: string; section: string } }).decision] as const),
+			.map(
+				([name, kind]) =>
+					[name, (kind as { decision: { words: string; section: string } }).decision] as const,
+			),
 	)('%s: quoted word for word from its section of docs/api.md', (_, decision) => {
 		expect([...bySection.keys()]).toContain(decision.section);
 		expect(plain(bySection.get(decision.section)!)).toContain(plain(decision.words));

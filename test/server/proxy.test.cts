@@ -477,7 +477,7 @@ describe('proxy in front of a service that answers otherwise', () => {
 				['open-point', 'leads-error-code', '400 with code "BAD_CITY"'],
 				['open-point', 'leads-rate-limited', '429 with Retry-After: 60'],
 				['breaks-spec', 'url', '"@b1" (text)'],
-				['breaks-spec', 'page-skip-ignored', 'skip=1 answered the first page again (1 inboxes)'],
+				['breaks-spec', 'page-skip-ignored', 'skip=1 answered the first page again (1 inbox)'],
 				['breaks-spec', 'page-skip-answered', 'pagination.skip 0 for skip=1'],
 				['breaks-spec', 'status-value', '"warming" (text)'],
 				['breaks-spec', 'timestamp', '"2026-01-05 09:00:00" (text)'],

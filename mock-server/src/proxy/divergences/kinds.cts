@@ -308,7 +308,7 @@ export const KINDS = {
 		what: 'timestamp not ISO 8601 UTC',
 		spec: 'createdAt: ISO 8601 timestamp in UTC',
 		nodes: breaks(
-			"output as sent; the trigger reads createdAt with Date.parse, so a time without a zone is taken as this machine's local time",
+			"the nodes output it as sent; the trigger reads createdAt with Date.parse, so a time without a zone is taken as this machine's local time",
 		),
 	},
 	url: {
@@ -650,7 +650,7 @@ export type Kind = keyof typeof KINDS;
 export function nodeEffect(kind: Kind, operation: Operation): NodeEffect {
 	const nodes = (KINDS[kind] as KindDefinition).nodes;
 	if ('effect' in nodes) return nodes;
-	const own = (nodes)[operation];
+	const own = nodes[operation];
 	if (!own) throw new Error(`divergence kind ${kind} says nothing of the nodes for ${operation}`);
 	return own;
 }

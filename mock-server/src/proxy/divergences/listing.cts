@@ -137,7 +137,7 @@ export class Walks {
 		if (skip > 0 && ids.length > 0 && ids.join('\n') === walk.firstPage.join('\n'))
 			found.push({
 				kind: 'page-skip-ignored',
-				seen: `skip=${skip} answered the first page again (${ids.length} inboxes)`,
+				seen: `skip=${skip} answered the first page again (${ids.length} inbox${ids.length === 1 ? '' : 'es'})`,
 			});
 		else if (again.length)
 			found.push({ kind: 'page-repeat', seen: `${again[0]} listed again at skip=${skip}` });

@@ -168,10 +168,7 @@ export function describe(value: unknown): string {
 		const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
 		return `${JSON.stringify(shown)} (text)`;
 	}
-	if (typeof value === 'object')
-		return `an object {${Object.keys(value)
-			.slice(0, 6)
-			.join(', ')}}`;
+	if (typeof value === 'object') return `an object {${Object.keys(value).slice(0, 6).join(', ')}}`;
 	return `${JSON.stringify(value)} (a ${typeof value})`;
 }
 
