@@ -6,19 +6,11 @@ import {
 	rateLimitFindings,
 	statusFindings,
 } from './answers.cjs';
-import { creationFindings } from './creation.cjs';
+import { creationFindings, singleFailure } from './creation.cjs';
 import { bodyOf, type Exchange, type Finding, isObject, notJson } from './exchange.cjs';
 import { leadSearchFindings } from './leads.cjs';
 import type { Walks } from './listing.cjs';
 import { poolsFindings } from './pools.cjs';
-
-/** The status a single entry's failure answers with each of this server's codes. */
-const SINGLE_STATUS: Record<string, number> = {
-	invalid_entry: 400,
-	pool_not_found: 404,
-	email_exists: 409,
-	connection_failed: 422,
-};
 
 export function findingsOf(exchange: Exchange, walks: Walks): Finding[] {
 	const body = bodyOf(exchange);
@@ -35,19 +27,7 @@ export function findingsOf(exchange: Exchange, walks: Walks): Finding[] {
 		return [...found, ...creationFindings(exchange, body.value)];
 	if (status >= 400) {
 		found.push(...errorBodyFindings(exchange, body));
-		const code = body.json && isObject(body.value) ? body.value.code : undefined;
-		const expected = typeof code === 'string' ? SINGLE_STATUS[code] : undefined;
-		if (
-			operation === 'create' &&
-			!Array.isArray(exchange.requestBody) &&
-			expected &&
-			expected !== status
-		)
-			found.push({
-				kind: 'single-status',
-				subject: String(status),
-				seen: `${status} for a single entry that failed with ${code as string}`,
-			});
+		if (operation === 'create' && body.json) found.push(...singleFailure(exchange, body.value));
 		return found;
 	}
 	if (status < 200) return found;

@@ -136,6 +136,20 @@ export function creationFindings(exchange: Exchange, answer: unknown): Finding[]
 	return found;
 }
 
+/** A single entry refused with an error body: its status against the one this server gives its code. */
+export function singleFailure(exchange: Exchange, answer: unknown): Finding[] {
+	const code = isObject(answer) ? answer.code : undefined;
+	const expected = typeof code === 'string' ? CODE_STATUS[code] : undefined;
+	if (Array.isArray(exchange.requestBody) || !expected || expected === exchange.status) return [];
+	return [
+		{
+			kind: 'single-status',
+			subject: String(exchange.status),
+			seen: `${exchange.status} for a single entry that failed with ${code as string}`,
+		},
+	];
+}
+
 function failedEntry(result: Record<string, unknown>, i: number): Finding[] {
 	const found: Finding[] = [];
 	if (typeof result.error !== 'string' || typeof result.code !== 'string')
