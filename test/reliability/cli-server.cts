@@ -62,16 +62,32 @@ export async function startCli(
 	return { child, url, exited, output: () => output };
 }
 
-/** The seeded (not the dev) account's available credits and saved contacts. */
+/**
+ * The seeded (not the dev) account's available credits and saved contacts, and what its credit
+ * ledger and search history say of them: the ledger's deltas add up to the stored balance, and the
+ * searches' charges to the contacts saved.
+ */
 export async function ledger(url: string) {
-	const res = await fetch(`${url}/__admin/accounts`, {
-		headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-	});
-	const { accounts } = (await res.json()) as {
-		accounts: { dev: boolean; credits: number; contactCount: number }[];
+	const admin = async (path: string) =>
+		(
+			await fetch(`${url}/__admin${path}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+		).json();
+	const { accounts } = (await admin('/accounts')) as {
+		accounts: { id: string; dev: boolean; credits: number; contactCount: number }[];
 	};
 	const account = accounts.find((a) => !a.dev)!;
-	return { credits: account.credits, contacts: account.contactCount };
+	const { entries } = (await admin(`/accounts/${account.id}/ledger`)) as {
+		entries: { delta: number }[];
+	};
+	const { searches } = (await admin(`/searches?accountId=${account.id}`)) as {
+		searches: { charged: number }[];
+	};
+	return {
+		credits: account.credits,
+		contacts: account.contactCount,
+		ledgerSum: entries.reduce((sum, e) => sum + e.delta, 0),
+		searchesCharged: searches.reduce((sum, s) => sum + s.charged, 0),
+	};
 }
 
 /** A lead search with the seeded key: its status, and the credits charged (0 unless 200). */

@@ -32,6 +32,11 @@ describe('the credit ledger under kill -9', () => {
 				const before = await ledger(url);
 				expect(before.credits + before.contacts).toBe(GRANTED);
 				expect(before.contacts).toBeGreaterThanOrEqual(acknowledged);
+				// The history, written in the same transactions, agrees with the balance and the contacts.
+				expect([before.ledgerSum, before.searchesCharged]).toEqual([
+					before.credits,
+					before.contacts,
+				]);
 				// Four searches at once, of 40 to 1000 leads (each scans that many websites): the kill comes
 				// before, during or after each one's save.
 				const searches = NICHES.map((niche, i) =>
@@ -60,12 +65,15 @@ describe('the credit ledger under kill -9', () => {
 				process.stdout.write(`crash cycles: ${history.join('; ')}\n`);
 				expect(after.credits + after.contacts).toBe(GRANTED);
 				expect(after.contacts).toBeGreaterThanOrEqual(acknowledged);
+				expect([after.ledgerSum, after.searchesCharged]).toEqual([after.credits, after.contacts]);
 				if (CYCLES > 1) expect(acknowledged).toBeGreaterThan(0);
 				// And the server still works on that file: a whole search charges what it saves.
 				const charged = await search(url, 'florist', 'Austin', 20);
 				expect(await ledger(url)).toEqual({
 					credits: after.credits - charged,
 					contacts: after.contacts + charged,
+					ledgerSum: after.credits - charged,
+					searchesCharged: after.contacts + charged,
 				});
 			} finally {
 				child.kill('SIGTERM');

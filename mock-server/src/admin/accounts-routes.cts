@@ -10,6 +10,7 @@ import {
 	createAccountRequest,
 	createKeyRequest,
 	inboxStatusRequest,
+	ledgerQuery,
 	patchAccountRequest,
 } from '../contract/admin.cjs';
 import { inbox } from '../contract/inboxes.cjs';
@@ -143,6 +144,36 @@ export const accountRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app,
 			return {
 				contacts,
 				pagination: { total, limit, skip, hasMore: skip + contacts.length < total },
+			};
+		},
+	);
+	api.get(
+		'/__admin/accounts/:id/ledger',
+		{
+			schema: admin({
+				operationId: 'adminListLedger',
+				summary: "List the changes of the account's credit balance",
+				description: `Every change of the stored balance, oldest first, a page at a time (limit 1 to ${CONTACTS_PAGE_MAX}, default ${CONTACTS_PAGE_MAX}; skip): kind grant (the account's credits at creation), set (PATCH credits), charge (a lead search, with its searchId) or opening (the balance of an account made before the ledger existed), delta, and the stored balance after it. Written in the transaction that changes the balance, so an account's deltas add up to its stored balance, also after a crash. Reservations of searches in flight are never stored, so never listed: what a search did not charge was never taken.`,
+				params: accountParams,
+				querystring: ledgerQuery,
+				response: {
+					200: success(
+						'{entries: [{at, kind, delta, balance, searchId?}], pagination: {total, limit, skip, hasMore}}',
+					),
+					400: failure('A query parameter is invalid (the message names it).'),
+					404: unknownAccount,
+				},
+			}),
+		},
+		async (request) => {
+			const { limit = CONTACTS_PAGE_MAX, skip = 0 } = request.query;
+			const { entries, total } = store.accounts.ledger(accountOf(request.params.id).id, {
+				limit,
+				skip,
+			});
+			return {
+				entries,
+				pagination: { total, limit, skip, hasMore: skip + entries.length < total },
 			};
 		},
 	);

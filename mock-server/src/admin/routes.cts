@@ -9,6 +9,7 @@ import { divergenceRoutes } from './divergences-routes.cjs';
 import { faultRoutes } from './faults-routes.cjs';
 import { journalRoutes } from './journal-routes.cjs';
 import type { AdminRoutesOptions } from './schema.cjs';
+import { searchRoutes } from './searches-routes.cjs';
 import { stateRoutes } from './state-routes.cjs';
 
 export type { AdminRoutesOptions } from './schema.cjs';
@@ -16,6 +17,13 @@ export type { AdminRoutesOptions } from './schema.cjs';
 /** The admin API by resource, each part a plugin of its own behind the one token check. */
 export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, options) => {
 	app.addHook('preValidation', requireAdminToken(options.adminToken));
-	for (const routes of [accountRoutes, faultRoutes, journalRoutes, divergenceRoutes, stateRoutes])
+	for (const routes of [
+		accountRoutes,
+		searchRoutes,
+		faultRoutes,
+		journalRoutes,
+		divergenceRoutes,
+		stateRoutes,
+	])
 		await app.register(routes, options);
 };

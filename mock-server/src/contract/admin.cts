@@ -125,14 +125,22 @@ export const journalQuery = z
 /** A page of an account's contacts: at most 1000 at a time, however many the account holds. */
 export const CONTACTS_PAGE_MAX = 1000;
 
-export const contactsQuery = z
+/** A page of an admin list: limit (1 to CONTACTS_PAGE_MAX, default that) and skip. */
+const pageFields = {
+	limit: queryInt(1, CONTACTS_PAGE_MAX)
+		.optional()
+		.meta({ description: `1 to ${CONTACTS_PAGE_MAX}, default ${CONTACTS_PAGE_MAX}.` }),
+	skip: queryInt(0, Number.MAX_SAFE_INTEGER).optional().meta({ description: '>= 0, default 0.' }),
+};
+
+export const contactsQuery = z.strictObject(pageFields).meta({ id: 'AdminContactsQuery' });
+export const ledgerQuery = z.strictObject(pageFields).meta({ id: 'AdminLedgerQuery' });
+export const searchesQuery = z
 	.strictObject({
-		limit: queryInt(1, CONTACTS_PAGE_MAX)
-			.optional()
-			.meta({ description: `1 to ${CONTACTS_PAGE_MAX}, default ${CONTACTS_PAGE_MAX}.` }),
-		skip: queryInt(0, Number.MAX_SAFE_INTEGER).optional().meta({ description: '>= 0, default 0.' }),
+		accountId: z.string().min(1).optional().meta({ description: "Only this account's searches." }),
+		...pageFields,
 	})
-	.meta({ id: 'AdminContactsQuery' });
+	.meta({ id: 'AdminSearchesQuery' });
 
 export const clockRequest = z
 	.strictObject({

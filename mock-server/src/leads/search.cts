@@ -1,4 +1,5 @@
 import type { Contact, LeadSearchRequest } from '../contract/leads.cjs';
+import { newId } from '../core/secrets.cjs';
 import { ApiError } from '../http/errors.cjs';
 import type { Principal } from '../store/accounts.cjs';
 import type { Store } from '../store/store.cjs';
@@ -43,6 +44,16 @@ function toContact(business: Business, scan: TrackerFlags): Contact {
 	};
 }
 
+/** The request as the search history keeps it: the filters only where given. */
+const asked = ({ niche, city, count, metaAds, tiktokPixel, gAnalytics }: LeadSearchRequest) => ({
+	niche,
+	city,
+	count,
+	...(metaAds === undefined ? {} : { metaAds }),
+	...(tiktokPixel === undefined ? {} : { tiktokPixel }),
+	...(gAnalytics === undefined ? {} : { gAnalytics }),
+});
+
 function matches(filter: boolean | undefined, flag: boolean | null): boolean {
 	return filter === undefined || flag === filter;
 }
@@ -59,6 +70,7 @@ export async function searchLeads(
 	request: LeadSearchRequest,
 	signal: AbortSignal,
 ) {
+	const started = performance.now();
 	const city = resolveCity(request.city);
 	if (!city) {
 		const suggestion = suggestCity(request.city);
@@ -137,7 +149,16 @@ export async function searchLeads(
 					stored.add(principal.accountId, keys[i], contact);
 					added.push(contact);
 				});
-				reservation.charge(added.length);
+				const searchId = newId('search');
+				reservation.charge(added.length, searchId);
+				deps.store.searches.add({
+					id: searchId,
+					accountId: principal.accountId,
+					request: asked(request),
+					found: picked.length,
+					charged: added.length,
+					durationMs: performance.now() - started,
+				});
 				return added;
 			}),
 		);

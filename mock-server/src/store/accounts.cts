@@ -12,7 +12,7 @@ import type { Permission } from '../contract/admin.cjs';
 import { boundedCache } from '../core/cache.cjs';
 import type { Clock } from '../core/clock.cjs';
 import { constantTimeEqual, hashApiKey, newApiKey, newId } from '../core/secrets.cjs';
-import { type Db, sql } from './database.cjs';
+import { type Db, scalar, sql } from './database.cjs';
 
 export interface Account {
 	id: string;
@@ -56,9 +56,20 @@ const lookupOf = (keyHash: string) => keyHash.slice(0, 16);
 /** Credits held for one search until its contacts are saved (`charge`) or it ends (`release`). */
 export interface Reservation {
 	/** Takes `count` credits from the stored balance; call inside the transaction saving the leads. */
-	charge(count: number): void;
+	charge(count: number, searchId: string): void;
 	/** Gives the reservation back; idempotent, call whatever the outcome. */
 	release(): void;
+}
+
+/** One change of an account's stored balance. */
+export interface LedgerEntry {
+	at: string;
+	/** opening: the balance of an account older than the ledger; grant: at creation; set: by the admin API; charge: a search. */
+	kind: 'opening' | 'grant' | 'set' | 'charge';
+	delta: number;
+	/** The stored balance after it. */
+	balance: number;
+	searchId?: string;
 }
 
 export class Accounts {
@@ -97,6 +108,7 @@ export class Accounts {
 				input.isDev ? 1 : 0,
 				this.clock.nowIso(),
 			);
+			this.record(accountId, 'grant', input.credits, input.credits);
 			this.insertKey(accountId, apiKey, input.permissions);
 		});
 		return { accountId, apiKey };
@@ -128,11 +140,14 @@ export class Accounts {
 	 */
 	update(id: string, patch: { credits?: number; active?: boolean }): void {
 		this.known.clear();
-		if (patch.credits !== undefined)
-			sql(this.db, 'UPDATE accounts SET credits = ? WHERE id = ?').run(
-				patch.credits + this.reservedBy(id),
-				id,
-			);
+		const { credits } = patch;
+		if (credits !== undefined)
+			this.db.transaction(() => {
+				const before = this.stored(id);
+				const after = credits + this.reservedBy(id);
+				sql(this.db, 'UPDATE accounts SET credits = ? WHERE id = ?').run(after, id);
+				if (after !== before) this.record(id, 'set', after - before, after);
+			});
 		if (patch.active !== undefined)
 			sql(this.db, 'UPDATE accounts SET active = ? WHERE id = ?').run(patch.active ? 1 : 0, id);
 	}
@@ -147,14 +162,15 @@ export class Accounts {
 		this.reserved.set(accountId, this.reservedBy(accountId) + count);
 		let held = count;
 		return {
-			charge: (charged) => {
+			charge: (charged, searchId) => {
 				if (charged > held)
 					throw new Error(`charge of ${charged} exceeds the reservation of ${held}`);
-				if (charged > 0)
-					sql(this.db, 'UPDATE accounts SET credits = credits - ? WHERE id = ?').run(
-						charged,
-						accountId,
-					);
+				if (charged === 0) return;
+				sql(this.db, 'UPDATE accounts SET credits = credits - ? WHERE id = ?').run(
+					charged,
+					accountId,
+				);
+				this.record(accountId, 'charge', -charged, this.stored(accountId), searchId);
 			},
 			release: () => {
 				const left = this.reservedBy(accountId) - held;
@@ -167,10 +183,54 @@ export class Accounts {
 
 	/** The available balance: stored credits minus what searches in flight hold. */
 	credits(accountId: string): number {
-		const row = sql(this.db, 'SELECT credits FROM accounts WHERE id = ?').get(accountId) as
-			| { credits: number }
-			| undefined;
-		return (row?.credits ?? 0) - this.reservedBy(accountId);
+		return this.stored(accountId) - this.reservedBy(accountId);
+	}
+
+	/** The changes of an account's stored balance, oldest first (`limit` of them from `skip`), and how many there are. */
+	ledger(
+		accountId: string,
+		page: { limit: number; skip: number },
+	): { entries: LedgerEntry[]; total: number } {
+		const rows = sql(
+			this.db,
+			'SELECT at, kind, delta, balance, search_id FROM ledger WHERE account_id = ? ORDER BY seq LIMIT ? OFFSET ?',
+		).all(accountId, page.limit, page.skip) as unknown as (Omit<LedgerEntry, 'searchId'> & {
+			search_id: string | null;
+		})[];
+		return {
+			entries: rows.map(({ search_id, ...entry }) => ({
+				...entry,
+				...(search_id ? { searchId: search_id } : {}),
+			})),
+			total: scalar(
+				this.db,
+				'SELECT COUNT(*) FROM ledger WHERE account_id = ?',
+				accountId,
+			) as number,
+		};
+	}
+
+	/** Writes one ledger entry; called in the statement's transaction, beside the balance it records. */
+	private record(
+		accountId: string,
+		kind: LedgerEntry['kind'],
+		delta: number,
+		balance: number,
+		searchId?: string,
+	): void {
+		sql(
+			this.db,
+			'INSERT INTO ledger (account_id, at, kind, delta, balance, search_id) VALUES (?, ?, ?, ?, ?, ?)',
+		).run(accountId, this.clock.nowIso(), kind, delta, balance, searchId ?? null);
+	}
+
+	/** The stored balance (reservations not taken off). */
+	private stored(accountId: string): number {
+		return (
+			(scalar(this.db, 'SELECT credits FROM accounts WHERE id = ?', accountId) as
+				| number
+				| undefined) ?? 0
+		);
 	}
 
 	private reservedBy(accountId: string): number {

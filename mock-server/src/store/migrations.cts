@@ -71,4 +71,31 @@ export const MIGRATIONS: string[] = [
 	UPDATE api_keys SET key_lookup = substr(key_hash, 1, 16);
 	CREATE INDEX api_keys_by_lookup ON api_keys (key_lookup);
 	`,
+	// 3: every change of a stored balance, written in the transaction that makes it (so the entries
+	// of an account always add up to its stored balance), and each lead search that saved contacts.
+	// Accounts of an older database start from an opening entry of their balance.
+	`
+	CREATE TABLE ledger (
+		seq INTEGER PRIMARY KEY AUTOINCREMENT,
+		account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+		at TEXT NOT NULL,
+		kind TEXT NOT NULL CHECK (kind IN ('opening', 'grant', 'set', 'charge')),
+		delta INTEGER NOT NULL,
+		balance INTEGER NOT NULL CHECK (balance >= 0),
+		search_id TEXT
+	);
+	CREATE INDEX ledger_by_account ON ledger (account_id, seq);
+	INSERT INTO ledger (account_id, at, kind, delta, balance)
+		SELECT id, created_at, 'opening', credits, credits FROM accounts ORDER BY created_at, id;
+	CREATE TABLE searches (
+		id TEXT PRIMARY KEY,
+		account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+		at TEXT NOT NULL,
+		request TEXT NOT NULL,
+		found INTEGER NOT NULL,
+		charged INTEGER NOT NULL,
+		duration_ms INTEGER NOT NULL
+	);
+	CREATE INDEX searches_by_account ON searches (account_id, at, id);
+	`,
 ];

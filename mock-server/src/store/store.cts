@@ -9,15 +9,26 @@ import { Contacts } from './contacts.cjs';
 import type { Db } from './database.cjs';
 import { Inboxes } from './inboxes.cjs';
 import { QuotaLedger } from './quota.cjs';
+import { Searches } from './searches.cjs';
 
 /** Tables in the order their rows may be deleted (children before parents). */
-const TABLES = ['inbox_quota', 'inboxes', 'pools', 'contacts', 'api_keys', 'accounts'];
+const TABLES = [
+	'inbox_quota',
+	'inboxes',
+	'pools',
+	'contacts',
+	'ledger',
+	'searches',
+	'api_keys',
+	'accounts',
+];
 
 export class Store {
 	readonly accounts: Accounts;
 	readonly contacts: Contacts;
 	readonly inboxes: Inboxes;
 	readonly quota: QuotaLedger;
+	readonly searches: Searches;
 
 	constructor(
 		/** The database itself: for tests that read rows the API does not show. */
@@ -29,6 +40,7 @@ export class Store {
 		this.contacts = new Contacts(db, clock);
 		this.inboxes = new Inboxes(db, clock, secrets);
 		this.quota = new QuotaLedger(db);
+		this.searches = new Searches(db, clock);
 	}
 
 	/** Runs `work` in one transaction: all of its writes are kept, or none when it throws. */
