@@ -1,5 +1,5 @@
-import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { MIGRATIONS } from '../../mock-server/src/store/migrations.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
 import { withTempDir } from '../helpers/temp-dir.cjs';
