@@ -13,6 +13,8 @@ const LAZY_MODULES = [
 	'^nodemailer$',
 	'^undici$',
 	'\\.json$',
+	// The dashboard's bundler, from the sources only (the package carries the page built).
+	'/ui/bundle\\.cjs$',
 ];
 
 export default tseslint.config(

@@ -4,7 +4,7 @@
 // ("Architecture") draws the same map.
 'use strict';
 const SRC = '^mock-server/src/';
-const FEATURES = '(leads|inboxes|scan|web|admin|docs|proxy)';
+const FEATURES = '(leads|inboxes|scan|web|admin|docs|proxy|dashboard)';
 
 const layer = (name, from, allowed, comment) => ({
 	name,

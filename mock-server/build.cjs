@@ -8,7 +8,8 @@
 // required on first use (every thread parses the bundle). The Swagger UI files the docs page serves
 // are copied into dist/docs (swagger-ui-dist is no runtime dependency: it pulls in a package with
 // an install script, which npm 12 lists as blocked in every project installing the server). The
-// store is Node's built-in node:sqlite: nothing native to ship.
+// store is Node's built-in node:sqlite: nothing native to ship. The dashboard's script and styles
+// are built into dist/dashboard (Preact, htm, TanStack Virtual and uPlot bundled in: no CDN).
 'use strict';
 const { build } = require('esbuild');
 const ts = require('typescript');
@@ -23,6 +24,8 @@ const EXTERNAL = [
 	'imapflow',
 	'nodemailer',
 	'undici',
+	// The dashboard's bundler: the package carries the page built (dist/dashboard).
+	'esbuild',
 ];
 const src = join(__dirname, 'src');
 const dist = join(__dirname, 'dist');
@@ -99,6 +102,15 @@ function copySwaggerUi() {
 		copyFileSync(join(from, file), join(dist, 'docs', file));
 }
 
+/** The dashboard's script and styles (src/dashboard/ui), built once for the package. */
+async function buildDashboard() {
+	const { bundleDashboard } = require('./src/dashboard/ui/bundle.cjs');
+	const { js, css } = await bundleDashboard();
+	mkdirSync(join(dist, 'dashboard'));
+	writeFileSync(join(dist, 'dashboard', 'app.js'), js);
+	writeFileSync(join(dist, 'dashboard', 'app.css'), css);
+}
+
 (async () => {
 	rmSync(dist, { recursive: true, force: true });
 	await bundle('cli.cts', 'lead-inbox-mock-server');
@@ -106,6 +118,7 @@ function copySwaggerUi() {
 	await bundle(join('api', 'index.cts'), 'lead-inbox-mock-server-api');
 	declarations();
 	copySwaggerUi();
+	await buildDashboard();
 })().catch((error) => {
 	process.stderr.write(`${error.message}\n`);
 	process.exit(1);

@@ -15,6 +15,7 @@ import { Clock } from './core/clock.cjs';
 import type { ServerConfig } from './core/config.cjs';
 import { Logger, type LogSink } from './core/logger.cjs';
 import { Secrets } from './core/secrets.cjs';
+import { dashboardRoutes } from './dashboard/index.cjs';
 import { registerOpenApi } from './docs/openapi.cjs';
 import { docsRoutes } from './docs/routes.cjs';
 import { answerErrors, clientErrorAnswer } from './http/answers.cjs';
@@ -243,6 +244,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		faults,
 		journal,
 		divergences,
+		hourlyWindow: (keyId) => limiter.window(keyId),
 		seed: (seed) => applySeed(store, seed),
 		reset: async () => {
 			store.clear();
@@ -258,6 +260,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		},
 	});
 	void app.register(docsRoutes);
+	void app.register(dashboardRoutes);
 
 	const server = {
 		app,

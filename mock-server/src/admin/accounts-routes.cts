@@ -177,6 +177,48 @@ export const accountRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app,
 			};
 		},
 	);
+	api.get(
+		'/__admin/accounts/:id/pools',
+		{
+			schema: admin({
+				operationId: 'adminListPoolsByStatus',
+				summary: "List the account's pools with their inboxes by status",
+				description:
+					'Each pool (created order) with how many of its inboxes are active, paused, deactivated and in error.',
+				params: accountParams,
+				response: {
+					200: success(
+						'{pools: [{id, name, createdAt, inboxes: {active, paused, deactivated, error}}]}',
+					),
+					404: unknownAccount,
+				},
+			}),
+		},
+		async (request) => ({ pools: store.inboxes.poolsByStatus(accountOf(request.params.id).id) }),
+	);
+	api.get(
+		'/__admin/accounts/:id/keys',
+		{
+			schema: admin({
+				operationId: 'adminListKeys',
+				summary: "List the account's API keys and their hourly inbox windows",
+				description:
+					"Each key's id (never the key: only its hash is kept), permissions and creation time, and its rolling hour of inbox creations: limit (1000), used (created in the last hour, and held by requests in flight), remaining, and resetsAt (when the last creation of the hour ages out).",
+				params: accountParams,
+				response: {
+					200: success(
+						'{keys: [{id, permissions, createdAt, hourlyWindow: {limit, used, remaining, resetsAt}}]}',
+					),
+					404: unknownAccount,
+				},
+			}),
+		},
+		async (request) => ({
+			keys: store.accounts
+				.keys(accountOf(request.params.id).id)
+				.map((key) => ({ ...key, hourlyWindow: options.hourlyWindow(key.id) })),
+		}),
+	);
 	api.patch(
 		'/__admin/accounts/:id/inboxes/:inbox',
 		{

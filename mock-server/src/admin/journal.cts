@@ -23,6 +23,12 @@ export interface JournalEntry {
  * Query and body are kept serialised: their size is what they cost, and they are parsed only when
  * listed.
  */
+/** A recorded request without its query, body and answer: what a live view lists. */
+export type JournalSummary = Pick<
+	JournalEntry,
+	'id' | 'time' | 'method' | 'path' | 'keyId' | 'status' | 'durationMs'
+>;
+
 type Kept = Omit<JournalEntry, 'time' | 'body' | 'query'> & {
 	at: number;
 	queryJson: string;
@@ -39,6 +45,10 @@ export interface JournalFilter {
 	since?: string;
 	/** The most recent n of the matching requests. */
 	limit?: number;
+	/** Only the request with this id. */
+	id?: number;
+	/** 'true': summaries only (no query, body or answer). */
+	summary?: 'true' | 'false';
 }
 
 export interface JournalLimits {
@@ -68,8 +78,16 @@ export class RequestJournal {
 	private head = 0;
 	private bytes = 0;
 	private nextId = 1;
+	/** Told of each request as it is recorded (the dashboard's live view): its summary, no body. */
+	private readonly listeners = new Set<(entry: JournalSummary) => void>();
 
 	constructor(readonly limits: JournalLimits) {}
+
+	/** Calls `listener` with each request recorded from now on; returns how to stop. */
+	subscribe(listener: (entry: JournalSummary) => void): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
 
 	/** `at` is the server clock's time in ms (turned into ISO 8601 only when listed). */
 	record(
@@ -111,6 +129,19 @@ export class RequestJournal {
 		}
 		this.entries.push(kept);
 		this.bytes += kept.cost;
+		if (this.listeners.size) {
+			const { id, method, path, keyId, status, durationMs } = kept;
+			const summary = {
+				id,
+				time: new Date(entry.at).toISOString(),
+				method,
+				path,
+				keyId,
+				status,
+				durationMs,
+			};
+			for (const listener of this.listeners) listener(summary);
+		}
 		while (
 			this.entries.length - this.head > this.limits.entries ||
 			(this.bytes > this.limits.totalBytes && this.entries.length - this.head > 1)
@@ -125,8 +156,8 @@ export class RequestJournal {
 		}
 	}
 
-	/** Matching entries, oldest first. */
-	list(filter: JournalFilter = {}): JournalEntry[] {
+	/** Matching entries, oldest first (summaries only when the filter asks). */
+	list(filter: JournalFilter = {}): JournalEntry[] | JournalSummary[] {
 		const since = filter.since ? Date.parse(filter.since) : undefined;
 		const matching = this.entries
 			.slice(this.head)
@@ -138,9 +169,21 @@ export class RequestJournal {
 							? e.path.startsWith(filter.path.slice(0, -1))
 							: e.path === filter.path)) &&
 					(filter.status === undefined || e.status === filter.status) &&
+					(filter.id === undefined || e.id === filter.id) &&
 					(since === undefined || e.at >= since),
 			);
-		return (filter.limit !== undefined ? matching.slice(-filter.limit) : matching).map(
+		const last = filter.limit !== undefined ? matching.slice(-filter.limit) : matching;
+		if (filter.summary === 'true')
+			return last.map(({ id, at, method, path, keyId, status, durationMs }) => ({
+				id,
+				time: new Date(at).toISOString(),
+				method,
+				path,
+				keyId,
+				status,
+				durationMs,
+			}));
+		return last.map(
 			({ at, queryJson, json, cost: _cost, ...rest }) =>
 				({
 					...rest,

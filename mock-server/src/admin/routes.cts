@@ -6,6 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { requireAdminToken } from '../http/auth.cjs';
 import { accountRoutes } from './accounts-routes.cjs';
 import { divergenceRoutes } from './divergences-routes.cjs';
+import { eventRoutes } from './events-routes.cjs';
 import { faultRoutes } from './faults-routes.cjs';
 import { journalRoutes } from './journal-routes.cjs';
 import type { AdminRoutesOptions } from './schema.cjs';
@@ -23,6 +24,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 		faultRoutes,
 		journalRoutes,
 		divergenceRoutes,
+		eventRoutes,
 		stateRoutes,
 	])
 		await app.register(routes, options);

@@ -18,6 +18,13 @@ export interface AdminRoutesOptions {
 	seed: (seed: Seed) => Promise<unknown>;
 	/** What the proxied service did differently from the contract (proxy mode). */
 	divergences: DivergenceReport;
+	/** An API key's rolling hour of inbox creations (the inbox service's limiter). */
+	hourlyWindow: (keyId: string) => {
+		limit: number;
+		used: number;
+		remaining: number;
+		resetsAt: string;
+	};
 }
 
 export const accountParams = z.object({ id: z.string() });

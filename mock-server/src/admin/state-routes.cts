@@ -9,6 +9,19 @@ import { admin, type AdminRoutesOptions } from './schema.cjs';
 export const stateRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, options) => {
 	const { clock } = options;
 	const api = app.withTypeProvider<ZodTypeProvider>();
+	api.get(
+		'/__admin/clock',
+		{
+			schema: admin({
+				operationId: 'adminGetClock',
+				summary: "Read the server's clock",
+				description:
+					"The server's time (ISO 8601 UTC), how far it was moved ahead of real time (offsetSeconds) and whether it is frozen.",
+				response: { 200: success('{now, offsetSeconds, frozen}') },
+			}),
+		},
+		async () => ({ now: clock.nowIso(), offsetSeconds: clock.offsetSeconds, frozen: clock.frozen }),
+	);
 	api.post(
 		'/__admin/clock',
 		{

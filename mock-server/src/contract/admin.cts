@@ -119,6 +119,13 @@ export const journalQuery = z
 		status: queryInt(100, 599).optional(),
 		since: z.iso.datetime().optional().meta({ description: 'ISO time: requests at or after it.' }),
 		limit: queryInt(1, 100000).optional().meta({ description: 'The most recent n matching.' }),
+		id: queryInt(1, Number.MAX_SAFE_INTEGER)
+			.optional()
+			.meta({ description: 'Only the request with this id.' }),
+		summary: z.enum(['true', 'false']).optional().meta({
+			description:
+				'true: id, time, method, path, keyId, status and durationMs only (a long journal at a glance).',
+		}),
 	})
 	.meta({ id: 'AdminJournalQuery' });
 

@@ -39,6 +39,17 @@ export class InboxRateLimiter {
 		};
 	}
 
+	/** The key's rolling hour as it stands: used (creations in the last hour, and reserved), what is left, when the last creation ages out. */
+	window(keyId: string) {
+		const s = this.state(keyId);
+		return {
+			limit: HOURLY_LIMIT,
+			used: s.used,
+			remaining: s.remaining,
+			resetsAt: new Date(s.resetSeconds * 1000).toISOString(),
+		};
+	}
+
 	headersFor(keyId: string): Record<string, string> {
 		const s = this.state(keyId);
 		return rateLimitHeaders(s.remaining, s.resetSeconds);

@@ -237,6 +237,19 @@ export class Accounts {
 		return this.reserved.get(accountId) ?? 0;
 	}
 
+	/** The account's keys: their ids and permissions, never the keys (only their hashes are kept). */
+	keys(accountId: string): { id: string; permissions: Permission[]; createdAt: string }[] {
+		const rows = sql(
+			this.db,
+			'SELECT id, permissions, created_at FROM api_keys WHERE account_id = ? ORDER BY created_at, id',
+		).all(accountId) as { id: string; permissions: string; created_at: string }[];
+		return rows.map((row) => ({
+			id: row.id,
+			permissions: JSON.parse(row.permissions) as Permission[],
+			createdAt: row.created_at,
+		}));
+	}
+
 	/** A new key for an existing account (the caller checked it exists). */
 	addKey(accountId: string, permissions: Permission[]): string {
 		const apiKey = newApiKey();

@@ -85,6 +85,37 @@ export class Inboxes {
 		).all(accountId) as { id: string; name: string; inboxCount: number; createdAt: string }[];
 	}
 
+	/** The account's pools (created order) with how many of their inboxes are in each status. */
+	poolsByStatus(accountId: string) {
+		const rows = sql(
+			this.db,
+			`SELECT p.id, p.name, p.created_at AS createdAt, i.status, COUNT(i.id) AS n
+				 FROM pools p LEFT JOIN inboxes i ON i.pool_id = p.id
+				 WHERE p.account_id = ? GROUP BY p.id, i.status ORDER BY p.created_at, p.id`,
+		).all(accountId) as {
+			id: string;
+			name: string;
+			createdAt: string;
+			status: InboxStatus | null;
+			n: number;
+		}[];
+		const pools = new Map<
+			string,
+			{ id: string; name: string; createdAt: string; inboxes: Record<InboxStatus, number> }
+		>();
+		for (const { id, name, createdAt, status, n } of rows) {
+			const pool = pools.get(id) ?? {
+				id,
+				name,
+				createdAt,
+				inboxes: { active: 0, paused: 0, deactivated: 0, error: 0 },
+			};
+			if (status) pool.inboxes[status] = n;
+			pools.set(id, pool);
+		}
+		return [...pools.values()];
+	}
+
 	/** A page of the account's inboxes (created order) and how many match in all. */
 	listInboxes(
 		accountId: string,
