@@ -9,6 +9,14 @@ import { startServer, type TestServer } from '../helpers/server.cjs';
  * a strict CSP, and no secret on the page.
  */
 
+// The page's globals, for the functions run inside it.
+declare const document: {
+	querySelector: (selector: string) => { textContent: string | null } | null;
+};
+declare const window: {
+	axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
+};
+
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'Dashboard-Secret-Password-7';
 
@@ -133,15 +141,7 @@ describe('the dashboard', () => {
 			await page.waitForSelector('[data-testid=credits]');
 			await page.evaluate(AXE);
 			const violations = await page.evaluate(async () => {
-				const result = await (
-					window as unknown as {
-						axe: {
-							run: () => Promise<{
-								violations: { id: string; impact: string; nodes: unknown[] }[];
-							}>;
-						};
-					}
-				).axe.run();
+				const result = await window.axe.run();
 				return result.violations.map((v) => ({
 					id: v.id,
 					impact: v.impact,
