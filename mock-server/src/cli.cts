@@ -90,6 +90,7 @@ async function main(): Promise<void> {
 			`  lead search base URL:  ${running.url}`,
 			`  inbox base URL:        ${running.url}/api/v1`,
 			`  API docs:              ${running.url}/docs   (OpenAPI: ${running.url}/openapi.json)`,
+			`  dashboard:             ${running.url}/dashboard/   (sign in with the admin token below)`,
 			`  dev account API key:   ${running.devKey}`,
 			`  dev account id:        ${running.devAccountId}   (admin API: GET /__admin/accounts lists all)`,
 			`  admin token:           ${running.adminToken}`,

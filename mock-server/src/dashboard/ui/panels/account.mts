@@ -141,7 +141,7 @@ export function AccountPanel(props: {
 		</section>
 		<section aria-labelledby="contacts-title">
 			<h2 id="contacts-title">
-				Contacts
+				Contacts${' '}
 				<span class="muted"
 					>(${count(contacts.length)} of ${count(account.contactCount)} loaded)</span
 				>
@@ -157,7 +157,7 @@ export function AccountPanel(props: {
 					{ title: 'Website', width: '1.2fr', cell: (c: Contact) => c.website ?? '–' },
 					{ title: 'Meta', width: '4rem', cell: (c: Contact) => flag(c.fbPixel) },
 					{ title: 'TikTok', width: '4rem', cell: (c: Contact) => flag(c.tikTokPixel) },
-					{ title: 'Analytics', width: '5rem', cell: (c: Contact) => flag(c.gAnalytics) },
+					{ title: 'Analytics', width: '5.5rem', cell: (c: Contact) => flag(c.gAnalytics) },
 					{
 						title: 'Categories',
 						width: '1fr',

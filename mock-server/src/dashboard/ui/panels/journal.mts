@@ -1,7 +1,7 @@
 /** The request journal, live: every API request with its status and time; one opened shows its redacted query, body and answer. */
 import { useState } from 'preact/hooks';
 import { admin, type RequestSummary } from '../api.mjs';
-import { when } from '../format.mjs';
+import { count, when } from '../format.mjs';
 import { html } from '../html.mjs';
 import { VirtualTable } from '../virtual-table.mjs';
 
@@ -27,7 +27,7 @@ export function JournalPanel({ requests }: { requests: RequestSummary[] }) {
 	const newest = [...requests].reverse();
 	return html`<section aria-labelledby="journal-title">
 		<h2 id="journal-title">
-			Requests <span class="muted">(${requests.length}, newest first)</span>
+			Requests <span class="muted">(${count(requests.length)}, newest first)</span>
 		</h2>
 		<${VirtualTable}
 			label="Requests"
