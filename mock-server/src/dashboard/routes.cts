@@ -5,7 +5,6 @@
  * styles and API only.
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { type Answer, content, success } from '../http/contract.cjs';
 import { dashboardAssets } from './assets.cjs';
 
 const CSP = [
@@ -45,58 +44,18 @@ const secured = (reply: FastifyReply, type: string) =>
 		.header('referrer-policy', 'no-referrer')
 		.header('cache-control', 'no-cache');
 
-const part = (operationId: string, summary: string, status: number, answer: Answer) => ({
-	tags: ['Dashboard'],
-	security: [],
-	operationId,
-	summary,
-	description:
-		'No data: the page reads the admin API (GET /__admin/...) with the admin token the user signs in with, kept for the browser tab only.',
-	response: { [status]: answer },
-});
+/** The page is not part of the API: left out of the OpenAPI document (README, "Dashboard", has it). */
+const part = { schema: { hide: true } };
 
 export const dashboardRoutes: FastifyPluginAsync = async (app) => {
-	app.get(
-		'/',
-		{ schema: part('getRoot', 'Leads to the dashboard', 302, success('Location: /dashboard/')) },
-		(_request, reply) => reply.redirect('/dashboard/', 302),
+	app.get('/', part, (_request, reply) => reply.redirect('/dashboard/', 302));
+	app.get('/dashboard/', part, (_request, reply) =>
+		secured(reply, 'text/html; charset=utf-8').send(PAGE),
 	);
-	app.get(
-		'/dashboard/',
-		{
-			schema: part(
-				'getDashboardPage',
-				'The dashboard page',
-				200,
-				content('HTML page', ['text/html']),
-			),
-		},
-		(_request, reply) => secured(reply, 'text/html; charset=utf-8').send(PAGE),
+	app.get('/dashboard/app.js', part, async (_request, reply) =>
+		secured(reply, 'text/javascript; charset=utf-8').send((await dashboardAssets()).js),
 	);
-	app.get(
-		'/dashboard/app.js',
-		{
-			schema: part(
-				'getDashboardScript',
-				"The dashboard's script",
-				200,
-				content('JavaScript', ['text/javascript']),
-			),
-		},
-		async (_request, reply) =>
-			secured(reply, 'text/javascript; charset=utf-8').send((await dashboardAssets()).js),
-	);
-	app.get(
-		'/dashboard/app.css',
-		{
-			schema: part(
-				'getDashboardStyles',
-				"The dashboard's styles",
-				200,
-				content('CSS', ['text/css']),
-			),
-		},
-		async (_request, reply) =>
-			secured(reply, 'text/css; charset=utf-8').send((await dashboardAssets()).css),
+	app.get('/dashboard/app.css', part, async (_request, reply) =>
+		secured(reply, 'text/css; charset=utf-8').send((await dashboardAssets()).css),
 	);
 };

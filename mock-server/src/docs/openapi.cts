@@ -156,11 +156,6 @@ export function registerOpenApi(app: FastifyInstance, serverUrl: () => string): 
 				},
 				{ name: 'Admin', description: 'Test and demo control. Needs the admin token.' },
 				{ name: 'Docs', description: 'This document and its page.' },
-				{
-					name: 'Dashboard',
-					description:
-						'A page that shows, live, what workflows did to the service. It holds no data: it reads the admin API with the admin token the user signs in with.',
-				},
 			],
 			security: [{ apiKey: [] }],
 			components: {
