@@ -32,11 +32,11 @@ export interface RequestSummary {
 }
 
 /**
- * Follows /__admin/events until `signal` aborts: calls `onRequest` for each request answered, and
+ * Follows /__admin/events until `signal` aborts: calls `onRequests` with each batch of requests answered, and
  * `onState` with whether the stream is live. Reconnects after a pause when it breaks.
  */
 export async function follow(
-	onRequest: (request: RequestSummary) => void,
+	onRequests: (batch: { requests: RequestSummary[]; dropped: number }) => void,
 	onState: (live: boolean) => void,
 	signal: AbortSignal,
 ): Promise<void> {
@@ -60,8 +60,8 @@ export async function follow(
 					const block = buffer.slice(0, end);
 					buffer = buffer.slice(end + 2);
 					const data = /^data: (.*)$/m.exec(block)?.[1];
-					if (/^event: request$/m.test(block) && data)
-						onRequest(JSON.parse(data) as RequestSummary);
+					if (/^event: requests$/m.test(block) && data)
+						onRequests(JSON.parse(data) as { requests: RequestSummary[]; dropped: number });
 				}
 			}
 		} catch (error) {

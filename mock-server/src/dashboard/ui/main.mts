@@ -148,24 +148,34 @@ function Dashboard({ onSignOut }: { onSignOut: (problem?: string) => void }) {
 		}
 	}, []);
 
+	const loadJournal = () =>
+		admin<{ requests: RequestSummary[] }>(`/requests?summary=true&limit=${JOURNAL_LIMIT}`).then(
+			(r) => setRequests(r.requests),
+			() => undefined,
+		);
 	// The first load, then again after live changes (at most every REFRESH_MS).
 	const pending = useRef<number | undefined>(undefined);
 	const selectedRef = useRef<string | undefined>(undefined);
 	selectedRef.current = selected;
 	useEffect(() => {
 		void refresh();
-		void admin<{ requests: RequestSummary[] }>(
-			`/requests?summary=true&limit=${JOURNAL_LIMIT}`,
-		).then(
-			(r) => setRequests(r.requests),
-			() => undefined,
-		);
+		void loadJournal();
 		const stop = new AbortController();
 		void follow(
-			(request) => {
-				setRequests((list) => (list.some((r) => r.id === request.id) ? list : [...list, request]));
-				window.clearTimeout(pending.current);
-				pending.current = window.setTimeout(() => void refresh(selectedRef.current), REFRESH_MS);
+			({ requests: batch, dropped }) => {
+				// More than a batch holds: the journal has them all.
+				if (dropped > 0) void loadJournal();
+				else
+					setRequests((list) => {
+						const last = list.length ? list[list.length - 1].id : 0;
+						return [...list, ...batch.filter((r) => r.id > last)];
+					});
+				// One refresh waiting at a time: under steady load, one every REFRESH_MS.
+				if (pending.current === undefined)
+					pending.current = window.setTimeout(() => {
+						pending.current = undefined;
+						void refresh(selectedRef.current);
+					}, REFRESH_MS);
 			},
 			setLive,
 			stop.signal,
