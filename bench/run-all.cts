@@ -1,6 +1,7 @@
 import { cpus } from 'node:os';
 import { benchBurstMemory } from './burst-memory.bench.cjs';
 import { benchCreateInboxesNode } from './create-inboxes-node.bench.cjs';
+import { benchDashboard } from './dashboard.bench.cjs';
 import { benchInboxes } from './inboxes.bench.cjs';
 import { benchLeads } from './leads.bench.cjs';
 import { benchMemory } from './memory.bench.cjs';
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
 	await benchNewLeads();
 	await benchMemory();
 	await benchBurstMemory();
+	await benchDashboard();
 	process.exit(0);
 }
 

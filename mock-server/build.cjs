@@ -24,8 +24,9 @@ const EXTERNAL = [
 	'imapflow',
 	'nodemailer',
 	'undici',
-	// The dashboard's bundler: the package carries the page built (dist/dashboard).
+	// The dashboard's bundler and the styles it reads: the package carries the page built (dist/dashboard).
 	'esbuild',
+	'uplot',
 ];
 const src = join(__dirname, 'src');
 const dist = join(__dirname, 'dist');

@@ -16,7 +16,7 @@ const HEARTBEAT_MS = 15_000;
  */
 const BATCH_MS = 200;
 /** At most this many requests per batch; the page reads the journal for the rest when it sees `dropped`. */
-const BATCH_MAX = 1000;
+const BATCH_MAX = 5000;
 
 export const eventRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, options) => {
 	// Open streams end when the server stops: it would otherwise wait for them.
@@ -31,7 +31,7 @@ export const eventRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 				operationId: 'adminEvents',
 				summary: 'Follow the requests as they are answered (server-sent events)',
 				description:
-					'text/event-stream: an event "requests" at most every 200 ms while API requests are answered, {requests: [{id, time, method, path, keyId, status, durationMs}], dropped} (up to 1000 a batch; dropped counts those left out, which GET /__admin/requests has; no query, body or answer either); a comment line every 15 s while nothing happens. Read with fetch and Authorization: Bearer <admin token>.',
+					'text/event-stream: an event "requests" at most every 200 ms while API requests are answered, {requests: [{id, time, method, path, keyId, status, durationMs}], dropped} (up to 5000 a batch; dropped counts those left out, which GET /__admin/requests has; no query, body or answer either); a comment line every 15 s while nothing happens. Read with fetch and Authorization: Bearer <admin token>.',
 				response: { 200: success('A text/event-stream of "requests" events') },
 			}),
 		},

@@ -148,11 +148,23 @@ function Dashboard({ onSignOut }: { onSignOut: (problem?: string) => void }) {
 		}
 	}, []);
 
-	const loadJournal = () =>
-		admin<{ requests: RequestSummary[] }>(`/requests?summary=true&limit=${JOURNAL_LIMIT}`).then(
-			(r) => setRequests(r.requests),
-			() => undefined,
-		);
+	// One read of the journal at a time: under load, batches that overflow ask for it often.
+	const journalLoading = useRef(false);
+	const loadJournal = async () => {
+		if (journalLoading.current) return;
+		journalLoading.current = true;
+		try {
+			const { requests: all } = await admin<{ requests: RequestSummary[] }>(
+				`/requests?summary=true&limit=${JOURNAL_LIMIT}`,
+			);
+			setRequests(all);
+		} catch {
+			// the next batch or refresh tries again
+		} finally {
+			journalLoading.current = false;
+		}
+	};
+
 	// The first load, then again after live changes (at most every REFRESH_MS).
 	const pending = useRef<number | undefined>(undefined);
 	const selectedRef = useRef<string | undefined>(undefined);
@@ -168,7 +180,8 @@ function Dashboard({ onSignOut }: { onSignOut: (problem?: string) => void }) {
 				else
 					setRequests((list) => {
 						const last = list.length ? list[list.length - 1].id : 0;
-						return [...list, ...batch.filter((r) => r.id > last)];
+						// As many as the journal could keep at most: the page's memory stays bounded.
+						return [...list, ...batch.filter((r) => r.id > last)].slice(-JOURNAL_LIMIT);
 					});
 				// One refresh waiting at a time: under steady load, one every REFRESH_MS.
 				if (pending.current === undefined)
