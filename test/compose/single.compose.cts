@@ -20,6 +20,10 @@ import {
  */
 
 const LEAD_PULL = 'scheduled-lead-pull-to-crm.json';
+// The dashboard page's globals, for the functions run inside it.
+declare const document: {
+	querySelector: (selector: string) => { textContent: string | null } | null;
+};
 const ALERT = 'inbox-error-alert.json';
 const NODE_TYPES = ['fetchLeads', 'listPools', 'listInboxes', 'createInboxes', 'leadInboxTrigger'];
 
@@ -162,6 +166,36 @@ describe.each(COMPOSE_VERSIONS)(
 				`lead pull in the n8n ${version} container: ${leads.length} leads output, ${charged} credits charged, ` +
 					`${charged} contacts added; hints: ${run.hints('Fetch Leads').join(' | ')}`,
 			);
+
+			// The server's dashboard beside it shows the pull: its charge, the contacts, the request.
+			const browser = await launchBrowser();
+			try {
+				const page = await newPage(browser);
+				await page.goto(`${stack.serverUrl}/`);
+				await page.fill('#token', DEMO.adminToken);
+				await page.click('button[type=submit]');
+				for (const [testId, value] of [
+					['credits', after.credits],
+					['contact-count', after.contactCount],
+				] as const)
+					await page.waitForFunction(
+						([id, n]) =>
+							document.querySelector(`[data-testid=${id}]`)?.textContent?.replace(/\D/g, '') ===
+							String(n),
+						[testId, value] as const,
+					);
+				await page.getByRole('cell', { name: 'dentist' }).first().waitFor();
+				await page.getByText('charged by a search').first().waitFor();
+				await page
+					.getByRole('button', { name: 'POST /api/v1/niche-finder-leads' })
+					.first()
+					.waitFor();
+				console.log(
+					`dashboard after the pull: ${await screenshot(page, version === N8N_VERSION ? 'compose-dashboard' : `compose-dashboard-${version}`)}`,
+				);
+			} finally {
+				await browser.close();
+			}
 		});
 
 		it("publishes the inbox alert: its first check reaches the server's request journal", async () => {
