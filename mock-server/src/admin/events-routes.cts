@@ -4,7 +4,7 @@
  * (EventSource cannot send one, and a token never goes into a URL).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { success } from '../http/contract.cjs';
+import { content } from '../http/contract.cjs';
 import type { JournalSummary } from './journal.cjs';
 import { admin, type AdminRoutesOptions } from './schema.cjs';
 
@@ -32,7 +32,7 @@ export const eventRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 				summary: 'Follow the requests as they are answered (server-sent events)',
 				description:
 					'text/event-stream: an event "requests" at most every 200 ms while API requests are answered, {requests: [{id, time, method, path, keyId, status, durationMs}], dropped} (up to 5000 a batch; dropped counts those left out, which GET /__admin/requests has; no query, body or answer either); a comment line every 15 s while nothing happens. Read with fetch and Authorization: Bearer <admin token>.',
-				response: { 200: success('A text/event-stream of "requests" events') },
+				response: { 200: content('A stream of "requests" events', ['text/event-stream']) },
 			}),
 		},
 		(request, reply) => {
