@@ -245,6 +245,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		journal,
 		divergences,
 		hourlyWindow: (keyId) => limiter.window(keyId),
+		explainScan: (url) => scanning.explain(url),
 		seed: (seed) => applySeed(store, seed),
 		reset: async () => {
 			store.clear();

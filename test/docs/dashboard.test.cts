@@ -82,6 +82,7 @@ describe('the dashboard', () => {
 			`/accounts/${account}/contacts`,
 			`/accounts/${account}/pools`,
 			`/accounts/${account}/keys`,
+			'/scan?url=http%3A%2F%2Fa.test%2F',
 		]) {
 			const res = await fetch(`${server.url}/__admin${path}`, {
 				headers: { authorization: `Bearer ${apiKey}` },
@@ -107,7 +108,7 @@ describe('the dashboard', () => {
 		);
 		// Another client: a lead search and a batch with a password.
 		const search = await server.call('POST', '/api/v1/niche-finder-leads', {
-			body: { niche: 'roofer', city: 'Boise', count: 6 },
+			body: { niche: 'roofer', city: 'Boise', count: 6, metaAds: true },
 		});
 		expect(search.status).toBe(200);
 		await server.call('POST', '/api/v1/inboxes', {
@@ -124,6 +125,15 @@ describe('the dashboard', () => {
 		expect((await figure(page, 'contact-count')).replace(/\D/g, '')).toBe(
 			String(after.contactCount),
 		);
+		// Where a contact's Meta pixel was found: its website scanned again, with the findings.
+		const contact = search.body.contacts[0];
+		await page
+			.getByRole('button', { name: `show where the codes of ${contact.businessName} were found` })
+			.click();
+		const where = page.getByRole('region', {
+			name: `Where the codes of ${contact.website} were found`,
+		});
+		await where.getByRole('cell', { name: 'Meta pixel' }).first().waitFor();
 		await page.getByRole('button', { name: 'POST /api/v1/inboxes' }).first().click();
 		await page.getByText('[redacted]').first().waitFor();
 		const text = await page.locator('body').innerText();
@@ -166,6 +176,15 @@ describe('the dashboard', () => {
 			expect(res.headers.get('x-content-type-options')).toBe('nosniff');
 			if (path === '/dashboard/') expect(await res.text()).not.toMatch(/(src|href)="(?!\/|data:)/);
 		}
+		// The scan behind "where?" reaches only the synthetic websites: never an address of the network.
+		const elsewhere = await server.admin(
+			'GET',
+			`/scan?url=${encodeURIComponent('http://169.254.169.254/latest/')}`,
+		);
+		expect([elsewhere.status, elsewhere.body.error]).toEqual([
+			400,
+			expect.stringContaining('a .test host'),
+		]);
 		const root = await fetch(`${server.url}/`, { redirect: 'manual' });
 		expect([root.status, root.headers.get('location')]).toEqual([302, '/dashboard/']);
 	});

@@ -18,6 +18,10 @@ function fakeThreads(scanDone: () => Promise<unknown> = async () => undefined) {
 				await scanDone();
 				return summary;
 			},
+			explain: async () => {
+				await scanDone();
+				return summary;
+			},
 			stop: async () => {
 				counts.stopped++;
 			},

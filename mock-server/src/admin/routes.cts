@@ -9,6 +9,7 @@ import { divergenceRoutes } from './divergences-routes.cjs';
 import { eventRoutes } from './events-routes.cjs';
 import { faultRoutes } from './faults-routes.cjs';
 import { journalRoutes } from './journal-routes.cjs';
+import { scanRoutes } from './scan-routes.cjs';
 import type { AdminRoutesOptions } from './schema.cjs';
 import { searchRoutes } from './searches-routes.cjs';
 import { stateRoutes } from './state-routes.cjs';
@@ -21,6 +22,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 	for (const routes of [
 		accountRoutes,
 		searchRoutes,
+		scanRoutes,
 		faultRoutes,
 		journalRoutes,
 		divergenceRoutes,

@@ -4,6 +4,7 @@ import type { Seed } from '../contract/seed.cjs';
 import type { Clock } from '../core/clock.cjs';
 import { ADMIN_TOKEN_FAILURE, type Answer, BODY_FAILURES, failure } from '../http/contract.cjs';
 import type { DivergenceReport } from '../proxy/index.cjs';
+import type { ScanResult } from '../scan/index.cjs';
 import type { Store } from '../store/store.cjs';
 import type { Faults } from './faults.cjs';
 import type { RequestJournal } from './journal.cjs';
@@ -18,6 +19,8 @@ export interface AdminRoutesOptions {
 	seed: (seed: Seed) => Promise<unknown>;
 	/** What the proxied service did differently from the contract (proxy mode). */
 	divergences: DivergenceReport;
+	/** One website scanned with everything found (the scanning's explain). */
+	explainScan: (url: string) => Promise<ScanResult>;
 	/** An API key's rolling hour of inbox creations (the inbox service's limiter). */
 	hourlyWindow: (keyId: string) => {
 		limit: number;

@@ -193,3 +193,15 @@ export const accountListResponse = z
 		),
 	})
 	.meta({ id: 'AdminAccountList' });
+
+export const scanQuery = z
+	.strictObject({
+		url: z
+			.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+			.refine((value) => URL.canParse(value) && new URL(value).hostname.endsWith('.test'), {
+				error:
+					'must be a website of the synthetic data (a .test host); scan another website with npm run scan -- <url>',
+			})
+			.meta({ description: 'A business website of the synthetic data (a .test host).' }),
+	})
+	.meta({ id: 'AdminScanQuery' });

@@ -1,4 +1,4 @@
-import type { ScanSummary } from './scanner.cjs';
+import type { ScanResult, ScanSummary } from './scanner.cjs';
 import type { WebsiteScanning } from './website-scanning.cjs';
 
 /**
@@ -19,23 +19,26 @@ export function scanningOnDemand(
 		scanning = undefined;
 		await (await current?.catch(() => undefined))?.stop();
 	};
-	return {
-		scan: async (url: string): Promise<ScanSummary> => {
-			clearTimeout(idleTimer);
-			inFlight++;
-			try {
-				scanning ??= start().catch((error: Error) => {
-					scanning = undefined;
-					throw error;
-				});
-				return await (await scanning).scan(url);
-			} finally {
-				if (--inFlight === 0) {
-					// Never holds the process open: a server closing stops the threads itself.
-					idleTimer = setTimeout(() => void end(), idleMs).unref();
-				}
+	/** Runs `work` on the scanning, started if it is not, counted so that idling starts after it. */
+	const use = async <T,>(work: (started: WebsiteScanning) => Promise<T>): Promise<T> => {
+		clearTimeout(idleTimer);
+		inFlight++;
+		try {
+			scanning ??= start().catch((error: Error) => {
+				scanning = undefined;
+				throw error;
+			});
+			return await work(await scanning);
+		} finally {
+			if (--inFlight === 0) {
+				// Never holds the process open: a server closing stops the threads itself.
+				idleTimer = setTimeout(() => void end(), idleMs).unref();
 			}
-		},
+		}
+	};
+	return {
+		scan: (url: string): Promise<ScanSummary> => use((started) => started.scan(url)),
+		explain: (url: string): Promise<ScanResult> => use((started) => started.explain(url)),
 		stop: end,
 	};
 }

@@ -5,7 +5,7 @@ import {
 } from '../web/index.cjs';
 import { HostMap } from './fetcher.cjs';
 import { ScanPool } from './pool.cjs';
-import { Scanner, type ScanSummary, summarize } from './scanner.cjs';
+import { type ScanResult, Scanner, type ScanSummary, summarize } from './scanner.cjs';
 
 /**
  * How the server scans the business websites of its lead searches: the synthetic web on a worker
@@ -15,6 +15,11 @@ import { Scanner, type ScanSummary, summarize } from './scanner.cjs';
  */
 export interface WebsiteScanning {
 	scan: (url: string) => Promise<ScanSummary>;
+	/**
+	 * One website scanned with everything found: each code with the page or container it was in
+	 * (the dashboard's "where?"). Rare, so in this process, with a scanner of its own.
+	 */
+	explain: (url: string) => Promise<ScanResult>;
 	stop: () => Promise<void>;
 }
 
@@ -56,6 +61,17 @@ export async function startWebsiteScanning(options: {
 		`${TAG_MANAGER_HOST}=${origin}`,
 	];
 	const stopWeb = async () => await (await web).stop();
+	const explain = async (url: string) => {
+		const scanner = new Scanner({
+			timeoutMs: options.timeoutMs,
+			hostMap: HostMap.parse(hostsOf(await web)),
+		});
+		try {
+			return await scanner.scan(url);
+		} finally {
+			await scanner.close();
+		}
+	};
 	if (options.threads > 0) {
 		try {
 			const pool = await ScanPool.start({
@@ -67,6 +83,7 @@ export async function startWebsiteScanning(options: {
 			});
 			return {
 				scan: (url) => pool.scan(url),
+				explain,
 				stop: async () => {
 					await pool.stop();
 					await stopWeb();
@@ -87,6 +104,7 @@ export async function startWebsiteScanning(options: {
 	});
 	return {
 		scan: (url) => scanner.scan(url).then(summarize),
+		explain: (url) => scanner.scan(url),
 		stop: async () => {
 			await scanner.close();
 			await stopWeb();

@@ -71,3 +71,10 @@ export interface Divergence {
 export interface Page {
 	pagination: { total: number; limit: number; skip: number; hasMore: boolean };
 }
+export interface Scan {
+	url: string;
+	scanned: boolean;
+	reason?: string;
+	findings: { kind: string; id?: string; where: string; evidence: string }[];
+	containers: { id: string; url: string; loaded: boolean; reason?: string }[];
+}

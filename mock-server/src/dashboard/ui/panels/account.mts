@@ -1,9 +1,10 @@
 /** One account: its balance over time (the ledger), its searches and its contacts. */
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
+import { admin } from '../api.mjs';
 import { count, flag, signed, when } from '../format.mjs';
 import { html } from '../html.mjs';
-import type { Account, Contact, LedgerEntry, Search } from '../types.mjs';
+import type { Account, Contact, LedgerEntry, Scan, Search } from '../types.mjs';
 import { VirtualTable } from '../virtual-table.mjs';
 
 const KIND: Record<LedgerEntry['kind'], string> = {
@@ -68,6 +69,72 @@ const filters = (r: Search['request']) =>
 		.filter(Boolean)
 		.join(', ') || 'none';
 
+const KIND_NAME: Record<string, string> = {
+	metaPixel: 'Meta pixel',
+	tiktokPixel: 'TikTok pixel',
+	googleAnalytics: 'Google Analytics',
+};
+
+/** Where each tracking code of one website was found: the scan run again, read-only, with its findings. */
+function WhereFound({ website, onClose }: { website: string; onClose: () => void }) {
+	const [scan, setScan] = useState<{ result?: Scan; error?: string }>({});
+	useEffect(() => {
+		admin<Scan>(`/scan?url=${encodeURIComponent(website)}`).then(
+			(result) => setScan({ result }),
+			(error: Error) => setScan({ error: error.message }),
+		);
+	}, [website]);
+	const { result, error } = scan;
+	return html`<div
+		class="details"
+		role="region"
+		aria-label=${`Where the codes of ${website} were found`}
+	>
+		<div class="details-head">
+			<h3>Where the codes of <code>${website}</code> were found</h3>
+			<button type="button" onClick=${onClose}>Close</button>
+		</div>
+		${error
+			? html`<p class="bad">${error}</p>`
+			: !result
+				? html`<p class="muted">Scanning...</p>`
+				: !result.scanned
+					? html`<p>Not scanned: ${result.reason}</p>`
+					: html`<table>
+								<thead>
+									<tr>
+										<th scope="col">Code</th>
+										<th scope="col">Id</th>
+										<th scope="col">Where</th>
+										<th scope="col">Seen as</th>
+									</tr>
+								</thead>
+								<tbody>
+									${result.findings.length === 0
+										? html`<tr>
+												<td colspan="4" class="muted">No tracking code on this website.</td>
+											</tr>`
+										: result.findings.map(
+												(f) =>
+													html`<tr>
+														<td>${KIND_NAME[f.kind] ?? f.kind}</td>
+														<td><code>${f.id ?? '–'}</code></td>
+														<td>${f.where}</td>
+														<td>${f.evidence}</td>
+													</tr>`,
+											)}
+								</tbody>
+							</table>
+							${result.containers.length > 0 &&
+							html`<p class="muted">
+								Tag-manager containers loaded:${' '}
+								${result.containers
+									.map((c) => `${c.id}${c.loaded ? '' : ` (not loaded: ${c.reason})`}`)
+									.join(', ')}
+							</p>`}`}
+	</div>`;
+}
+
 export function AccountPanel(props: {
 	account: Account;
 	ledger: LedgerEntry[];
@@ -75,6 +142,7 @@ export function AccountPanel(props: {
 	contacts: Contact[];
 }) {
 	const { account, ledger, searches, contacts } = props;
+	const [where, setWhere] = useState<string>();
 	return html`<section aria-labelledby="account-title">
 			<h2 id="account-title">
 				Account <code>${account.id}</code>${account.dev
@@ -159,11 +227,27 @@ export function AccountPanel(props: {
 					{ title: 'TikTok', width: '4rem', cell: (c: Contact) => flag(c.tikTokPixel) },
 					{ title: 'Analytics', width: '5.5rem', cell: (c: Contact) => flag(c.gAnalytics) },
 					{
+						title: 'Where',
+						width: '4.5rem',
+						cell: (c: Contact) =>
+							c.website
+								? html`<button
+										type="button"
+										class="link"
+										aria-label=${`show where the codes of ${c.businessName} were found`}
+										onClick=${() => setWhere(c.website!)}
+									>
+										show
+									</button>`
+								: '–',
+					},
+					{
 						title: 'Categories',
 						width: '1fr',
 						cell: (c: Contact) => c.googleBusinessCategories.join(', '),
 					},
 				]}
 			/>
+			${where && html`<${WhereFound} website=${where} onClose=${() => setWhere(undefined)} />`}
 		</section>`;
 }
