@@ -10,7 +10,7 @@
  *   another answer than this server did;
  * - beyond-spec: neither the spec nor this server's rules say anything about it.
  *
- * Node effects (test/server/divergence-effects.test.cts runs the node against each kind and
+ * Node effects (test/server/divergences.test.cts runs the node against each kind and
  * fails when the sentence stops being true):
  * - handled: the nodes work as they do against this server;
  * - notice: they work, and say what happened in a hint or an item field;
