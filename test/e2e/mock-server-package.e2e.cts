@@ -138,6 +138,25 @@ describe('the lead-inbox-mock-server package', () => {
 		).not.toMatch(/swagger-ui-dist|@scarf/);
 	});
 
+	it('serves the dashboard built into the package (its script and styles bundled, no runtime dependency for them)', async () => {
+		for (const [path, size] of [
+			['/dashboard/', 200],
+			['/dashboard/app.js', 50_000],
+			['/dashboard/app.css', 1000],
+		] as const) {
+			const res = await fetch(`${url}${path}`);
+			expect([path, res.status, res.headers.get('content-security-policy')]).toEqual([
+				path,
+				200,
+				expect.stringContaining("script-src 'self'"),
+			]);
+			expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(size);
+		}
+		expect(
+			execFileSync('npm', ['ls', '--all', '--parseable'], { cwd: folder, encoding: 'utf8' }),
+		).not.toMatch(/preact|uplot|esbuild|tanstack/);
+	});
+
 	it('answers /healthz and the seeded key', async () => {
 		expect(await fetch(`${url}/healthz`).then((r) => r.json())).toEqual({ status: 'ok' });
 		const pools = (await (await api('GET', '/api/v1/pools')).json()) as any;
