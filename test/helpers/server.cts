@@ -96,3 +96,16 @@ export async function startServer(
 		},
 	};
 }
+
+/**
+ * The reference server as a proxy in front of `upstream` (a stand-in service), forwarding both
+ * services with charges and changes allowed.
+ */
+export const startProxyFor = (upstream: string, config: Partial<ServerConfig> = {}) =>
+	startServer({
+		proxyLeads: upstream,
+		proxyInboxes: `${upstream}/api/v1`,
+		proxyAllowCharges: true,
+		proxyAllowChanges: true,
+		...config,
+	});

@@ -20,7 +20,7 @@ import {
 	type Reply,
 	startOtherService,
 } from '../helpers/other-service.cjs';
-import { startServer, type TestServer } from '../helpers/server.cjs';
+import { startProxyFor, type TestServer } from '../helpers/server.cjs';
 
 /*
  * The divergence report in front of stand-in services that answer in every way the specs allow
@@ -137,6 +137,21 @@ const created =
 		tweak(body, entries);
 		return { status, headers: RATE, json: body };
 	};
+
+/** A batch of two whose second entry failed with these fields (the first created), answered `status`. */
+const secondFails = (failure: IDataObject, status = 200): Handler =>
+	created(
+		(body, entries) =>
+			Object.assign(body, {
+				success: false,
+				summary: { total: 2, created: 1, failed: 1 },
+				results: [
+					(body.results as IDataObject[])[0],
+					{ emailAddress: entries[1].emailAddress, success: false, ...failure },
+				],
+			}),
+		status,
+	);
 
 const DEFAULTS: Record<Operation, Reply | Handler> = {
 	leads: (request) =>
@@ -834,30 +849,7 @@ const CASES: Case[] = [
 		kind: 'created-under-error',
 		op: 'create',
 		name: 'a 409 while one was created',
-		routes: {
-			create: created(
-				(body, entries) =>
-					Object.assign(body, {
-						success: false,
-						summary: { total: 2, created: 1, failed: 1 },
-						results: [
-							{
-								emailAddress: entries[0].emailAddress,
-								success: true,
-								inboxId: 'inbox_1',
-								poolId: 'pool_new',
-							},
-							{
-								emailAddress: entries[1].emailAddress,
-								success: false,
-								error: 'Exists',
-								code: 'email_exists',
-							},
-						],
-					}),
-				409,
-			),
-		},
+		routes: { create: secondFails({ error: 'Exists', code: 'email_exists' }, 409) },
 		expect: { output: (o) => expect([o.items.length, o.failed.length]).toEqual([1, 1]) },
 	},
 	{
@@ -1029,18 +1021,7 @@ const CASES: Case[] = [
 		kind: 'failed-entry-shape',
 		op: 'create',
 		name: 'a failed entry with message only',
-		routes: {
-			create: created((body, entries) =>
-				Object.assign(body, {
-					success: false,
-					summary: { total: 2, created: 1, failed: 1 },
-					results: [
-						(body.results as IDataObject[])[0],
-						{ emailAddress: entries[1].emailAddress, success: false, message: 'Already exists' },
-					],
-				}),
-			),
-		},
+		routes: { create: secondFails({ message: 'Already exists' }) },
 		expect: {
 			output: (o) =>
 				expect(o.failed.map((f) => [f.code, f.reason])).toEqual([['failed', 'Already exists']]),
@@ -1050,23 +1031,7 @@ const CASES: Case[] = [
 		kind: 'failed-entry-code',
 		op: 'create',
 		name: 'a code of its own',
-		routes: {
-			create: created((body, entries) =>
-				Object.assign(body, {
-					success: false,
-					summary: { total: 2, created: 1, failed: 1 },
-					results: [
-						(body.results as IDataObject[])[0],
-						{
-							emailAddress: entries[1].emailAddress,
-							success: false,
-							error: 'Already exists',
-							code: 'DUPLICATE',
-						},
-					],
-				}),
-			),
-		},
+		routes: { create: secondFails({ error: 'Already exists', code: 'DUPLICATE' }) },
 		expect: { output: (o) => expect(o.failed.map((f) => f.code)).toEqual(['DUPLICATE']) },
 	},
 	{
@@ -1129,13 +1094,7 @@ let service: OtherService;
 let proxy: TestServer;
 beforeAll(async () => {
 	service = await startOtherService();
-	proxy = await startServer({
-		proxyLeads: service.url,
-		proxyInboxes: `${service.url}/api/v1`,
-		proxyAllowCharges: true,
-		proxyAllowChanges: true,
-		proxyTimeout: 10_000,
-	});
+	proxy = await startProxyFor(service.url, { proxyTimeout: 10_000 });
 });
 afterAll(async () => {
 	await proxy.close();
@@ -1143,15 +1102,13 @@ afterAll(async () => {
 	stopEngineTimers();
 });
 
-const ROUTE: Record<Operation, string> = OPERATIONS;
-
 async function runCase(c: Case) {
 	service.reset();
 	await proxy.admin('POST', '/reset');
-	for (const op of Object.keys(ROUTE) as Operation[])
-		service.on(ROUTE[op], c.routes[op] ?? DEFAULTS[op]);
+	for (const op of Object.keys(OPERATIONS) as Operation[])
+		service.on(OPERATIONS[op], c.routes[op] ?? DEFAULTS[op]);
 	for (const [route, reply] of Object.entries(c.routes))
-		if (!(route in ROUTE)) service.on(route, reply);
+		if (!(route in OPERATIONS)) service.on(route, reply);
 	const apiKey = 'stand-in-key-123456';
 	const extras = c.extra?.length ?? 0;
 	for (const [method, path, body] of c.extra ?? [])

@@ -90,7 +90,9 @@ describe('the credit ledger and the search history', () => {
 		const { accountId, apiKey } = await server.newAccount({ credits: 10 });
 		expect((await search(apiKey, { ...SEARCH, count: 50 })).status).toBe(402);
 		expect((await search(apiKey, { niche: 'plumber', city: 'Atlantis' })).status).toBe(400);
-		expect((await search(apiKey, { niche: 'submarine repair', city: 'Boise', count: 1 })).status).toBe(404);
+		expect(
+			(await search(apiKey, { niche: 'submarine repair', city: 'Boise', count: 1 })).status,
+		).toBe(404);
 		await server.admin('POST', '/faults', { target: 'leads.save', times: 1 });
 		expect((await search(apiKey, SEARCH)).status).toBe(500);
 		expect((await ledgerOf(accountId)).entries.map((e: { kind: string }) => e.kind)).toEqual([

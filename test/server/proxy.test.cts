@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadWorkflow, outputOf, runWorkflow, stopEngineTimers } from '../helpers/n8n.cjs';
 import { type OtherService, startOtherService } from '../helpers/other-service.cjs';
 import { closedPort } from '../helpers/ports.cjs';
-import { startServer, type TestServer } from '../helpers/server.cjs';
+import { startProxyFor, startServer, type TestServer } from '../helpers/server.cjs';
 
 /*
  * The reference server in front of a real service (--proxy-leads, --proxy-inboxes): requests are
@@ -343,13 +343,7 @@ describe('proxy in front of a service that answers otherwise', () => {
 	let proxy: TestServer;
 	beforeAll(async () => {
 		service = await startOtherService();
-		proxy = await startServer({
-			proxyLeads: service.url,
-			proxyInboxes: `${service.url}/api/v1`,
-			proxyAllowCharges: true,
-			proxyAllowChanges: true,
-			proxyTimeout: 1000,
-		});
+		proxy = await startProxyFor(service.url, { proxyTimeout: 1000 });
 	});
 	afterAll(async () => {
 		await proxy.close();

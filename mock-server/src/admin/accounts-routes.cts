@@ -16,7 +16,7 @@ import {
 import { inbox } from '../contract/inboxes.cjs';
 import { failure, success } from '../http/contract.cjs';
 import { notFound } from '../http/errors.cjs';
-import { accountParams, admin, type AdminRoutesOptions } from './schema.cjs';
+import { accountParams, admin, type AdminRoutesOptions, pageOf, paginationOf } from './schema.cjs';
 
 export const accountRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, options) => {
 	const { store } = options;
@@ -139,12 +139,10 @@ export const accountRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app,
 			}),
 		},
 		async (request) => {
-			const { limit = CONTACTS_PAGE_MAX, skip = 0 } = request.query;
-			const { contacts, total } = store.contacts.page(accountOf(request.params.id).id, limit, skip);
-			return {
-				contacts,
-				pagination: { total, limit, skip, hasMore: skip + contacts.length < total },
-			};
+			const page = pageOf(request.query);
+			const id = accountOf(request.params.id).id;
+			const { contacts, total } = store.contacts.page(id, page.limit, page.skip);
+			return { contacts, pagination: paginationOf(page, contacts.length, total) };
 		},
 	);
 	api.get(
@@ -166,15 +164,9 @@ export const accountRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app,
 			}),
 		},
 		async (request) => {
-			const { limit = CONTACTS_PAGE_MAX, skip = 0 } = request.query;
-			const { entries, total } = store.accounts.ledger(accountOf(request.params.id).id, {
-				limit,
-				skip,
-			});
-			return {
-				entries,
-				pagination: { total, limit, skip, hasMore: skip + entries.length < total },
-			};
+			const page = pageOf(request.query);
+			const { entries, total } = store.accounts.ledger(accountOf(request.params.id).id, page);
+			return { entries, pagination: paginationOf(page, entries.length, total) };
 		},
 	);
 	api.get(

@@ -19,22 +19,33 @@ export interface JournalEntry {
 	response: Record<string, unknown>;
 }
 
-/**
- * Query and body are kept serialised: their size is what they cost, and they are parsed only when
- * listed.
- */
 /** A recorded request without its query, body and answer: what a live view lists. */
 export type JournalSummary = Pick<
 	JournalEntry,
 	'id' | 'time' | 'method' | 'path' | 'keyId' | 'status' | 'durationMs'
 >;
 
+/**
+ * Query and body are kept serialised: their size is what they cost, and they are parsed only when
+ * listed.
+ */
 type Kept = Omit<JournalEntry, 'time' | 'body' | 'query'> & {
 	at: number;
 	queryJson: string;
 	json?: string;
 	cost: number;
 };
+
+/** What a live view and a summary listing show of a kept request. */
+const summaryOf = ({ id, at, method, path, keyId, status, durationMs }: Kept): JournalSummary => ({
+	id,
+	time: new Date(at).toISOString(),
+	method,
+	path,
+	keyId,
+	status,
+	durationMs,
+});
 
 export interface JournalFilter {
 	method?: string;
@@ -130,16 +141,7 @@ export class RequestJournal {
 		this.entries.push(kept);
 		this.bytes += kept.cost;
 		if (this.listeners.size) {
-			const { id, method, path, keyId, status, durationMs } = kept;
-			const summary = {
-				id,
-				time: new Date(entry.at).toISOString(),
-				method,
-				path,
-				keyId,
-				status,
-				durationMs,
-			};
+			const summary = summaryOf(kept);
 			for (const listener of this.listeners) listener(summary);
 		}
 		while (
@@ -173,16 +175,7 @@ export class RequestJournal {
 					(since === undefined || e.at >= since),
 			);
 		const last = filter.limit !== undefined ? matching.slice(-filter.limit) : matching;
-		if (filter.summary === 'true')
-			return last.map(({ id, at, method, path, keyId, status, durationMs }) => ({
-				id,
-				time: new Date(at).toISOString(),
-				method,
-				path,
-				keyId,
-				status,
-				durationMs,
-			}));
+		if (filter.summary === 'true') return last.map(summaryOf);
 		return last.map(
 			({ at, queryJson, json, cost: _cost, ...rest }) =>
 				({

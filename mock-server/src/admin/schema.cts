@@ -1,5 +1,6 @@
 /** What every admin operation shares: its options and its schema's common parts. */
 import { z } from 'zod';
+import { CONTACTS_PAGE_MAX } from '../contract/admin.cjs';
 import type { Seed } from '../contract/seed.cjs';
 import type { Clock } from '../core/clock.cjs';
 import { ADMIN_TOKEN_FAILURE, type Answer, BODY_FAILURES, failure } from '../http/contract.cjs';
@@ -31,6 +32,25 @@ export interface AdminRoutesOptions {
 }
 
 export const accountParams = z.object({ id: z.string() });
+
+/** The page an admin list's query asks for: limit (default CONTACTS_PAGE_MAX) and skip (default 0). */
+export const pageOf = ({
+	limit = CONTACTS_PAGE_MAX,
+	skip = 0,
+}: {
+	limit?: number;
+	skip?: number;
+}) => ({
+	limit,
+	skip,
+});
+
+/** An admin list's pagination, as GET /inboxes gives it. */
+export const paginationOf = (
+	page: { limit: number; skip: number },
+	returned: number,
+	total: number,
+) => ({ total, ...page, hasMore: page.skip + returned < total });
 
 /**
  * An admin operation's schema: its name, summary, description and input as given, the Admin tag

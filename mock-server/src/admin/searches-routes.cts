@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CONTACTS_PAGE_MAX, searchesQuery } from '../contract/admin.cjs';
 import { failure, success } from '../http/contract.cjs';
-import { admin, type AdminRoutesOptions } from './schema.cjs';
+import { admin, type AdminRoutesOptions, pageOf, paginationOf } from './schema.cjs';
 
 export const searchRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, options) => {
 	const api = app.withTypeProvider<ZodTypeProvider>();
@@ -24,12 +24,10 @@ export const searchRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, 
 			}),
 		},
 		async (request) => {
-			const { accountId, limit = CONTACTS_PAGE_MAX, skip = 0 } = request.query;
-			const { searches, total } = options.store.searches.list({ accountId, limit, skip });
-			return {
-				searches,
-				pagination: { total, limit, skip, hasMore: skip + searches.length < total },
-			};
+			const page = pageOf(request.query);
+			const { accountId } = request.query;
+			const { searches, total } = options.store.searches.list({ accountId, ...page });
+			return { searches, pagination: paginationOf(page, searches.length, total) };
 		},
 	);
 };

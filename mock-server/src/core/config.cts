@@ -36,6 +36,10 @@ export interface Raw {
 
 const spec = <T,>(option: OptionSpec<T>) => option;
 
+/** The classes of divergence --fail-on (and the probe's) can name, the worst first. */
+export const FAIL_ON = ['breaks-spec', 'open-point'] as const;
+export type FailOn = (typeof FAIL_ON)[number];
+
 /** Shortest admin token accepted: a token is all that guards the admin API. */
 const ADMIN_TOKEN_MIN_LENGTH = 16;
 
@@ -286,7 +290,7 @@ export const OPTIONS = {
 		env: 'MOCK_FAIL_ON',
 		absent: 'exit status 0',
 		help: 'breaks-spec or open-point: the server exits with status 3 when it stops if a proxied service showed a divergence of that class or a worse one (breaks-spec is the worst)',
-		read: (raw) => (raw ? oneOf(raw, ['breaks-spec', 'open-point'] as const) : undefined),
+		read: (raw) => (raw ? oneOf(raw, FAIL_ON) : undefined),
 	}),
 };
 

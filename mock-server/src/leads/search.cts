@@ -44,16 +44,6 @@ function toContact(business: Business, scan: TrackerFlags): Contact {
 	};
 }
 
-/** The request as the search history keeps it: the filters only where given. */
-const asked = ({ niche, city, count, metaAds, tiktokPixel, gAnalytics }: LeadSearchRequest) => ({
-	niche,
-	city,
-	count,
-	...(metaAds === undefined ? {} : { metaAds }),
-	...(tiktokPixel === undefined ? {} : { tiktokPixel }),
-	...(gAnalytics === undefined ? {} : { gAnalytics }),
-});
-
 function matches(filter: boolean | undefined, flag: boolean | null): boolean {
 	return filter === undefined || flag === filter;
 }
@@ -154,7 +144,7 @@ export async function searchLeads(
 				deps.store.searches.add({
 					id: searchId,
 					accountId: principal.accountId,
-					request: asked(request),
+					request,
 					found: picked.length,
 					charged: added.length,
 					durationMs: performance.now() - started,

@@ -166,11 +166,11 @@ export class Accounts {
 				if (charged > held)
 					throw new Error(`charge of ${charged} exceeds the reservation of ${held}`);
 				if (charged === 0) return;
-				sql(this.db, 'UPDATE accounts SET credits = credits - ? WHERE id = ?').run(
-					charged,
-					accountId,
-				);
-				this.record(accountId, 'charge', -charged, this.stored(accountId), searchId);
+				const { credits } = sql(
+					this.db,
+					'UPDATE accounts SET credits = credits - ? WHERE id = ? RETURNING credits',
+				).get(charged, accountId) as { credits: number };
+				this.record(accountId, 'charge', -charged, credits, searchId);
 			},
 			release: () => {
 				const left = this.reservedBy(accountId) - held;

@@ -3,6 +3,7 @@
  * and charged for them: what was asked, what the walk found, what was added and charged. A search
  * that failed changed nothing and is not here (the request journal has it).
  */
+import type { LeadSearchRequest } from '../contract/leads.cjs';
 import type { Clock } from '../core/clock.cjs';
 import { type Db, scalar, sql } from './database.cjs';
 
@@ -10,15 +11,8 @@ export interface SearchRecord {
 	id: string;
 	accountId: string;
 	at: string;
-	/** The request as sent: niche, city, count and the filters given. */
-	request: {
-		niche: string;
-		city: string;
-		count: number;
-		metaAds?: boolean;
-		tiktokPixel?: boolean;
-		gAnalytics?: boolean;
-	};
+	/** The request as sent: niche, city, count and the filters given (kept as JSON: those not given are left out). */
+	request: LeadSearchRequest;
 	/** Businesses the walk took (matching every filter), before dedup. */
 	found: number;
 	/** Contacts added and charged. */

@@ -84,8 +84,13 @@ interface AccountData {
 
 const EMPTY: AccountData = { ledger: [], searches: [], contacts: [], pools: [], keys: [] };
 
-/** Every page of a paged admin list, 1000 at a time. */
-async function allPages<T>(path: string, field: string, from = 0): Promise<T[]> {
+/** The pages of a paged admin list, 1000 at a time from `from`, until the end or `enough` says so. */
+async function pages<T>(
+	path: string,
+	field: string,
+	from = 0,
+	enough: (rows: T[]) => boolean = () => false,
+): Promise<T[]> {
 	const rows: T[] = [];
 	for (let skip = from; ; ) {
 		const page = await admin<Page & Record<string, T[]>>(
@@ -93,8 +98,22 @@ async function allPages<T>(path: string, field: string, from = 0): Promise<T[]> 
 		);
 		rows.push(...page[field]);
 		skip += page[field].length;
-		if (!page.pagination.hasMore || page[field].length === 0) return rows;
+		if (!page.pagination.hasMore || page[field].length === 0 || enough(page[field])) return rows;
 	}
+}
+
+/** An oldest-first list that only grows (contacts, the ledger): what is known, and what was added since. */
+const appended = async <T,>(path: string, field: string, known: T[]) => [
+	...known,
+	...(await pages<T>(path, field, known.length)),
+];
+
+/** A newest-first list that only grows (searches): the new ones read until a known one, then the known. */
+async function prepended<T extends { id: string }>(path: string, field: string, known: T[]) {
+	const ids = new Set(known.map((row) => row.id));
+	const read = await pages<T>(path, field, 0, (page) => page.some((row) => ids.has(row.id)));
+	const cut = read.findIndex((row) => ids.has(row.id));
+	return cut < 0 ? read : [...read.slice(0, cut), ...known];
 }
 
 function Dashboard({ onSignOut }: { onSignOut: (problem?: string) => void }) {
@@ -109,7 +128,10 @@ function Dashboard({ onSignOut }: { onSignOut: (problem?: string) => void }) {
 		exchanges: 0,
 	});
 	const [live, setLive] = useState(false);
-	const contactsOf = useRef<{ account?: string; rows: Contact[] }>({ rows: [] });
+	// The account's growing lists as last read: each refresh reads only what is new.
+	const grown = useRef<
+		{ account?: string } & Pick<AccountData, 'contacts' | 'ledger' | 'searches'>
+	>({ contacts: [], ledger: [], searches: [] });
 
 	const refresh = useCallback(async (account?: string) => {
 		try {
@@ -126,23 +148,16 @@ function Dashboard({ onSignOut }: { onSignOut: (problem?: string) => void }) {
 			const id = account ?? list.accounts[0]?.id;
 			if (!id) return;
 			setSelected((current) => current ?? id);
-			// Contacts only grow: read those not loaded yet.
-			const known = contactsOf.current.account === id ? contactsOf.current.rows : [];
-			const [ledger, searches, more, pools, keys] = await Promise.all([
-				allPages<LedgerEntry>(`/accounts/${id}/ledger`, 'entries'),
-				allPages<Search>(`/searches?accountId=${id}`, 'searches'),
-				allPages<Contact>(`/accounts/${id}/contacts`, 'contacts', known.length),
+			const known = grown.current.account === id ? grown.current : { ...EMPTY };
+			const [contacts, ledger, searches, pools, keys] = await Promise.all([
+				appended(`/accounts/${id}/contacts`, 'contacts', known.contacts),
+				appended(`/accounts/${id}/ledger`, 'entries', known.ledger),
+				prepended(`/searches?accountId=${id}`, 'searches', known.searches),
 				admin<{ pools: Pool[] }>(`/accounts/${id}/pools`),
 				admin<{ keys: Key[] }>(`/accounts/${id}/keys`),
 			]);
-			contactsOf.current = { account: id, rows: [...known, ...more] };
-			setData({
-				ledger,
-				searches,
-				contacts: contactsOf.current.rows,
-				pools: pools.pools,
-				keys: keys.keys,
-			});
+			grown.current = { account: id, contacts, ledger, searches };
+			setData({ ledger, searches, contacts, pools: pools.pools, keys: keys.keys });
 		} catch (error) {
 			if (error instanceof Unauthorized) onSignOut('The admin token was refused: sign in again.');
 		}
@@ -198,7 +213,7 @@ function Dashboard({ onSignOut }: { onSignOut: (problem?: string) => void }) {
 
 	const choose = (id: string) => {
 		setSelected(id);
-		contactsOf.current = { rows: [] };
+		grown.current = { ...EMPTY };
 		setData(EMPTY);
 		void refresh(id);
 	};

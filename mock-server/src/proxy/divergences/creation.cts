@@ -6,18 +6,16 @@
  * (spec rule 3), the auto-created pool (rules 1 and 2), and the fields of failed entries.
  */
 import { PROVIDERS } from '../../contract/inboxes.cjs';
-import { providerOfDomain } from '../../inboxes/index.cjs';
+import { providerOfDomain, STATUS_OF_CODE } from '../../inboxes/index.cjs';
 import { addressKey, entriesOf, type Exchange, type Finding, isObject } from './exchange.cjs';
 import { CREATION_ANSWER, fieldFindings } from './spec-fields.cjs';
 
 const SETTINGS = ['imapHost', 'imapPort', 'smtpHost', 'smtpPort'];
-/** This server's codes of failed entries, and the status a single entry answers with each. */
-const CODE_STATUS: Record<string, number> = {
-	invalid_entry: 400,
-	pool_not_found: 404,
-	email_exists: 409,
-	connection_failed: 422,
-};
+/** The status a single entry answers with one of this server's codes (its rule), or undefined. */
+const statusOfCode = (code: unknown) =>
+	typeof code === 'string' && Object.hasOwn(STATUS_OF_CODE, code)
+		? STATUS_OF_CODE[code as keyof typeof STATUS_OF_CODE]
+		: undefined;
 /** Fields of a result this server gives beyond the spec's (its rules): no difference. */
 const OUR_RESULT_FIELDS = ['poolId', 'error', 'code', 'details'];
 
@@ -71,7 +69,7 @@ export function creationFindings(exchange: Exchange, answer: unknown): Finding[]
 		});
 	if (!batch && failed.length === 1 && created.length === 0) {
 		const code = failed[0].code;
-		const expected = typeof code === 'string' ? CODE_STATUS[code] : undefined;
+		const expected = statusOfCode(code);
 		if (ok || (expected !== undefined && expected !== status))
 			found.push({
 				kind: 'single-status',
@@ -139,7 +137,7 @@ export function creationFindings(exchange: Exchange, answer: unknown): Finding[]
 /** A single entry refused with an error body: its status against the one this server gives its code. */
 export function singleFailure(exchange: Exchange, answer: unknown): Finding[] {
 	const code = isObject(answer) ? answer.code : undefined;
-	const expected = typeof code === 'string' ? CODE_STATUS[code] : undefined;
+	const expected = statusOfCode(code);
 	if (Array.isArray(exchange.requestBody) || !expected || expected === exchange.status) return [];
 	return [
 		{
@@ -160,7 +158,7 @@ function failedEntry(result: Record<string, unknown>, i: number): Finding[] {
 			at: `results[${i}]`,
 			value: result,
 		});
-	else if (!(result.code in CODE_STATUS))
+	else if (statusOfCode(result.code) === undefined)
 		found.push({
 			kind: 'failed-entry-code',
 			subject: result.code,

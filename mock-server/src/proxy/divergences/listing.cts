@@ -4,13 +4,15 @@
  * the skip where the last one ended. Within a walk the page must start where skip asked, hold at
  * most limit, keep hasMore and total consistent, and not list an inbox twice.
  */
+import { z } from 'zod';
+import { listInboxesQuery } from '../../contract/inboxes.cjs';
 import { type Exchange, type Finding, isObject } from './exchange.cjs';
 import { orderBreak } from './pools.cjs';
 import { fieldFindings, INBOXES_ANSWER } from './spec-fields.cjs';
 
 const DEFAULT_LIMIT = 100;
-const MAX_LIMIT = 1000;
-const STATUSES = ['active', 'paused', 'deactivated', 'error'];
+/** This server's query rules, parameters it does not know left aside (they are not values out of range). */
+const LISTING_QUERY = z.object(listInboxesQuery.shape);
 /** Walks remembered at once; the oldest is forgotten first. */
 const MAX_WALKS = 1000;
 /** A listed inbox's field that is a connection setting or a credential. */
@@ -23,14 +25,18 @@ interface Walk {
 	firstPage: string[];
 }
 
-/** A query value out of the range this server accepts (400 here), in words, or undefined. */
-function outOfRange(query: Record<string, string>): string | undefined {
-	const { limit, skip, status } = query;
-	if (limit !== undefined && !(/^\d+$/.test(limit) && +limit >= 1 && +limit <= MAX_LIMIT))
-		return `limit=${limit}`;
-	if (skip !== undefined && !/^\d+$/.test(skip)) return `skip=${skip}`;
-	if (status !== undefined && !STATUSES.includes(status)) return `status=${status}`;
-	return undefined;
+/**
+ * The query as this server reads it (its own schema, other parameters left aside), or the
+ * parameter it would refuse with a 400, as `name=value`.
+ */
+function readQuery(
+	query: Record<string, string>,
+): { limit: number; skip: number } | { refused: string } {
+	const parsed = LISTING_QUERY.safeParse(query);
+	if (parsed.success)
+		return { limit: parsed.data.limit ?? DEFAULT_LIMIT, skip: parsed.data.skip ?? 0 };
+	const name = String(parsed.error.issues[0].path[0]);
+	return { refused: `${name}=${query[name]}` };
 }
 
 const idOf = (inbox: unknown) =>
@@ -55,17 +61,16 @@ export class Walks {
 		const inboxes = answer.inboxes;
 		const paging = isObject(answer.pagination) ? answer.pagination : {};
 		const { query } = exchange;
-		const out = outOfRange(query);
-		if (out) {
+		const asked = readQuery(query);
+		if ('refused' in asked) {
 			found.push({
 				kind: 'page-out-of-range',
-				subject: out.split('=')[0],
-				seen: `${out} answered ${exchange.status}`,
+				subject: asked.refused.split('=')[0],
+				seen: `${asked.refused} answered ${exchange.status}`,
 			});
 			return found; // the rest compares with a query this server would not have answered
 		}
-		const limit = query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit);
-		const skip = query.skip === undefined ? 0 : Number(query.skip);
+		const { limit, skip } = asked;
 		if (typeof paging.skip === 'number' && paging.skip !== skip)
 			found.push({
 				kind: 'page-skip-answered',

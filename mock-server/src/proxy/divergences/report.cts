@@ -5,6 +5,7 @@
  * and Markdown, and judged by --fail-on.
  */
 import { writeFileSync } from 'node:fs';
+import type { FailOn } from '../../core/config.cjs';
 import { redact } from '../../core/logger.cjs';
 import { findingsOf } from './check.cjs';
 import type { Exchange } from './exchange.cjs';
@@ -40,8 +41,7 @@ export interface Divergence {
 	example: { request: string; status: number; at?: string; value?: unknown };
 }
 
-export const FAIL_ON = ['breaks-spec', 'open-point'] as const;
-export type FailOn = (typeof FAIL_ON)[number];
+export { FAIL_ON, type FailOn } from '../../core/config.cjs';
 
 const CLASS_ORDER: DivergenceClass[] = ['breaks-spec', 'open-point', 'beyond-spec'];
 /** Where a reader outside the clone finds docs/api.md: this repository, on GitHub. */

@@ -5,6 +5,7 @@
  * server's schemas: those hold this server's choices where the spec is open, and a real service
  * may choose otherwise.
  */
+import { INBOX_STATUSES } from '../../contract/inboxes.cjs';
 import type { Kind } from './kinds.cjs';
 
 export type Form = 'url' | 'iso-utc' | 'phone' | 'inbox-status';
@@ -173,7 +174,6 @@ export function describe(value: unknown): string {
 }
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]00:?00)$/;
-const INBOX_STATUSES = ['active', 'paused', 'deactivated', 'error'];
 
 function formBroken(form: Form, value: string): boolean {
 	switch (form) {
@@ -188,7 +188,7 @@ function formBroken(form: Form, value: string): boolean {
 		case 'phone':
 			return !/^\+\d[\d\s().-]{4,}$/.test(value);
 		case 'inbox-status':
-			return !INBOX_STATUSES.includes(value);
+			return !(INBOX_STATUSES as readonly string[]).includes(value);
 	}
 }
 

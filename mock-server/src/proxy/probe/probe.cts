@@ -4,9 +4,9 @@
  * one. The answers of one request decide the next only as far as reads go: the pool its entries
  * name, the skip of a walk's next page.
  */
-import { DivergenceReport } from '../divergences/index.cjs';
+import { DivergenceReport, OPERATIONS } from '../divergences/index.cjs';
 import { forward, UpstreamFailure } from '../forward.cjs';
-import { operationOf } from '../routing.cjs';
+import { serviceOf, upstreamUrl, type Upstreams } from '../routing.cjs';
 import {
 	assertHarmless,
 	NO_SUCH_POOL,
@@ -42,7 +42,6 @@ export interface ProbeResult {
 	unreachable: number;
 }
 
-const API = '/api/v1';
 const WALKS: Array<[limit: number, pages: number]> = [
 	[1, 3],
 	[2, 2],
@@ -50,23 +49,25 @@ const WALKS: Array<[limit: number, pages: number]> = [
 
 export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 	const report = new DivergenceReport();
+	const upstreams: Upstreams = { leads: options.leads, inboxes: options.inboxes };
 	const sent: Sent[] = [];
 	let unreachable = 0;
 
 	async function send(request: ProbeRequest): Promise<unknown> {
-		const base = request.service === 'leads' ? options.leads : options.inboxes;
-		if (!base) return undefined;
+		const [method, path] = OPERATIONS[request.operation].split(' ');
+		const service = serviceOf(path)!;
+		if (!upstreams[service]) return undefined;
 		assertHarmless(request); // the last word before anything leaves
 		const query = request.query ?? {};
 		const search = new URLSearchParams(query).toString();
-		const url = `${base}${request.path}${search ? `?${search}` : ''}`;
+		const url = upstreamUrl(upstreams, service, `${path}${search ? `?${search}` : ''}`);
 		const key = request.wrongKey ? WRONG_KEY : options.apiKey;
 		const body = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
 		let answer;
 		try {
 			answer = await forward(
 				{
-					method: request.method,
+					method,
 					url,
 					headers: {
 						authorization: `Bearer ${key}`,
@@ -80,16 +81,14 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 		} catch (error) {
 			if (!(error instanceof UpstreamFailure)) throw error;
 			unreachable += 1;
-			sent.push({ method: request.method, url, purpose: request.purpose, status: error.message });
+			sent.push({ method, url, purpose: request.purpose, status: error.message });
 			return undefined;
 		}
-		sent.push({ method: request.method, url, purpose: request.purpose, status: answer.status });
-		const path = request.service === 'leads' ? request.path : `${API}${request.path}`;
-		const operation = operationOf(request.method, path)!;
+		sent.push({ method, url, purpose: request.purpose, status: answer.status });
 		const text = answer.body.toString('utf8');
 		report.add({
-			operation,
-			method: request.method,
+			operation: request.operation,
+			method,
 			path,
 			query,
 			requestBody: request.body,

@@ -11,12 +11,12 @@
  * `assertHarmless` checks every request against those rules just before it is sent (probe.cts):
  * a request that could run a search or create an inbox or a pool throws instead of going out.
  */
+import { INBOX_STATUSES } from '../../contract/inboxes.cjs';
+import { type Operation, OPERATIONS } from '../divergences/index.cjs';
 
 export interface ProbeRequest {
-	service: 'leads' | 'inboxes';
-	method: 'GET' | 'POST';
-	/** Below the service's base URL: /api/v1/niche-finder-leads for the lead search, /pools... for inboxes. */
-	path: string;
+	/** Which operation of the specs: its method and path. */
+	operation: Operation;
 	query?: Record<string, string>;
 	body?: unknown;
 	/** Send a key no service has issued (the 401 probe). */
@@ -28,24 +28,20 @@ export interface ProbeRequest {
 /** A pool id no service issued, for entries when the account has no pool. */
 export const NO_SUCH_POOL = 'lead-inbox-probe-no-such-pool';
 export const WRONG_KEY = 'lead-inbox-probe-wrong-key-0000000000';
-export const LEADS_PATH = '/api/v1/niche-finder-leads';
+
+const list = (query: Record<string, string>, purpose: string): ProbeRequest => ({
+	operation: 'list',
+	query,
+	purpose,
+});
 
 /** The reads: a first page, walks of two page sizes, each status, a pool's inboxes, the extremes. */
 export function readRequests(): ProbeRequest[] {
-	const list = (query: Record<string, string>, purpose: string): ProbeRequest => ({
-		service: 'inboxes',
-		method: 'GET',
-		path: '/inboxes',
-		query,
-		purpose,
-	});
 	return [
-		{ service: 'inboxes', method: 'GET', path: '/pools', purpose: 'the pools and their fields' },
+		{ operation: 'pools', purpose: 'the pools and their fields' },
 		list({}, 'the first page with the default limit'),
 		list({ limit: '1000' }, 'the largest page the spec allows'),
-		...['active', 'paused', 'deactivated', 'error'].map((status) =>
-			list({ status, limit: '5' }, `only ${status} inboxes`),
-		),
+		...INBOX_STATUSES.map((status) => list({ status, limit: '5' }, `only ${status} inboxes`)),
 		list({ poolId: NO_SUCH_POOL }, 'a pool that does not exist (404 by the spec)'),
 		list({ limit: '0' }, 'a limit below 1 (out of range)'),
 		list({ limit: '1001' }, 'a limit above 1000 (out of range)'),
@@ -56,69 +52,30 @@ export function readRequests(): ProbeRequest[] {
 }
 
 /** A walk's next page: skip where the last page ended. */
-export const walkPage = (limit: number, skip: number): ProbeRequest => ({
-	service: 'inboxes',
-	method: 'GET',
-	path: '/inboxes',
-	query: { limit: String(limit), skip: String(skip) },
-	purpose: `walking the list ${limit} at a time`,
-});
+export const walkPage = (limit: number, skip: number): ProbeRequest =>
+	list({ limit: String(limit), skip: String(skip) }, `walking the list ${limit} at a time`);
 
-export const poolPage = (poolId: string): ProbeRequest => ({
-	service: 'inboxes',
-	method: 'GET',
-	path: '/inboxes',
-	query: { poolId, limit: '5' },
-	purpose: "a pool's inboxes",
-});
+export const poolPage = (poolId: string): ProbeRequest =>
+	list({ poolId, limit: '5' }, "a pool's inboxes");
 
 /** Requests no service can carry out: a search of nothing, entries without an address. */
 export function refusedRequests(poolId: string): ProbeRequest[] {
 	return [
+		{ operation: 'pools', wrongKey: true, purpose: 'a wrong key (401)' },
 		{
-			service: 'inboxes',
-			method: 'GET',
-			path: '/pools',
-			wrongKey: true,
-			purpose: 'a wrong key (401)',
-		},
-		{
-			service: 'inboxes',
-			method: 'POST',
-			path: '/inboxes',
+			operation: 'create',
 			body: [{ poolId }],
 			purpose: 'a batch whose entry has no email address (no inbox can be created)',
 		},
+		{ operation: 'create', body: { poolId }, purpose: 'a single entry without an email address' },
 		{
-			service: 'inboxes',
-			method: 'POST',
-			path: '/inboxes',
-			body: { poolId },
-			purpose: 'a single entry without an email address',
-		},
-		{
-			service: 'inboxes',
-			method: 'POST',
-			path: '/inboxes',
+			operation: 'create',
 			body: [{ poolId }],
 			wrongKey: true,
 			purpose: 'creation with a wrong key (401)',
 		},
-		{
-			service: 'leads',
-			method: 'POST',
-			path: LEADS_PATH,
-			body: {},
-			purpose: 'a search without niche and city (400)',
-		},
-		{
-			service: 'leads',
-			method: 'POST',
-			path: LEADS_PATH,
-			body: {},
-			wrongKey: true,
-			purpose: 'a search with a wrong key (401)',
-		},
+		{ operation: 'leads', body: {}, purpose: 'a search without niche and city (400)' },
+		{ operation: 'leads', body: {}, wrongKey: true, purpose: 'a search with a wrong key (401)' },
 	];
 }
 
@@ -132,32 +89,37 @@ const holdsAddress = (value: unknown): boolean =>
 
 /** Throws unless the request can neither charge nor create, whatever the service. */
 export function assertHarmless(request: ProbeRequest): void {
-	const where = `${request.method} ${request.path}`;
-	if (request.method === 'GET') return;
-	if (request.service === 'leads' && request.path === LEADS_PATH) {
-		const body = request.body as Record<string, unknown> | undefined;
-		if (typeof body !== 'object' || body === null || Array.isArray(body))
-			throw new UnsafeProbeRequest(
-				`${where}: a search body must be an object without niche and city`,
-			);
-		for (const field of ['niche', 'city'])
-			if (body[field] !== undefined)
-				throw new UnsafeProbeRequest(`${where}: a search with ${field} could run and charge`);
-		return;
-	}
-	if (request.service === 'inboxes' && request.path === '/inboxes') {
-		const entries = Array.isArray(request.body) ? request.body : [request.body];
-		if (entries.length === 0)
-			throw new UnsafeProbeRequest(`${where}: an empty batch might still make a pool`);
-		for (const entry of entries) {
-			if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
-				throw new UnsafeProbeRequest(`${where}: every entry must be an object`);
-			if (holdsAddress(entry))
-				throw new UnsafeProbeRequest(`${where}: an entry with an address could create an inbox`);
-			if (typeof (entry as Record<string, unknown>).poolId !== 'string')
-				throw new UnsafeProbeRequest(`${where}: an entry without poolId could make a pool`);
+	const where = OPERATIONS[request.operation] ?? String(request.operation);
+	switch (request.operation) {
+		case 'pools':
+		case 'list':
+			return;
+		case 'leads': {
+			const body = request.body as Record<string, unknown> | undefined;
+			if (typeof body !== 'object' || body === null || Array.isArray(body))
+				throw new UnsafeProbeRequest(
+					`${where}: a search body must be an object without niche and city`,
+				);
+			for (const field of ['niche', 'city'])
+				if (body[field] !== undefined)
+					throw new UnsafeProbeRequest(`${where}: a search with ${field} could run and charge`);
+			return;
 		}
-		return;
+		case 'create': {
+			const entries = Array.isArray(request.body) ? request.body : [request.body];
+			if (entries.length === 0)
+				throw new UnsafeProbeRequest(`${where}: an empty batch might still make a pool`);
+			for (const entry of entries) {
+				if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+					throw new UnsafeProbeRequest(`${where}: every entry must be an object`);
+				if (holdsAddress(entry))
+					throw new UnsafeProbeRequest(`${where}: an entry with an address could create an inbox`);
+				if (typeof (entry as Record<string, unknown>).poolId !== 'string')
+					throw new UnsafeProbeRequest(`${where}: an entry without poolId could make a pool`);
+			}
+			return;
+		}
+		default:
+			throw new UnsafeProbeRequest(`${where}: the probe sends no other request`);
 	}
-	throw new UnsafeProbeRequest(`${where}: the probe sends no other request`);
 }
