@@ -20,27 +20,26 @@ export class LeadInboxApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'The API key the operator issued to your account. Sent as a Bearer token.',
+			description:
+				'The API key the service operator issued to your account (keys are issued on request, after you describe your use case). Sent as a Bearer token.',
 		},
 		{
 			displayName: 'Lead Search Base URL',
 			name: 'leadsBaseUrl',
 			type: 'string',
 			default: '',
-			required: true,
 			placeholder: 'e.g. http://127.0.0.1:4010',
 			description:
-				'Base URL of the lead search service, without /api/v1 (for the reference server: http://127.0.0.1:4010)',
+				'Base URL of the lead search service, without /api/v1 (for the reference server: http://127.0.0.1:4010). Leave empty if you only manage inboxes.',
 		},
 		{
 			displayName: 'Inbox Base URL',
 			name: 'inboxBaseUrl',
 			type: 'string',
 			default: '',
-			required: true,
 			placeholder: 'e.g. http://127.0.0.1:4010/api/v1',
 			description:
-				'Base URL of the inbox management service, including /api/v1 (for the reference server: http://127.0.0.1:4010/api/v1)',
+				'Base URL of the inbox management service, including /api/v1 (for the reference server: http://127.0.0.1:4010/api/v1). Leave empty if you only search leads.',
 		},
 	];
 

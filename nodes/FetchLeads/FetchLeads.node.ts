@@ -6,9 +6,13 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 import { leadInboxApiTest } from '../shared/credentialTest';
-import { perItem } from '../shared/perItem';
+import { TOOL_DEFAULT_MAX_CREDITS } from './creditCap';
 import { fetchLeadsProperties } from './description';
-import { addRunHints, fetchLeadsForItem, newTally } from './execute';
+import { runFetchLeads } from './run';
+
+/** "niche from input" where a parameter is an expression, so the subtitle never shows `={{ }}`. */
+const shown = (name: string) =>
+	`(String($parameter["${name}"]).startsWith("=") ? "${name} from input" : $parameter["${name}"])`;
 
 export class FetchLeads implements INodeType {
 	description: INodeTypeDescription = {
@@ -16,14 +20,15 @@ export class FetchLeads implements INodeType {
 		name: 'fetchLeads',
 		icon: { light: 'file:fetchLeads.svg', dark: 'file:fetchLeads.dark.svg' },
 		group: ['input'],
-		version: 1,
-		subtitle: '={{$parameter["niche"] + " in " + $parameter["city"]}}',
-		description:
-			'Find local businesses for a niche in a city (with ad-pixel, TikTok-pixel and Google Analytics filters) and add them as contacts. Costs one credit per new lead.',
+		// 1.1: the Spend output (Spend Output on by default); 1 keeps one output for old workflows.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
+		subtitle: `={{${shown('niche')} + " in " + ${shown('city')}}}`,
+		description: `Find local businesses for a niche in a city (with ad-pixel, TikTok-pixel and Google Analytics filters) and add them as contacts to the account. Costs one credit per new lead added (up to Count per call; contacts already held are free). As a tool it spends at most ${TOOL_DEFAULT_MAX_CREDITS} credits per agent run unless Max Credits per Run says otherwise, and answers with the leads, the credits charged and refunded, or that nothing was found.`,
 		defaults: { name: 'Fetch Leads' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		outputs: `={{$parameter["spendOutput"] === true ? [{"type":"main","displayName":"Leads"},{"type":"main","displayName":"Spend"}] : ["main"]}}`,
 		credentials: [{ name: 'leadInboxApi', required: true, testedBy: 'leadInboxApiTest' }],
 		properties: fetchLeadsProperties,
 	};
@@ -31,17 +36,11 @@ export class FetchLeads implements INodeType {
 	methods = { credentialTest: { leadInboxApiTest } };
 
 	/**
-	 * One search (or one climb for new leads) per input item; never retried automatically, as a
-	 * search charges credits. The hints after the run say what was charged and how deep it went.
+	 * One search (or one climb for new leads) per input item, within Max Credits per Run; never
+	 * retried automatically, as a search charges credits. The hints after the run say what was
+	 * charged and how deep it went; the Spend output carries the same as data.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const tally = newTally();
-		const items = await perItem(
-			this,
-			async (i) => await fetchLeadsForItem(this, i, tally),
-			this.continueOnFail(),
-		);
-		addRunHints(this, tally);
-		return [items];
+		return await runFetchLeads(this);
 	}
 }

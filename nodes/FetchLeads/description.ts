@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { TOOL_DEFAULT_MAX_CREDITS } from './creditCap';
 import { CONTACT_FIELDS } from './output';
 
 /** Options > Max Requests per Run (New Leads Wanted). */
@@ -190,6 +191,15 @@ export const fetchLeadsProperties: INodeProperties[] = [
 		description: 'The contact fields each item carries',
 	},
 	{
+		displayName: 'Spend Output',
+		name: 'spendOutput',
+		type: 'boolean',
+		default: true,
+		displayOptions: { show: { '@version': [1.1] } },
+		description:
+			'Whether to add a second output, Spend, with one item per search: niche, city, requested, chargedCredits, refundedCredits, leads and nothingFound (to sum, log or alert on credits)',
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
@@ -203,6 +213,14 @@ export const fetchLeadsProperties: INodeProperties[] = [
 				default: false,
 				description:
 					'Whether to fail when the service finds no business for the niche and city. By default the node outputs nothing for that item.',
+			},
+			{
+				displayName: 'Max Credits per Run',
+				name: 'maxCreditsPerRun',
+				type: 'number',
+				default: 1000,
+				typeOptions: { minValue: 0, numberPrecision: 0 },
+				description: `The most this execution may spend. A search is refused before it is sent when it could pass the cap (the service may charge its whole Count): without Continue On Fail the run stops before any search. As an AI tool without this option: ${TOOL_DEFAULT_MAX_CREDITS} credits per agent run.`,
 			},
 			{
 				displayName: 'Max Requests per Run',

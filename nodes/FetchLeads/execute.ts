@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { errorFromAnswer } from '../shared/errors';
+import { plural } from '../shared/tool';
 import { DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT_MINUTES } from './description';
 import { climbForNewLeads, type Climb } from './newLeads';
 import { shapeContacts, type OutputMode } from './output';
@@ -16,6 +17,22 @@ interface FetchOptions {
 	fromTheTop?: boolean;
 }
 
+/**
+ * What one item's search spent, as data a workflow (the Spend output) or an agent can read: the
+ * credits the service reserved for it, charged and refunded. `null` where the service did not say.
+ */
+export interface Spend extends IDataObject {
+	niche: string;
+	city: string;
+	/** Count, or New Leads Wanted. */
+	requested: number;
+	chargedCredits: number | null;
+	refundedCredits: number | null;
+	/** Leads output for the item (after Only Contacts With an Email). */
+	leads: number;
+	nothingFound: boolean;
+}
+
 /** What the run's hints add up, over all items. */
 export interface RunTally {
 	charged: number;
@@ -29,8 +46,6 @@ export interface RunTally {
 export function newTally(): RunTally {
 	return { charged: 0, unknownCharges: 0, leads: 0, withoutEmail: 0, notes: [] };
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function searchOf(ctx: IExecuteFunctions, i: number): Omit<SearchRequest, 'count'> {
 	const filters: Record<string, boolean> = {};
@@ -111,14 +126,38 @@ function nothingFound(
 	outcome: NothingFound,
 	options: FetchOptions,
 	tally: RunTally,
-): IDataObject[] {
+	requested: number,
+): ItemLeads {
 	if (options.failOnNotFound) throw errorFromAnswer(ctx, outcome.answer, i, 'Nothing was charged.');
 	const said = outcome.serviceSaid;
 	tally.notes.push({
 		message: `No businesses found for "${search.niche}" in "${search.city}"${said ? ` (the service said: "${said}")` : ''}; nothing was charged. Try a broader niche or a larger city.`,
 		type: 'info',
 	});
-	return [];
+	return {
+		items: [],
+		spend: {
+			niche: search.niche,
+			city: search.city,
+			requested,
+			chargedCredits: 0,
+			refundedCredits: 0,
+			leads: 0,
+			nothingFound: true,
+		},
+	};
+}
+
+/** One item's output: its items as Output asks, and what its search spent. */
+export interface ItemLeads {
+	items: IDataObject[];
+	spend: Spend;
+}
+
+/** The most one item may charge (0 when its count is not valid: it then fails on its own). */
+export function mostPossibleCharge(ctx: IExecuteFunctions, i: number): number {
+	const count = ctx.getNodeParameter('count', i, 0) as number;
+	return Number.isInteger(count) && count >= 1 && count <= 1000 ? count : 0;
 }
 
 /**
@@ -129,7 +168,7 @@ export async function fetchLeadsForItem(
 	ctx: IExecuteFunctions,
 	i: number,
 	tally: RunTally,
-): Promise<IDataObject[]> {
+): Promise<ItemLeads> {
 	const search = searchOf(ctx, i);
 	const options = ctx.getNodeParameter('options', i, {}) as FetchOptions;
 	const timeoutMs = (Number(options.timeoutMinutes) || DEFAULT_TIMEOUT_MINUTES) * 60 * 1000;
@@ -137,26 +176,33 @@ export async function fetchLeadsForItem(
 
 	let contacts: IDataObject[];
 	let chargedCredits: number | null;
+	let reserved: number;
 	let envelope: IDataObject = {};
+	let requested: number;
 	if (newLeads) {
 		const wanted = countOf(ctx, i, 'New Leads Wanted');
+		requested = wanted;
 		const climb = await climbForNewLeads(ctx, i, search, {
 			wanted,
 			maxRequests: Number(options.maxRequests) || DEFAULT_MAX_REQUESTS,
 			fromTheTop: options.fromTheTop === true,
 			timeoutMs,
 		});
-		if (climb.nothingFound) return nothingFound(ctx, i, search, climb.nothingFound, options, tally);
+		if (climb.nothingFound)
+			return nothingFound(ctx, i, search, climb.nothingFound, options, tally, wanted);
 		tally.notes.push(climbNote(search, wanted, climb));
 		contacts = climb.contacts;
 		chargedCredits = climb.unknownCharges ? null : climb.charged;
+		reserved = climb.reserved;
 		tally.charged += climb.charged;
 		tally.unknownCharges += climb.unknownCharges;
 		envelope = { requests: climb.requests, searchedDepth: climb.depth };
 	} else {
 		const count = countOf(ctx, i, 'Count');
+		requested = count;
+		reserved = count;
 		const outcome = await searchLeads(ctx, i, { ...search, count }, { timeoutMs, wanted: count });
-		if (!outcome.found) return nothingFound(ctx, i, search, outcome, options, tally);
+		if (!outcome.found) return nothingFound(ctx, i, search, outcome, options, tally, count);
 		contacts = outcome.contacts;
 		chargedCredits = outcome.chargedCredits ?? null;
 		envelope = outcome.envelope;
@@ -170,15 +216,24 @@ export async function fetchLeadsForItem(
 		contacts = reachable;
 	}
 	tally.leads += contacts.length;
+	const spend: Spend = {
+		niche: search.niche,
+		city: search.city,
+		requested,
+		chargedCredits,
+		refundedCredits: chargedCredits === null ? null : Math.max(0, reserved - chargedCredits),
+		leads: contacts.length,
+		nothingFound: false,
+	};
 	const mode = ctx.getNodeParameter('output', i, 'contacts') as OutputMode;
-	if (mode === 'response') return [{ ...envelope, contacts, chargedCredits }];
+	if (mode === 'response') return { items: [{ ...envelope, contacts, chargedCredits }], spend };
 	const fields = mode === 'selected' ? (ctx.getNodeParameter('fields', i, []) as string[]) : [];
 	if (mode === 'selected' && fields.length === 0)
 		throw new NodeOperationError(ctx.getNode(), 'Fields is empty', {
 			itemIndex: i,
 			description: 'Pick at least one contact field under Fields, or choose another Output.',
 		});
-	return shapeContacts(contacts, mode, fields);
+	return { items: shapeContacts(contacts, mode, fields), spend };
 }
 
 /** The run's hints: what was charged over all items, then one per item that needs telling. */

@@ -10,6 +10,8 @@ export const MAX_DEPTH = 1000;
 export interface Climb {
 	contacts: IDataObject[];
 	charged: number;
+	/** The counts of the requests answered: what the service reserved (and refunded less the charge). */
+	reserved: number;
 	/** Requests whose answer did not say what they charged. */
 	unknownCharges: number;
 	requests: number;
@@ -46,6 +48,7 @@ export async function climbForNewLeads(
 	const climb: Climb = {
 		contacts: [],
 		charged: 0,
+		reserved: 0,
 		unknownCharges: 0,
 		requests: 0,
 		depth: 0,
@@ -83,6 +86,7 @@ export async function climbForNewLeads(
 			break;
 		}
 		climb.depth = count;
+		climb.reserved += count;
 		climb.contacts.push(...outcome.contacts);
 		if (outcome.chargedCredits === undefined) climb.unknownCharges++;
 		else climb.charged += outcome.chargedCredits;

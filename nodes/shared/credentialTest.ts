@@ -19,10 +19,14 @@ import { statusClass } from './statuses';
 import { checkBaseUrl, networkFailure } from './transport';
 
 /*
- * The credential test: both base URLs and the key's permissions, checked with requests that
- * change nothing and charge nothing. The lead search gets an empty body, which its endpoint must
- * refuse with 400 (after checking the key) while a wrong URL answers 404. Each problem is said in
- * the service's own words, with which URL or permission it concerns.
+ * The credential test: each base URL that is set, and what the key may do there, checked with
+ * requests that can neither create nor charge, even on a service lenient enough to accept
+ * anything: the lead search gets an empty search (no niche, no city: nothing to search), the
+ * inbox creation a POST without any body (no entry: nothing to create). Both come after the key
+ * is checked, so 401 and 403 still say what the key may do. A base URL left empty is a service
+ * the user does not use. It passes when every service that is set is reached with the key, and
+ * says plainly what the key may not do there; it fails when a URL or the key does not work, or
+ * nothing is set.
  */
 
 const PROBE_TIMEOUT_MS = 15_000;
@@ -32,8 +36,9 @@ interface Probe {
 	method: 'GET' | 'POST';
 	path: string;
 	query?: IDataObject;
+	/** A JSON body; a POST without one is sent with no body at all. */
 	body?: IDataObject | IDataObject[];
-	/** What the request needs the key to be allowed: "list pools (pools:read)". */
+	/** What the request needs the key to be allowed: "create inboxes (inboxes:write)". */
 	permission: string;
 }
 
@@ -46,12 +51,11 @@ const PROBES: Probe[] = [
 		query: { limit: 1 },
 		permission: 'list inboxes (inboxes:read)',
 	},
-	// An empty batch creates nothing; the service checks the permission before the body.
+	// No body: no entry to create and no batch a lenient service could open a pool for.
 	{
 		service: 'inbox',
 		method: 'POST',
 		path: '/inboxes',
-		body: [],
 		permission: 'create inboxes (inboxes:write)',
 	},
 	{
@@ -88,7 +92,7 @@ export function problemOf(probe: Probe, answer: ServiceAnswer): string | undefin
 		case 'forbidden':
 			return `The API key may not ${probe.permission} (HTTP 403 from the ${name} service${quoted(answer)}). Ask the service operator for this permission.`;
 		case 'serviceFailed':
-			return `The ${name} service is failing (HTTP ${status}${quoted(answer)}): this says nothing about the API key; try again later.`;
+			return `The ${name} service answered with a server error (HTTP ${status}${quoted(answer)}): this says nothing about the API key; try again later.`;
 	}
 	// A page where the API should be is whatever else sits at that URL.
 	if (answer.kind === 'html' || kind === 'notFound') return wrongUrl;
@@ -96,8 +100,8 @@ export function problemOf(probe: Probe, answer: ServiceAnswer): string | undefin
 		const key = probe.path === '/pools' ? 'pools' : 'inboxes';
 		return listIn(answer.body, key) ? undefined : wrongUrl;
 	}
-	// POSTs of nothing: a refusal of the body (400/422), a credit (402) or rate (429) limit all
-	// come after the key was accepted.
+	// POSTs of nothing: a refusal of the body (400/415/422), a credit (402) or rate (429) limit
+	// all come after the key was accepted.
 	if (probe.method === 'POST') return undefined;
 	return `The ${name} service answered ${request} with HTTP ${status}${quoted(answer)}.`;
 }
@@ -135,39 +139,71 @@ async function send(
 	}
 }
 
+/** What the checks of one service found. */
+interface ServiceCheck {
+	allowed: string[];
+	refused: string[];
+	/** Why the service cannot be used with this credential (URL, key, reachability). */
+	problem?: string;
+}
+
+async function checkService(
+	ctx: ICredentialTestFunctions,
+	apiKey: string,
+	service: Service,
+	base: string,
+): Promise<ServiceCheck> {
+	const check: ServiceCheck = { allowed: [], refused: [] };
+	for (const probe of PROBES.filter((p) => p.service === service)) {
+		const answer = await send(ctx, apiKey, base, probe);
+		const problem = typeof answer === 'string' ? answer : problemOf(probe, answer);
+		if (!problem) check.allowed.push(probe.permission);
+		else if (typeof answer !== 'string' && answer.statusCode === 403)
+			check.refused.push(`${probe.permission} (HTTP 403${quoted(answer)})`);
+		// Once a service cannot be used at all, its other checks would only repeat that.
+		else return { ...check, problem };
+	}
+	return check;
+}
+
+const list = (words: string[]) =>
+	words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+
 export async function leadInboxApiTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
 	const apiKey = String(data.apiKey ?? '').trim();
-	if (!apiKey) return { status: 'Error', message: 'The API key is empty.' };
+	if (!apiKey) return { status: 'Error', message: 'The API key is empty: paste the key the service operator issued.' };
 	const problems: string[] = [];
-	const bases: Partial<Record<Service, string>> = {};
+	const said: string[] = [];
 	for (const service of ['inbox', 'leads'] as const) {
-		const checked = checkBaseUrl(
-			service,
-			service === 'leads' ? data.leadsBaseUrl : data.inboxBaseUrl,
-		);
-		if ('url' in checked) bases[service] = checked.url;
-		else problems.push([checked.problem, checked.fix].filter(Boolean).join('. '));
+		const raw = service === 'leads' ? data.leadsBaseUrl : data.inboxBaseUrl;
+		if (String(raw ?? '').trim() === '') continue;
+		const checked = checkBaseUrl(service, raw);
+		if (!('url' in checked)) {
+			problems.push([checked.problem, checked.fix].filter(Boolean).join('. '));
+			continue;
+		}
+		const check = await checkService(this, apiKey, service, checked.url);
+		const name = service === 'leads' ? 'Lead search' : 'Inbox management';
+		if (check.problem) problems.push(check.problem);
+		else if (check.allowed.length === 0)
+			problems.push(
+				`${name}: the API key may not ${list(check.refused)}. Ask the service operator for these permissions, or leave the ${CREDENTIAL_FIELDS[service]} empty if you do not use this service.`,
+			);
+		else if (check.refused.length === 0) said.push(`${name} works`);
+		else
+			said.push(
+				`${name} works, but this key may not ${list(check.refused)}: the nodes that need it will fail until the operator grants it`,
+			);
 	}
-	const unreachable = new Set<Service>();
-	for (const probe of PROBES) {
-		const base = bases[probe.service];
-		if (!base || unreachable.has(probe.service)) continue;
-		const answer = await send(this, apiKey, base, probe);
-		const problem = typeof answer === 'string' ? answer : problemOf(probe, answer);
-		if (!problem) continue;
-		problems.push(problem);
-		// Once a service cannot be used at all, its other checks would only repeat that.
-		if (typeof answer === 'string' || answer.statusCode !== 403) unreachable.add(probe.service);
-	}
-	return problems.length === 0
-		? {
-				status: 'OK',
-				message:
-					'Connection successful: the key may list pools and inboxes, create inboxes and search leads.',
-			}
-		: { status: 'Error', message: problems.join(' ') };
+	if (problems.length > 0) return { status: 'Error', message: problems.join(' ') };
+	if (said.length === 0)
+		return {
+			status: 'Error',
+			message: `Set the ${CREDENTIAL_FIELDS.leads}, the ${CREDENTIAL_FIELDS.inbox}, or both: the credential names no service.`,
+		};
+	return { status: 'OK', message: `Connection successful. ${said.join('. ')}.` };
 }

@@ -64,6 +64,12 @@ export function checkBaseUrl(
 		.trim()
 		.replace(/\/+$/, '');
 	const field = CREDENTIAL_FIELDS[service];
+	// Each URL may be left empty by a user who does not use that service.
+	if (value === '')
+		return {
+			problem: `The credential's ${field} is empty, and this node needs the ${SERVICE_NAMES[service]} service`,
+			fix: `Set the ${field} in the credential, e.g. http://127.0.0.1:4010${service === 'inbox' ? '/api/v1' : ''} for the reference server.`,
+		};
 	if (!/^https?:\/\/[^/\s]+/i.test(value))
 		return {
 			problem: `The credential's ${field} must be an http(s) URL, e.g. http://127.0.0.1:4010${service === 'inbox' ? '/api/v1' : ''}`,

@@ -58,4 +58,44 @@ describe.each(VERSIONS)('the Lead Inbox API credential test in n8n $version', (t
 			),
 		});
 	});
+
+	it('passes for a key without inboxes:write and says what it may not do; passes with only the lead search set', async () => {
+		const { url } = stack.server;
+		const readOnly = await stack.server.newAccount({
+			permissions: ['pools:read', 'inboxes:read'],
+		});
+		const inboxesBefore = (await stack.server.admin('GET', `/accounts/${readOnly.accountId}`)).body;
+		expect(
+			await test({
+				apiKey: readOnly.apiKey,
+				leadsBaseUrl: url,
+				inboxBaseUrl: `${url}/api/v1`,
+			}),
+		).toEqual({
+			status: 'OK',
+			message: expect.stringMatching(
+				/^Connection successful\. Inbox management works, but this key may not create inboxes \(inboxes:write\) \(HTTP 403: ".+"\): the nodes that need it will fail until the operator grants it\. Lead search works\.$/,
+			),
+		});
+		expect(
+			await test({ apiKey: stack.account.apiKey, leadsBaseUrl: url, inboxBaseUrl: '' }),
+		).toEqual({ status: 'OK', message: 'Connection successful. Lead search works.' });
+		// The checks created, charged and saved nothing.
+		expect((await stack.server.admin('GET', `/accounts/${readOnly.accountId}`)).body).toEqual(
+			inboxesBefore,
+		);
+		const pools = await stack.server.call('GET', '/api/v1/pools', { key: readOnly.apiKey });
+		expect(pools.body.pools).toEqual([]);
+	});
+
+	it('fails with only the lead search set and a wrong key, and when no URL is set', async () => {
+		const { url } = stack.server;
+		expect(await test({ apiKey: 'lik_wrong', leadsBaseUrl: url, inboxBaseUrl: '' })).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(/^The lead search service refused the API key \(HTTP 401/),
+		});
+		expect(
+			await test({ apiKey: stack.account.apiKey, leadsBaseUrl: '', inboxBaseUrl: '' }),
+		).toEqual({ status: 'Error', message: expect.stringMatching(/names no service/) });
+	});
 });

@@ -725,17 +725,55 @@ describe('the credential test against another service', () => {
 		expect(await testCredential(service.credentials())).toMatchObject({ status: 'OK' });
 		const search = service.requests.find((r) => r.path === '/api/v1/niche-finder-leads')!;
 		expect(search.body).toEqual({});
-		expect(
-			service.requests.find((r) => r.method === 'POST' && r.path === '/api/v1/inboxes')!.body,
-		).toEqual([]);
+		// The write check sends no body at all: nothing a lenient service could create from.
+		const write = service.requests.find((r) => r.method === 'POST' && r.path === '/api/v1/inboxes')!;
+		expect(write.body ?? '').toBe('');
 	});
 
-	it("names a missing permission in the service's words", async () => {
+	it('passes against a service that says yes to everything, sending nothing it could create or charge for', async () => {
+		service.on('GET /api/v1/pools', { json: { pools: [] } });
+		service.on('GET /api/v1/inboxes', {
+			json: { inboxes: [], pagination: { total: 0, limit: 1, skip: 0, hasMore: false } },
+		});
+		service.on('POST /api/v1/inboxes', { json: { success: true, results: [] } });
+		service.on(LEADS, { json: { contacts: [], chargedCredits: 0 } });
+		expect(await testCredential(service.credentials())).toMatchObject({ status: 'OK' });
+		const posts = service.requests.filter((r) => r.method === 'POST');
+		expect(posts.map((r) => r.body ?? '')).toEqual(['', {}]);
+	});
+
+	it("passes for a key that lacks a permission, naming it in the service's words", async () => {
 		wellBehaved();
 		service.on('POST /api/v1/inboxes', { status: 403, json: { message: 'This key is read-only' } });
-		expect((await testCredential(service.credentials())).message).toBe(
-			'The API key may not create inboxes (inboxes:write) (HTTP 403 from the inbox service: "This key is read-only"). Ask the service operator for this permission.',
-		);
+		expect(await testCredential(service.credentials())).toEqual({
+			status: 'OK',
+			message:
+				'Connection successful. Inbox management works, but this key may not create inboxes (inboxes:write) (HTTP 403: "This key is read-only"): the nodes that need it will fail until the operator grants it. Lead search works.',
+		});
+	});
+
+	it('checks only the services whose URL is set, and fails when none is', async () => {
+		wellBehaved();
+		expect(await testCredential({ ...service.credentials(), inboxBaseUrl: '' })).toEqual({
+			status: 'OK',
+			message: 'Connection successful. Lead search works.',
+		});
+		expect(service.requests.every((r) => r.path === '/api/v1/niche-finder-leads')).toBe(true);
+		expect(
+			await testCredential({ ...service.credentials(), inboxBaseUrl: '', leadsBaseUrl: ' ' }),
+		).toMatchObject({ status: 'Error', message: expect.stringMatching(/names no service/) });
+	});
+
+	it('fails when the key may do nothing at a service that is set', async () => {
+		wellBehaved();
+		for (const route of ['GET /api/v1/pools', 'GET /api/v1/inboxes', 'POST /api/v1/inboxes'])
+			service.on(route, { status: 403, json: { error: 'No inbox permissions' } });
+		expect(await testCredential(service.credentials())).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(
+				/^Inbox management: the API key may not list pools \(pools:read\) .*, list inboxes .* and create inboxes .*Ask the service operator/,
+			),
+		});
 	});
 
 	it('tells a wrong key from a wrong Lead Search Base URL and from a failing service', async () => {
@@ -755,7 +793,7 @@ describe('the credential test against another service', () => {
 		);
 		service.on('GET /api/v1/pools', { status: 503, text: 'Maintenance until 10:00' });
 		expect((await testCredential(service.credentials())).message).toBe(
-			'The inbox service is failing (HTTP 503: "Maintenance until 10:00"): this says nothing about the API key; try again later.',
+			'The inbox service answered with a server error (HTTP 503: "Maintenance until 10:00"): this says nothing about the API key; try again later.',
 		);
 	});
 });

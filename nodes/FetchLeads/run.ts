@@ -1,0 +1,93 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { asNodeError } from '../shared/errors';
+import { isToolCall, plural, toolAnswer } from '../shared/tool';
+import { capOf, recordSpend, refusalsOf } from './creditCap';
+import {
+	addRunHints,
+	fetchLeadsForItem,
+	mostPossibleCharge,
+	newTally,
+	type Spend,
+} from './execute';
+
+/*
+ * A run of Fetch Leads: the credit cap checked for every item before anything is sent, then one
+ * search (or climb) per item, never retried (a search charges). Its outputs:
+ * - Leads: the contacts as Output asks, each paired to its item (error items with Continue On Fail);
+ * - Spend (version 1.1, Spend Output on): one item per input item with what its search reserved,
+ *   charged and refunded, so a workflow sums, logs or alerts on credits without Full Response;
+ * - as an agent's tool: one item with the leads, the credits charged and refunded, and whether
+ *   anything was found, since the model sees nothing else.
+ */
+
+export async function runFetchLeads(ctx: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const tool = isToolCall(ctx);
+	const inputs = ctx.getInputData();
+	const continueOnFail = ctx.continueOnFail();
+	const cap = capOf(ctx, tool);
+	const refusals = refusalsOf(
+		ctx,
+		cap,
+		inputs.map((_, i) => mostPossibleCharge(ctx, i)),
+	);
+	// Without Continue On Fail a refused item stops the run: before anything is sent, so nothing
+	// is charged that the run then could not output.
+	const [firstRefusal] = refusals.values();
+	if (firstRefusal && (tool || !continueOnFail)) throw firstRefusal;
+
+	const tally = newTally();
+	const leads: INodeExecutionData[] = [];
+	const spends: INodeExecutionData[] = [];
+	let spent = 0;
+	try {
+		for (let i = 0; i < inputs.length; i++) {
+			try {
+				const refusal = refusals.get(i);
+				if (refusal) throw refusal;
+				const { items, spend } = await fetchLeadsForItem(ctx, i, tally);
+				spent += spend.chargedCredits ?? spend.requested;
+				for (const json of items) leads.push({ json, pairedItem: { item: i } });
+				spends.push({ json: spend, pairedItem: { item: i } });
+			} catch (error) {
+				const nodeError = asNodeError(ctx, error, i);
+				if (!continueOnFail || tool) throw nodeError;
+				leads.push({ json: { error: nodeError.message }, error: nodeError, pairedItem: { item: i } });
+			}
+		}
+	} finally {
+		recordSpend(cap, spent);
+	}
+	addRunHints(ctx, tally);
+	if (tool) return [toolAnswer(toolResult(leads, spends, cap.limit), inputs.length)];
+	const spendOutput = ctx.getNodeParameter('spendOutput', 0, false) as boolean;
+	return spendOutput ? [leads, spends] : [leads];
+}
+
+/** What the agent is told: the leads, and what they cost, in words and as fields. */
+function toolResult(
+	leads: INodeExecutionData[],
+	spends: INodeExecutionData[],
+	limit: number | undefined,
+): IDataObject {
+	const spent = spends.map((s) => s.json as Spend);
+	const known = spent.every((s) => s.chargedCredits !== null);
+	const charged = spent.reduce((sum, s) => sum + (s.chargedCredits ?? 0), 0);
+	const refunded = spent.reduce((sum, s) => sum + (s.refundedCredits ?? 0), 0);
+	const what = spent.map((s) => `"${s.niche}" in "${s.city}"`).join(', ');
+	const nothingFound = spent.length > 0 && spent.every((s) => s.nothingFound);
+	const cost = known
+		? `Charged ${plural(charged, 'credit')}${refunded ? ` (${refunded} reserved and refunded)` : ''}`
+		: `Charged at least ${plural(charged, 'credit')} (the service did not say what every search charged)`;
+	const summary = nothingFound
+		? `Nothing found: the service has no business for ${what}. Nothing was charged.`
+		: `${plural(leads.length, 'new lead')} for ${what}. ${cost}.${leads.length === 0 ? ' Every business found is already a contact of the account or was left out by the filters.' : ''}`;
+	return {
+		summary,
+		nothingFound,
+		leadCount: leads.length,
+		chargedCredits: known ? charged : null,
+		refundedCredits: known ? refunded : null,
+		...(limit !== undefined ? { maxCreditsPerRun: limit } : {}),
+		leads: leads.map((item) => item.json),
+	};
+}
