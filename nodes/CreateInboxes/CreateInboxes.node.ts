@@ -19,7 +19,7 @@ export class CreateInboxes implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["poolMode"] === "new" ? "Into a new pool" : "Into an existing pool"}}',
 		description:
-			'Create one email inbox per item (IMAP/SMTP settings detected for Google, Microsoft, Yahoo, Zoho, iCloud, GoDaddy, Namecheap), after a login test. Free; at most 1000 per hour per API key.',
+			'Create one email inbox per item in the account (IMAP/SMTP settings detected for Google, Microsoft, Yahoo, Zoho, iCloud, GoDaddy, Namecheap), after a login test; without a pool it makes a new pool. Free; at most 1000 per hour per API key. As a tool it answers with the inboxes created, the entries that failed with their reason and code, and those whose outcome is unknown; on the hourly limit it says when the limit frees instead of waiting.',
 		defaults: { name: 'Create Inboxes' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

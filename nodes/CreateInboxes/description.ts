@@ -110,7 +110,7 @@ export const createInboxesProperties: INodeProperties[] = [
 				options: [
 					{ name: 'GoDaddy', value: 'godaddy' },
 					{ name: 'Google', value: 'google' },
-					{ name: 'ICloud', value: 'icloud' },
+					{ name: 'iCloud', value: 'icloud' },
 					{ name: 'Microsoft', value: 'microsoft' },
 					{ name: 'Namecheap', value: 'namecheap' },
 					{ name: 'Yahoo', value: 'yahoo' },

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { apiError } from '../shared/errors';
+import { isToolCall } from '../shared/tool';
 import { Outputs } from './outputs';
 import { batchesOf, readEntries, runSettings } from './plan';
 import { type NewPool, readBatch } from './results';
@@ -28,8 +29,8 @@ export async function createInboxes(
 	run: { continueOnFail: boolean },
 ): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
-	const outputs = new Outputs(items);
-	const { settings, note } = runSettings(ctx, items.length);
+	const outputs = new Outputs(ctx, items);
+	const { settings, note } = runSettings(ctx, items.length, isToolCall(ctx));
 	outputs.note(note);
 	const { pending, invalid } = readEntries(ctx, items.length);
 	invalid.forEach((failure) => outputs.fail(failure));

@@ -54,6 +54,7 @@ export interface RunSettings {
 export function runSettings(
 	ctx: IExecuteFunctions,
 	itemCount: number,
+	tool = false,
 ): { settings: RunSettings; note?: string } {
 	type Options = { batchSize?: number; maxRateLimitWait?: number; timeoutSeconds?: number };
 	const read = (i: number) => ctx.getNodeParameter('options', i, {}) as Options;
@@ -78,7 +79,11 @@ export function runSettings(
 				DEFAULT_BATCH_SIZE,
 				Math.max(1, Math.floor(first.batchSize ?? DEFAULT_BATCH_SIZE)),
 			),
-			maxWaitMs: Math.max(0, first.maxRateLimitWait ?? DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS) * 1000,
+			// An agent waiting out the hourly limit inside one tool call would hang for up to an
+			// hour: as a tool it is told at once when the limit frees, unless the user chose to wait.
+			maxWaitMs:
+				Math.max(0, first.maxRateLimitWait ?? (tool ? 0 : DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS)) *
+				1000,
 			timeoutMs: timeoutMsFrom(first, CREATE_INBOXES_TIMEOUT_SECONDS),
 		},
 		note,

@@ -30,6 +30,11 @@ export type Sent =
 	/** No answer, a 5xx or a 2xx without results: some entries may have been created. */
 	| { kind: 'unclear'; error: NodeError };
 
+/** "14:05 UTC": when a wait of `ms` from now ends. */
+function clockTime(ms: number): string {
+	return `${new Date(Date.now() + ms).toISOString().slice(11, 16)} UTC`;
+}
+
 /** The request body: entries for a new pool that the group's first batch made go to that pool. */
 function requestOf(batch: Batch, pool: NewPool | undefined) {
 	return {
@@ -84,7 +89,7 @@ export async function sendBatch(
 					ctx,
 					answer,
 					itemIndex,
-					`The hourly inbox limit was reached and the wait (${delay ? formatWait(delay.ms) : 'not said'}) is more than Max Wait on Rate Limit allows. Nothing was created. Raise "Max Wait on Rate Limit" (Options), or run the workflow again later.`,
+					`The hourly inbox limit was reached${delay ? `; it frees at ${clockTime(delay.ms)} (in ${formatWait(delay.ms)})` : ' and the service did not say when it frees'}, which is more than Max Wait on Rate Limit allows. Nothing was created. Raise "Max Wait on Rate Limit" (Options), or run the workflow again later.`,
 				),
 			};
 		await sleep(Math.max(waitMs, 1000));

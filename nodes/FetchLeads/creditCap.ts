@@ -60,7 +60,8 @@ export function refusalsOf(
 			committed += credits;
 			return;
 		}
-		const before = committed > 0 ? ` and ${plural(committed, 'credit')} may already be spent in this run` : '';
+		const before =
+			committed > 0 ? ` and ${plural(committed, 'credit')} may already be spent in this run` : '';
 		refused.set(
 			i,
 			new NodeOperationError(

@@ -51,7 +51,11 @@ export async function runFetchLeads(ctx: IExecuteFunctions): Promise<INodeExecut
 			} catch (error) {
 				const nodeError = asNodeError(ctx, error, i);
 				if (!continueOnFail || tool) throw nodeError;
-				leads.push({ json: { error: nodeError.message }, error: nodeError, pairedItem: { item: i } });
+				leads.push({
+					json: { error: nodeError.message },
+					error: nodeError,
+					pairedItem: { item: i },
+				});
 			}
 		}
 	} finally {

@@ -17,7 +17,8 @@ export class LeadInboxTrigger implements INodeType {
 		icon: { light: 'file:leadInboxTrigger.svg', dark: 'file:leadInboxTrigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["event"]}}',
+		subtitle:
+			'={{({ inboxStatusChanged: "Inbox status changed", newInbox: "New inbox", newPool: "New pool" })[$parameter["event"]]}}',
 		description:
 			'Starts the workflow when an inbox changes status (e.g. goes to error), or when an inbox or a pool is added. Checks on a schedule; needs no public URL.',
 		defaults: { name: 'Lead Inbox Trigger' },

@@ -6,10 +6,9 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 import { leadInboxApiTest } from '../shared/credentialTest';
-import { perItem } from '../shared/perItem';
 import { searchPools } from '../shared/pools';
 import { listInboxesProperties } from './description';
-import { inboxesForItem } from './execute';
+import { listInboxes } from './execute';
 
 export class ListInboxes implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,8 +31,8 @@ export class ListInboxes implements INodeType {
 
 	methods = { listSearch: { searchPools }, credentialTest: { leadInboxApiTest } };
 
-	/** The inboxes each input item asks for, paired to it. */
+	/** The inboxes each input item asks for, paired to it (one answer as an agent's tool). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [await perItem(this, async (i) => await inboxesForItem(this, i), this.continueOnFail())];
+		return await listInboxes(this);
 	}
 }

@@ -1,6 +1,9 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { fetchInboxes } from '../shared/inboxes';
+import type { Listing } from '../shared/pagination';
+import { perItem } from '../shared/perItem';
 import { timeoutMsOf } from '../shared/timeout';
+import { isToolCall, toolAnswer } from '../shared/tool';
 import { LIST_INBOXES_TIMEOUT_SECONDS } from './description';
 
 /**
@@ -9,7 +12,7 @@ import { LIST_INBOXES_TIMEOUT_SECONDS } from './description';
  * while the pages were read, even after a second pass), the output says so instead of passing
  * a shorter list off as the whole.
  */
-export async function inboxesForItem(ctx: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+async function listingForItem(ctx: IExecuteFunctions, i: number): Promise<Listing> {
 	const poolId = String(ctx.getNodeParameter('poolId', i, '', { extractValue: true }) ?? '').trim();
 	const status = ctx.getNodeParameter('status', i) as string;
 	const returnAll = ctx.getNodeParameter('returnAll', i) as boolean;
@@ -26,5 +29,42 @@ export async function inboxesForItem(ctx: IExecuteFunctions, i: number): Promise
 			type: 'warning',
 			location: 'outputPane',
 		});
-	return listing.items;
+	return listing;
+}
+
+/**
+ * One item per inbox, paired to the input item that asked; as an agent's tool, one item with the
+ * inboxes and whether more exist than were listed (the model sees nothing else).
+ */
+export async function listInboxes(ctx: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	if (!isToolCall(ctx))
+		return [
+			await perItem(ctx, async (i) => (await listingForItem(ctx, i)).items, ctx.continueOnFail()),
+		];
+	const listings: Listing[] = [];
+	for (let i = 0; i < ctx.getInputData().length; i++) listings.push(await listingForItem(ctx, i));
+	return [toolAnswer(toolResult(listings), listings.length)];
+}
+
+function toolResult(listings: Listing[]): IDataObject {
+	const inboxes = listings.flatMap((listing) => listing.items);
+	const totals = listings.map((listing) => listing.total);
+	const total = totals.every((t) => t !== undefined)
+		? totals.reduce((sum, t) => sum! + t!, 0)
+		: undefined;
+	const hasMore = total === undefined ? null : inboxes.length < total;
+	const unsettled = listings.some((listing) => listing.unsettled);
+	const more =
+		hasMore === null
+			? ' The service did not say how many there are in all.'
+			: hasMore
+				? ` More exist: ${total! - inboxes.length} not listed (raise Limit or turn on Return All).`
+				: '';
+	return {
+		summary: `Listed ${inboxes.length} inbox${inboxes.length === 1 ? '' : 'es'}${total !== undefined ? ` of ${total}` : ''}.${more}${unsettled ? ' The list changed while it was read: run it again for a settled list.' : ''}`,
+		listed: inboxes.length,
+		total: total ?? null,
+		hasMore,
+		inboxes,
+	};
 }

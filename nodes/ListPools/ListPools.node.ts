@@ -6,9 +6,8 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 import { leadInboxApiTest } from '../shared/credentialTest';
-import { perItem } from '../shared/perItem';
 import { listPoolsProperties } from './description';
-import { poolsForItem } from './execute';
+import { listPools } from './execute';
 
 export class ListPools implements INodeType {
 	description: INodeTypeDescription = {
@@ -30,8 +29,8 @@ export class ListPools implements INodeType {
 
 	methods = { credentialTest: { leadInboxApiTest } };
 
-	/** One item per pool, once per input item. */
+	/** One item per pool, once per input item (one answer as an agent's tool). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [await perItem(this, async (i) => await poolsForItem(this, i), this.continueOnFail())];
+		return await listPools(this);
 	}
 }

@@ -175,7 +175,11 @@ export async function leadInboxApiTest(
 ): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
 	const apiKey = String(data.apiKey ?? '').trim();
-	if (!apiKey) return { status: 'Error', message: 'The API key is empty: paste the key the service operator issued.' };
+	if (!apiKey)
+		return {
+			status: 'Error',
+			message: 'The API key is empty: paste the key the service operator issued.',
+		};
 	const problems: string[] = [];
 	const said: string[] = [];
 	for (const service of ['inbox', 'leads'] as const) {

@@ -60,6 +60,9 @@ const NODES: Record<string, INodeType> = {
 	'n8n-nodes-lead-inbox.createInboxes': new CreateInboxes(),
 	'n8n-nodes-lead-inbox.leadInboxTrigger': new LeadInboxTrigger(),
 };
+// As an AI Agent's tool, n8n runs the same node class under its type name ending in "Tool".
+for (const name of ['fetchLeads', 'listPools', 'listInboxes', 'createInboxes'])
+	NODES[`n8n-nodes-lead-inbox.${name}Tool`] = NODES[`n8n-nodes-lead-inbox.${name}`];
 
 class NodeTypes implements INodeTypes {
 	getByName(type: string) {
@@ -108,6 +111,10 @@ export interface RunOptions {
 	onError?: Record<string, 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow'>;
 	/** The workflow's static data: pass the same object to runs that stand for one saved workflow. */
 	staticData?: IDataObject;
+	/** Per node: fields of the node itself, e.g. { type: '...fetchLeadsTool', typeVersion: 1.1 }. */
+	nodes?: Record<string, IDataObject>;
+	/** The execution's id (n8n gives every run one; runs with the same id are one execution). */
+	executionId?: string;
 }
 
 export interface WorkflowJson {
@@ -172,6 +179,7 @@ export async function runWorkflow(json: WorkflowJson, options: RunOptions): Prom
 		...(options.onError?.[node.name as string]
 			? { onError: options.onError[node.name as string] }
 			: {}),
+		...(options.nodes?.[node.name as string] ?? {}),
 	}));
 	const workflow = new Workflow({
 		id: 'test-workflow',
@@ -189,6 +197,7 @@ export async function runWorkflow(json: WorkflowJson, options: RunOptions): Prom
 		connections: json.connections,
 	} as never);
 	const additionalData = additionalDataFor(options.credentials, hooks);
+	if (options.executionId) additionalData.executionId = options.executionId;
 
 	const trigger = workflow.getStartNode();
 	if (!trigger) throw new Error('workflow has no start node');

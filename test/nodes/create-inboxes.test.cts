@@ -61,7 +61,9 @@ describe('Create Inboxes node', () => {
 		);
 		const poolIds = new Set(out.map((o) => o.json.poolId));
 		expect(poolIds.size).toBe(1);
+		// The input item's fields first (its password left out), then the service's result.
 		expect(out[0].json).toEqual({
+			email: 'bulk0@gmail.com',
 			emailAddress: 'bulk0@gmail.com',
 			success: true,
 			inboxId: expect.any(String),
@@ -115,9 +117,9 @@ describe('Create Inboxes node', () => {
 		expect(failed).toEqual([
 			{
 				pairedItem: { item: 1 },
+				// The input item's fields, less its password: n8n stores every item it outputs.
 				json: {
 					email: 'bad1@gmail.com',
-					appPassword: 'invalid-password',
 					success: false,
 					emailAddress: 'bad1@gmail.com',
 					code: 'connection_failed',
@@ -136,6 +138,35 @@ describe('Create Inboxes node', () => {
 		expect(hintsOf(result, NODE)).toEqual([
 			'3 inbox(es) created, 2 failed (connection_failed, invalid_entry): the failed ones are on the Failed output with emailAddress, code and reason.',
 		]);
+	});
+
+	it('never outputs a password, whatever the input column holding it is called, and keeps the other fields', async () => {
+		const { apiKey } = await server.newAccount();
+		const input = [
+			{
+				email: 'keep0@gmail.com',
+				appPassword: 'pw-0-secret',
+				row: 7,
+				note: { imap_pass: 'x', raw: 'pw-0-secret' },
+			},
+			{
+				email: 'keep1@gmail.com',
+				appPassword: 'invalid-pw-1',
+				row: 8,
+				oddlyNamed: 'invalid-pw-1',
+				apiKey: 'k',
+			},
+		];
+		const result = await run(apiKey, input, {
+			imapPassword: '={{ $json.appPassword }}',
+			additionalFields: { smtpPassword: '={{ $json.appPassword }}' },
+		});
+		const all = [...outputOf(result, NODE, 0), ...outputOf(result, NODE, 1)];
+		expect(all.map((o) => o.json.row)).toEqual([7, 8]);
+		const stored = JSON.stringify(all);
+		for (const secret of ['pw-0-secret', 'invalid-pw-1', 'imap_pass', 'appPassword', 'apiKey'])
+			expect(stored).not.toContain(secret);
+		expect(outputOf(result, NODE, 0)[0].json).toMatchObject({ email: 'keep0@gmail.com', note: {} });
 	});
 
 	it("keeps the Failed output beside n8n's error output", async () => {

@@ -682,7 +682,9 @@ describe('Create Inboxes against another service', () => {
 		// service did not say how long.
 		limitedOnce();
 		const refused = await run(1, { maxRateLimitWait: 59 });
-		expect(errorOf(refused)?.description).toContain('the wait (not said) is more than Max Wait');
+		expect(errorOf(refused)?.description).toContain(
+			'the service did not say when it frees, which is more than Max Wait',
+		);
 		expect(posts()).toHaveLength(1);
 
 		// A minute allowed: the node sleeps 60 s (n8n's sleep, a timer asked here for 60000 ms and
@@ -726,7 +728,9 @@ describe('the credential test against another service', () => {
 		const search = service.requests.find((r) => r.path === '/api/v1/niche-finder-leads')!;
 		expect(search.body).toEqual({});
 		// The write check sends no body at all: nothing a lenient service could create from.
-		const write = service.requests.find((r) => r.method === 'POST' && r.path === '/api/v1/inboxes')!;
+		const write = service.requests.find(
+			(r) => r.method === 'POST' && r.path === '/api/v1/inboxes',
+		)!;
 		expect(write.body ?? '').toBe('');
 	});
 
