@@ -2,6 +2,7 @@ import { ALL_LINES, expectSuccess } from './n8n-app.cjs';
 import {
 	checkParameters,
 	exampleFiles,
+	lastStoredRunData,
 	loadExample,
 	prepareExample,
 	type Stack,
@@ -92,6 +93,34 @@ describe.each(ALL_LINES)('examples in n8n $version', (target) => {
 			key: stack.account.apiKey,
 		});
 		expect(listed.body.inboxes.map((i: any) => i.dailySendingLimit)).toEqual([30, 30, 20, 20]);
+
+		// No password in what n8n stored of Create Inboxes and every node after it: the failed rows
+		// keep their other columns, not app_password (the CSV's own nodes hold it as their input).
+		const csv = loadExample('bulk-inbox-onboarding-from-csv.json').nodes.find(
+			(n: any) => n.name === 'Inboxes CSV',
+		).parameters.assignments.assignments[0].value as string;
+		const passwords = csv
+			.trim()
+			.split('\n')
+			.slice(1)
+			.map((row) => row.split(',')[1]);
+		expect(passwords).toHaveLength(7);
+		const stored = lastStoredRunData(stack.app);
+		const after = ['Create Inboxes', 'Created inboxes', 'Failure report', 'failed-inboxes.csv'];
+		for (const node of after) {
+			const runs = JSON.stringify(stored[node]);
+			const files = [...runs.matchAll(/"data":"([A-Za-z0-9+/=]{16,})"/g)].map((m) =>
+				Buffer.from(m[1], 'base64').toString('utf8'),
+			);
+			for (const password of passwords)
+				expect([node, [runs, ...files].some((text) => text.includes(password))]).toEqual([
+					node,
+					false,
+				]);
+		}
+		const failedRow = stored['Create Inboxes'][0].data.main[1][0].json;
+		expect(failedRow).toMatchObject({ email: 'wrong.password@gmail.com', daily_limit: '30' });
+		expect(failedRow).not.toHaveProperty('app_password');
 	});
 
 	it('inbox inventory: counts per pool and status, across pools', async () => {

@@ -170,6 +170,25 @@ function flattedOf(version: string): { parse(text: string): any } {
 	return require(join(CACHE, `n8n-${version}`, 'node_modules', 'flatted'));
 }
 
+/**
+ * The run data of the newest execution as n8n stored it in its own database (the user folder's
+ * SQLite file), per node: what anyone with access to n8n's executions can read.
+ */
+export function lastStoredRunData(app: N8nApp): Record<string, any[]> {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { DatabaseSync } = require('node:sqlite') as typeof import('node:sqlite');
+	const db = new DatabaseSync(join(app.dir, '.n8n', 'database.sqlite'), { readOnly: true });
+	try {
+		const row = db
+			.prepare('SELECT data FROM execution_data ORDER BY executionId DESC LIMIT 1')
+			.get() as { data: string } | undefined;
+		if (!row) throw new Error('n8n stored no execution');
+		return flattedOf(app.target.version).parse(row.data).resultData.runData;
+	} finally {
+		db.close();
+	}
+}
+
 export interface Execution {
 	id: string;
 	mode: string;
