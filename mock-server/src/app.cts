@@ -25,6 +25,7 @@ import {
 	jsonSerializerCompiler,
 	zodValidatorCompiler,
 } from './http/parsing.cjs';
+import { identifyCaller } from './http/auth.cjs';
 import { decorateRequests } from './http/request-state.cjs';
 import {
 	type ConnectionTester,
@@ -199,7 +200,12 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 			done();
 		});
 	registerSyntheticWeb(app);
-	registerTrafficHooks(app, { faults, journal, clock });
+	registerTrafficHooks(app, {
+		faults,
+		journal,
+		clock,
+		identify: (request) => identifyCaller(store.accounts, request),
+	});
 	const divergences = new DivergenceReport();
 	if (config.proxyLeads || config.proxyInboxes || config.replay)
 		registerProxy(app, {
@@ -221,7 +227,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		logger,
 		search: {
 			store,
-			beforeSave: () => faults.check('leads.save'),
+			beforeSave: (principal) => faults.check('leads.save', principal),
 			scans,
 			directory: new BusinessDirectory(),
 			latency: latencyProfile(config.latency),
@@ -247,6 +253,12 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		hourlyWindow: (keyId) => limiter.window(keyId),
 		explainScan: (url) => scanning.explain(url),
 		seed: (seed) => applySeed(store, seed),
+		resetAccount: (accountId) => {
+			store.resetAccount(accountId);
+			journal.clear(accountId);
+			faults.clear(accountId);
+			listPages.clear();
+		},
 		reset: async () => {
 			store.clear();
 			divergences.clear();

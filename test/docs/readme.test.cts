@@ -39,7 +39,11 @@ describe('README.md and docs/', () => {
 	it('is at most 300 lines and opens with the package for n8n users, the contributors last', () => {
 		expect(readme.split('\n').length).toBeLessThanOrEqual(300);
 		const headings = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
-		expect(headings.slice(0, 3)).toEqual(['Installing the nodes in n8n', 'Credentials', 'The nodes']);
+		expect(headings.slice(0, 3)).toEqual([
+			'Installing the nodes in n8n',
+			'Credentials',
+			'The nodes',
+		]);
 		expect(headings.at(-2)).toBe('For contributors');
 		// The two commands stay visible.
 		expect(readme).toContain('npm install && npm start');
@@ -101,7 +105,11 @@ document.body.dataset.rendered = 'yes';
 			const h2 = await page.locator('#readme h2').allInnerTexts();
 			expect(h2.slice(0, 3)).toEqual(['Installing the nodes in n8n', 'Credentials', 'The nodes']);
 			// The credential's three fields are a table a reader can scan.
-			const fields = await page.locator('#readme table').nth(1).locator('td strong').allInnerTexts();
+			const fields = await page
+				.locator('#readme table')
+				.nth(1)
+				.locator('tr td:first-child')
+				.allInnerTexts();
 			expect(fields).toEqual(['API Key', 'Lead Search Base URL', 'Inbox Base URL']);
 			await page.screenshot({ path: join(SCREENSHOT_DIR, 'readme.png'), fullPage: true });
 		});

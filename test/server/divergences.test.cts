@@ -1043,7 +1043,7 @@ const CASES: Case[] = [
 		input: createInput(1),
 		also: ['rate-headers-absent'],
 		refusal: true,
-		expect: { error: /did not say how long to wait[\s\S]*wait \(not said\)/ },
+		expect: { error: /did not say how long to wait[\s\S]*did not say when it frees/ },
 	},
 	{
 		kind: 'retry-after-form',

@@ -8,6 +8,8 @@ import {
 	CONTACTS_PAGE_MAX,
 	contactsQuery,
 	createAccountRequest,
+	createdAccountResponse,
+	createdKeyResponse,
 	createKeyRequest,
 	inboxStatusRequest,
 	ledgerQuery,
@@ -50,10 +52,10 @@ export const accountRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app,
 				operationId: 'adminCreateAccount',
 				summary: 'Create an account and its first API key',
 				description:
-					'Credits (default 1000), active flag and permissions (default all) may be given; answers the account ID and its API key.',
+					"Credits (default 1000), active flag and permissions (default all) may be given; answers the account ID, its API key and the key's id (what the journal and faults name).",
 				body: createAccountRequest,
 				response: {
-					201: success('{accountId, apiKey}'),
+					201: success('The account and its first key', createdAccountResponse),
 				},
 			}),
 		},
@@ -108,18 +110,39 @@ export const accountRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app,
 				params: accountParams,
 				body: createKeyRequest,
 				response: {
-					201: success('{apiKey}'),
+					201: success('The new key and its id', createdKeyResponse),
 					404: unknownAccount,
 				},
 			}),
 		},
 		async (request, reply) => {
 			const account = accountOf(request.params.id);
-			const apiKey = store.accounts.addKey(
+			const key = store.accounts.addKey(
 				account.id,
 				request.body.permissions ?? account.permissions,
 			);
-			return reply.code(201).send({ apiKey });
+			return reply.code(201).send(key);
+		},
+	);
+	api.post(
+		'/__admin/accounts/:id/reset',
+		{
+			schema: admin({
+				operationId: 'adminResetAccount',
+				summary: 'Put one account back as it was created',
+				description:
+					"For one test among many on one server: the account's contacts, pools, inboxes and its keys' hourly windows are removed, its credits set back to what it was granted (the ledger records that as a set; the ledger and searches, its history, stay), its journal entries and the faults scoped to it cleared. Its keys and permissions stay, so its API keys keep working; other accounts are untouched. The clock is global and stays as it is.",
+				params: accountParams,
+				response: {
+					200: success('The account as it is now', accountResponse),
+					404: unknownAccount,
+				},
+			}),
+		},
+		async (request) => {
+			const { id } = accountOf(request.params.id);
+			options.resetAccount(id);
+			return accountOf(id);
 		},
 	);
 	api.get(

@@ -1,4 +1,5 @@
 import { redact } from '../core/logger.cjs';
+import { matches, type RequestMatch } from './match.cjs';
 
 /** One API request as the journal keeps it: never a key or a password. */
 export interface JournalEntry {
@@ -7,7 +8,9 @@ export interface JournalEntry {
 	method: string;
 	path: string;
 	query: Record<string, unknown>;
-	/** The id of the API key that was used (not the key), when the request authenticated. */
+	/** The account of the API key that was used, when the key is known (also for a faulted request). */
+	accountId: string | null;
+	/** The id of the API key that was used (not the key), when the key is known. */
 	keyId: string | null;
 	/** null when the connection was dropped by an injected fault. */
 	status: number | null;
@@ -22,7 +25,7 @@ export interface JournalEntry {
 /** A recorded request without its query, body and answer: what a live view lists. */
 export type JournalSummary = Pick<
 	JournalEntry,
-	'id' | 'time' | 'method' | 'path' | 'keyId' | 'status' | 'durationMs'
+	'id' | 'time' | 'method' | 'path' | 'accountId' | 'keyId' | 'status' | 'durationMs'
 >;
 
 /**
@@ -37,17 +40,27 @@ type Kept = Omit<JournalEntry, 'time' | 'body' | 'query'> & {
 };
 
 /** What a live view and a summary listing show of a kept request. */
-const summaryOf = ({ id, at, method, path, keyId, status, durationMs }: Kept): JournalSummary => ({
+const summaryOf = ({
+	id,
+	at,
+	method,
+	path,
+	accountId,
+	keyId,
+	status,
+	durationMs,
+}: Kept): JournalSummary => ({
 	id,
 	time: new Date(at).toISOString(),
 	method,
 	path,
+	accountId,
 	keyId,
 	status,
 	durationMs,
 });
 
-export interface JournalFilter {
+export interface JournalFilter extends RequestMatch {
 	method?: string;
 	/** Exact path, or a prefix when it ends with `*`. */
 	path?: string;
@@ -158,22 +171,45 @@ export class RequestJournal {
 		}
 	}
 
+	/** The kept entries the filter matches, oldest first (all of them: `limit` is the caller's). */
+	private matching(filter: JournalFilter): Kept[] {
+		const since = filter.since ? Date.parse(filter.since) : undefined;
+		// Query and body are parsed only for entries the cheap fields let through.
+		const deep =
+			filter.query !== undefined || filter.body !== undefined || filter.bodyContains !== undefined;
+		return this.entries.slice(this.head).filter(
+			(e) =>
+				(!filter.method || e.method === filter.method.toUpperCase()) &&
+				(!filter.path ||
+					(filter.path.endsWith('*')
+						? e.path.startsWith(filter.path.slice(0, -1))
+						: e.path === filter.path)) &&
+				(filter.status === undefined || e.status === filter.status) &&
+				(filter.id === undefined || e.id === filter.id) &&
+				(filter.accountId === undefined || e.accountId === filter.accountId) &&
+				(filter.keyId === undefined || e.keyId === filter.keyId) &&
+				(since === undefined || e.at >= since) &&
+				(!deep ||
+					matches(
+						{
+							accountId: e.accountId,
+							keyId: e.keyId,
+							query: JSON.parse(e.queryJson) as Record<string, unknown>,
+							body: e.json === undefined ? undefined : (JSON.parse(e.json) as unknown),
+						},
+						filter,
+					)),
+		);
+	}
+
+	/** How many kept entries the filter matches (its `limit` aside). */
+	count(filter: JournalFilter = {}): number {
+		return this.matching({ ...filter, limit: undefined }).length;
+	}
+
 	/** Matching entries, oldest first (summaries only when the filter asks). */
 	list(filter: JournalFilter = {}): JournalEntry[] | JournalSummary[] {
-		const since = filter.since ? Date.parse(filter.since) : undefined;
-		const matching = this.entries
-			.slice(this.head)
-			.filter(
-				(e) =>
-					(!filter.method || e.method === filter.method.toUpperCase()) &&
-					(!filter.path ||
-						(filter.path.endsWith('*')
-							? e.path.startsWith(filter.path.slice(0, -1))
-							: e.path === filter.path)) &&
-					(filter.status === undefined || e.status === filter.status) &&
-					(filter.id === undefined || e.id === filter.id) &&
-					(since === undefined || e.at >= since),
-			);
+		const matching = this.matching(filter);
 		const last = filter.limit !== undefined ? matching.slice(-filter.limit) : matching;
 		if (filter.summary === 'true') return last.map(summaryOf);
 		return last.map(
@@ -187,7 +223,15 @@ export class RequestJournal {
 		);
 	}
 
-	clear(): void {
+	/** Forgets every entry, or one account's (a parallel test's own, the others' kept). */
+	clear(accountId?: string): void {
+		if (accountId !== undefined) {
+			const kept = this.entries.slice(this.head).filter((e) => e.accountId !== accountId);
+			this.entries = kept;
+			this.head = 0;
+			this.bytes = kept.reduce((sum, e) => sum + e.cost, 0);
+			return;
+		}
 		this.entries = [];
 		this.head = 0;
 		this.bytes = 0;

@@ -17,6 +17,8 @@ export interface AdminRoutesOptions {
 	faults: Faults;
 	journal: RequestJournal;
 	reset: () => Promise<void>;
+	/** One account back as created, with its journal entries and scoped faults (POST .../reset). */
+	resetAccount: (accountId: string) => void;
 	seed: (seed: Seed) => Promise<unknown>;
 	/** What the proxied service did differently from the contract (proxy mode). */
 	divergences: DivergenceReport;

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../core/clock.cjs';
 import { hourlyLimitReached } from '../http/rate-limit.cjs';
+import type { Principal } from '../store/accounts.cjs';
 import type { Faults, RouteFault } from './faults.cjs';
 import { type RequestJournal, summarize, summarizeSerialized } from './journal.cjs';
 
@@ -14,7 +15,13 @@ const pathOf = (request: FastifyRequest) => request.url.split('?')[0];
  */
 export function registerTrafficHooks(
 	app: FastifyInstance,
-	deps: { faults: Faults; journal: RequestJournal; clock: Clock },
+	deps: {
+		faults: Faults;
+		journal: RequestJournal;
+		clock: Clock;
+		/** The key's principal, without refusing anything (the route's own hook does that). */
+		identify: (request: FastifyRequest) => Principal | undefined;
+	},
 ): void {
 	const record = (
 		request: FastifyRequest,
@@ -27,6 +34,7 @@ export function registerTrafficHooks(
 			method: request.method,
 			path: pathOf(request),
 			query: start?.query ?? { ...(request.query as object) },
+			accountId: request.principal?.accountId ?? null,
 			keyId: request.principal?.keyId ?? null,
 			status,
 			durationMs: start ? Math.round(performance.now() - start.start) : 0,
@@ -51,7 +59,16 @@ export function registerTrafficHooks(
 	// own hooks (authentication) and validation.
 	app.addHook('preValidation', (request, reply, done) => {
 		const route = isApi(request) ? request.routeOptions.url : undefined;
-		const fault = route ? deps.faults.takeRoute(request.method, route) : undefined;
+		if (!route || !deps.faults.armsRoutes()) return done();
+		// The caller is known before the fault applies: a fault may be scoped to it, and a faulted
+		// request is journaled with its account, key and body like any other.
+		request.principal ??= deps.identify(request) ?? null;
+		const fault = deps.faults.takeRoute(request.method, route, {
+			accountId: request.principal?.accountId ?? null,
+			keyId: request.principal?.keyId ?? null,
+			query: (request.arrival?.query ?? request.query ?? {}) as Record<string, unknown>,
+			body: request.body,
+		});
 		if (!fault) return done();
 		void (async () => {
 			if (fault.delayMs) await sleep(fault.delayMs);

@@ -13,9 +13,11 @@ export {
 	type ClockState,
 	type Fault,
 	type FaultRoute,
+	type FaultScope,
 	type InboxAsListed,
 	type InboxStatus,
 	type JournalEntry,
 	type Permission,
+	type RequestFilter,
 	type Seed,
 } from './admin-client.cjs';

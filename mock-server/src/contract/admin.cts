@@ -67,6 +67,35 @@ export const faultRequest = z
 			.optional()
 			.meta({ description: 'Retry-After seconds of an injected 429 (default 60).' }),
 		drop: z.boolean().optional().meta({ description: 'Close the connection without an answer.' }),
+		accountId: z.string().min(1).optional().meta({
+			description:
+				"Only requests (or saves) of this account: a parallel test's fault never reaches another test's account.",
+		}),
+		keyId: z.string().min(1).optional().meta({
+			description: 'Only requests made with this API key (its id, as accounts answer it).',
+		}),
+		match: z
+			.strictObject({
+				query: z.record(z.string(), z.string()).optional().meta({
+					description:
+						'Query parameters the request must carry with these values, e.g. {"skip": "1000"} for the second page of a walk.',
+				}),
+				body: z.unknown().optional().meta({
+					description:
+						"A JSON subset of the request body: objects match when every given field matches, arrays when every given element matches one of the body's.",
+				}),
+				bodyContains: z
+					.string()
+					.min(1)
+					.optional()
+					.meta({ description: 'Text the request body, as JSON, must contain.' }),
+			})
+			.optional()
+			.meta({ description: 'Route faults only: which requests of the route it applies to.' }),
+		probability: z.number().gt(0).max(1).optional().meta({
+			description:
+				'Route faults only: the chance (above 0, up to 1, the default) that a matching request gets the fault; one that does not is served normally and uses none of `times`.',
+		}),
 	})
 	.superRefine((f, ctx) => {
 		if ((f.target === undefined) === (f.route === undefined))
@@ -75,12 +104,19 @@ export const faultRequest = z
 				path: ['route'],
 				message: 'send either target (a storage fault) or route (a route fault)',
 			});
+		if (f.target && (f.match || f.probability !== undefined))
+			ctx.addIssue({
+				code: 'custom',
+				path: ['match'],
+				message:
+					'a storage fault takes times, accountId and keyId; match and probability are for route faults',
+			});
 		if (f.target && (f.status || f.body || f.delayMs !== undefined || f.retryAfter || f.drop))
 			ctx.addIssue({
 				code: 'custom',
 				path: ['target'],
 				message:
-					'a storage fault takes only times; status, body, delayMs, retryAfter and drop are for route faults',
+					'a storage fault takes times, accountId and keyId; status, body, delayMs, retryAfter and drop are for route faults',
 			});
 		if (f.route && f.status === undefined && f.delayMs === undefined && !f.drop)
 			ctx.addIssue({
@@ -109,8 +145,44 @@ export const faultRequest = z
 	})
 	.meta({
 		id: 'AdminFault',
-		example: { route: 'POST /api/v1/inboxes', times: 1, status: 429, retryAfter: 30 },
+		example: {
+			route: 'POST /api/v1/niche-finder-leads',
+			accountId: 'acc_0123456789abcdef',
+			times: 1,
+			status: 503,
+		},
 	});
+
+/** A JSON value given in a query parameter, parsed (a test's filter on bodies and queries). */
+const jsonParam = (what: string) =>
+	z
+		.string()
+		.transform((text, ctx) => {
+			try {
+				return JSON.parse(text) as unknown;
+			} catch {
+				ctx.addIssue({ code: 'custom', message: `must be JSON (${what})` });
+				return z.NEVER;
+			}
+		})
+		.meta({ description: `JSON: ${what}.` });
+
+/** Filters of the journal that verify a test's own calls. */
+const journalMatch = {
+	accountId: z.string().min(1).optional().meta({ description: 'Only requests of this account.' }),
+	keyId: z.string().min(1).optional().meta({ description: 'Only requests made with this key.' }),
+	query: jsonParam(
+		'query parameters the request carried with these values, e.g. {"skip":"0"}',
+	).optional(),
+	body: jsonParam(
+		'a subset of the request body (objects: every given field matches; arrays: every given element matches one)',
+	).optional(),
+	bodyContains: z
+		.string()
+		.min(1)
+		.optional()
+		.meta({ description: 'Text the recorded (redacted) body, as JSON, contains.' }),
+};
 
 export const journalQuery = z
 	.strictObject({
@@ -124,10 +196,16 @@ export const journalQuery = z
 			.meta({ description: 'Only the request with this id.' }),
 		summary: z.enum(['true', 'false']).optional().meta({
 			description:
-				'true: id, time, method, path, keyId, status and durationMs only (a long journal at a glance).',
+				'true: id, time, method, path, accountId, keyId, status and durationMs only (a long journal at a glance).',
 		}),
+		...journalMatch,
 	})
 	.meta({ id: 'AdminJournalQuery' });
+
+/** What a DELETE of the journal may narrow itself to. */
+export const journalClearQuery = z
+	.strictObject({ accountId: journalMatch.accountId })
+	.meta({ id: 'AdminJournalClearQuery' });
 
 /** A page of an account's contacts: at most 1000 at a time, however many the account holds. */
 export const CONTACTS_PAGE_MAX = 1000;
@@ -205,3 +283,99 @@ export const scanQuery = z
 			.meta({ description: 'A business website of the synthetic data (a .test host).' }),
 	})
 	.meta({ id: 'AdminScanQuery' });
+
+/** One recorded request, as GET /__admin/requests lists it. */
+export const journalEntryResponse = z
+	.object({
+		id: z.int(),
+		time: z.string(),
+		method: z.string(),
+		path: z.string(),
+		query: z.record(z.string(), z.unknown()).optional(),
+		accountId: z.string().nullable(),
+		keyId: z.string().nullable(),
+		status: z.int().nullable(),
+		durationMs: z.number(),
+		body: z.unknown().optional(),
+		bodyNote: z
+			.object({
+				kept: z.enum(['shortened', 'not kept']),
+				reason: z.string(),
+				bytes: z.int(),
+			})
+			.optional(),
+		response: z.record(z.string(), z.unknown()).optional(),
+	})
+	.meta({ id: 'AdminJournalEntry' });
+
+export const journalListResponse = z
+	.object({ requests: z.array(journalEntryResponse) })
+	.meta({ id: 'AdminJournalList' });
+
+export const journalCountResponse = z
+	.object({ count: z.int() })
+	.meta({ id: 'AdminJournalCount', example: { count: 2 } });
+
+export const clearedResponse = z
+	.object({ cleared: z.literal(true) })
+	.meta({ id: 'AdminCleared', example: { cleared: true } });
+
+const storageFaultResponse = z.object({
+	target: z.enum(FAULT_TARGETS),
+	times: z.int(),
+	accountId: z.string().optional(),
+	keyId: z.string().optional(),
+});
+const routeFaultResponse = z.object({
+	route: z.enum(FAULT_ROUTES),
+	times: z.int(),
+	status: z.int().optional(),
+	body: z.record(z.string(), z.unknown()).optional(),
+	delayMs: z.int().optional(),
+	retryAfter: z.int().optional(),
+	drop: z.boolean().optional(),
+	accountId: z.string().optional(),
+	keyId: z.string().optional(),
+	match: z.record(z.string(), z.unknown()).optional(),
+	probability: z.number().optional(),
+});
+
+export const faultListResponse = z
+	.object({ storage: z.array(storageFaultResponse), routes: z.array(routeFaultResponse) })
+	.meta({ id: 'AdminFaultList' });
+
+export const faultArmedResponse = z
+	.object({ armed: z.union([storageFaultResponse, routeFaultResponse]) })
+	.meta({ id: 'AdminFaultArmed' });
+
+export const faultClearQuery = z
+	.strictObject({
+		accountId: z
+			.string()
+			.min(1)
+			.optional()
+			.meta({ description: "Only this account's faults (the others stay armed)." }),
+	})
+	.meta({ id: 'AdminFaultClearQuery' });
+
+export const createdAccountResponse = z
+	.object({
+		accountId: z.string(),
+		apiKey: z.string().meta({ description: 'Shown once: only its hash is kept.' }),
+		keyId: z
+			.string()
+			.meta({ description: 'The id of the key, as the journal and faults name it.' }),
+	})
+	.meta({
+		id: 'AdminCreatedAccount',
+		example: {
+			accountId: 'acc_0123456789abcdef',
+			apiKey: 'lik_0123456789abcdef0123456789abcdef',
+			keyId: 'key_0123456789abcdef',
+		},
+	});
+
+export const createdKeyResponse = z.object({ apiKey: z.string(), keyId: z.string() }).meta({
+	id: 'AdminCreatedKey',
+	example: { apiKey: 'lik_0123456789abcdef0123456789abcdef', keyId: 'key_0123456789abcdef' },
+});

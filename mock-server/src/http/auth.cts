@@ -8,6 +8,17 @@ import { ApiError } from './errors.cjs';
 const unauthorized = (message: string) =>
 	new ApiError(401, message, { headers: { 'WWW-Authenticate': 'Bearer' } });
 
+const BEARER = /^Bearer[ ]+([^\s]+)\s*$/i;
+
+/**
+ * The principal of the request's API key, refusing nothing (the route's own hook does): for
+ * what must know the caller before the route runs, such as faults scoped to an account.
+ */
+export function identifyCaller(accounts: Accounts, request: FastifyRequest): Principal | undefined {
+	const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+	return token ? accounts.authenticate(token) : undefined;
+}
+
 /**
  * The presented bearer token; a missing or malformed header is a 401 (never a 400). `what` names
  * the token in the message: an API key, or the admin token on /__admin.
@@ -16,7 +27,7 @@ export function bearerToken(request: FastifyRequest, what = 'API key'): string {
 	const header = request.headers.authorization;
 	if (!header)
 		throw unauthorized(`Missing ${what}: send the header 'Authorization: Bearer <${what}>'.`);
-	const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
+	const match = BEARER.exec(header);
 	if (!match) throw unauthorized(`Malformed Authorization header: it must be 'Bearer <${what}>'.`);
 	return match[1];
 }

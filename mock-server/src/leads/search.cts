@@ -12,7 +12,7 @@ import type { ScanCache, TrackerFlags } from './scan-cache.cjs';
 export interface SearchDeps {
 	store: Store;
 	/** Runs inside the saving transaction before anything is written (storage fault injection). */
-	beforeSave: () => void;
+	beforeSave: (principal: Principal) => void;
 	scans: ScanCache;
 	directory: BusinessDirectory;
 	/** Waits as the real service would for a search of `count` leads (the latency profile). */
@@ -127,7 +127,7 @@ export async function searchLeads(
 		// Only the new contacts are built and serialised: a repeated pull costs a lookup per lead.
 		const contacts = saveOrFail(() =>
 			deps.store.transaction(() => {
-				deps.beforeSave();
+				deps.beforeSave(principal);
 				const keys = picked.map(({ business }) => business.dedupKey);
 				const known = stored.knownPositions(principal.accountId, keys);
 				const seen = new Set<string>();

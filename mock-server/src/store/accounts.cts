@@ -93,10 +93,10 @@ export class Accounts {
 		isDev?: boolean;
 		/** A fixed key (seed files); generated when absent. */
 		apiKey?: string;
-	}): { accountId: string; apiKey: string } {
+	}): { accountId: string; apiKey: string; keyId: string } {
 		const accountId = newId('acc');
 		const apiKey = input.apiKey ?? newApiKey();
-		this.db.transaction(() => {
+		const keyId = this.db.transaction(() => {
 			sql(
 				this.db,
 				'INSERT INTO accounts (id, credits, active, permissions, is_dev, created_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -109,9 +109,9 @@ export class Accounts {
 				this.clock.nowIso(),
 			);
 			this.record(accountId, 'grant', input.credits, input.credits);
-			this.insertKey(accountId, apiKey, input.permissions);
+			return this.insertKey(accountId, apiKey, input.permissions);
 		});
-		return { accountId, apiKey };
+		return { accountId, apiKey, keyId };
 	}
 
 	/** The account, or undefined when no account has this id. */
@@ -251,10 +251,9 @@ export class Accounts {
 	}
 
 	/** A new key for an existing account (the caller checked it exists). */
-	addKey(accountId: string, permissions: Permission[]): string {
+	addKey(accountId: string, permissions: Permission[]): { apiKey: string; keyId: string } {
 		const apiKey = newApiKey();
-		this.insertKey(accountId, apiKey, permissions);
-		return apiKey;
+		return { apiKey, keyId: this.insertKey(accountId, apiKey, permissions) };
 	}
 
 	/** The account a key belongs to, if any. */
@@ -315,18 +314,21 @@ export class Accounts {
 		this.known.clear();
 	}
 
-	private insertKey(accountId: string, apiKey: string, permissions: Permission[]): void {
+	/** Stores the key's hash; answers the key's id. */
+	private insertKey(accountId: string, apiKey: string, permissions: Permission[]): string {
 		const keyHash = hashApiKey(apiKey);
+		const keyId = newId('key');
 		sql(
 			this.db,
 			'INSERT INTO api_keys (id, account_id, key_hash, key_lookup, permissions, created_at) VALUES (?, ?, ?, ?, ?, ?)',
 		).run(
-			newId('key'),
+			keyId,
 			accountId,
 			keyHash,
 			lookupOf(keyHash),
 			JSON.stringify(permissions),
 			this.clock.nowIso(),
 		);
+		return keyId;
 	}
 }
