@@ -19,13 +19,13 @@ import { dashboardRoutes } from './dashboard/index.cjs';
 import { registerOpenApi } from './docs/openapi.cjs';
 import { docsRoutes } from './docs/routes.cjs';
 import { answerErrors, clientErrorAnswer } from './http/answers.cjs';
+import { identifyCaller } from './http/auth.cjs';
 import {
 	acceptJsonBodies,
 	BODY_LIMIT_BYTES,
 	jsonSerializerCompiler,
 	zodValidatorCompiler,
 } from './http/parsing.cjs';
-import { identifyCaller } from './http/auth.cjs';
 import { decorateRequests } from './http/request-state.cjs';
 import {
 	type ConnectionTester,

@@ -194,7 +194,11 @@ describe('reference server foundation', () => {
 		it('creates, reads and patches accounts and issues more keys', async () => {
 			const created = await server.admin('POST', '/accounts', {});
 			expect(created.status).toBe(201);
-			expect(created.body).toEqual({ accountId: expect.any(String), apiKey: expect.any(String) });
+			expect(created.body).toEqual({
+				accountId: expect.any(String),
+				apiKey: expect.any(String),
+				keyId: expect.any(String),
+			});
 			const account = await server.admin('GET', `/accounts/${created.body.accountId}`);
 			expect(account.body).toEqual({
 				id: created.body.accountId,

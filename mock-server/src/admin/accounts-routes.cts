@@ -3,6 +3,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+	contactsPageResponse,
+	keysResponse,
+	ledgerPageResponse,
+	poolsByStatusResponse,
+} from '../contract/admin-answers.cjs';
+import {
 	accountListResponse,
 	accountResponse,
 	CONTACTS_PAGE_MAX,
@@ -155,7 +161,7 @@ export const accountRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app,
 				params: accountParams,
 				querystring: contactsQuery,
 				response: {
-					200: success('{contacts, pagination: {total, limit, skip, hasMore}}'),
+					200: success('A page of contacts.', contactsPageResponse),
 					400: failure('A query parameter is invalid (the message names it).'),
 					404: unknownAccount,
 				},
@@ -178,9 +184,7 @@ export const accountRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app,
 				params: accountParams,
 				querystring: ledgerQuery,
 				response: {
-					200: success(
-						'{entries: [{at, kind, delta, balance, searchId?}], pagination: {total, limit, skip, hasMore}}',
-					),
+					200: success('A page of the ledger.', ledgerPageResponse),
 					400: failure('A query parameter is invalid (the message names it).'),
 					404: unknownAccount,
 				},
@@ -202,9 +206,7 @@ export const accountRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app,
 					'Each pool (created order) with how many of its inboxes are active, paused, deactivated and in error.',
 				params: accountParams,
 				response: {
-					200: success(
-						'{pools: [{id, name, createdAt, inboxes: {active, paused, deactivated, error}}]}',
-					),
+					200: success('The pools with their inboxes by status.', poolsByStatusResponse),
 					404: unknownAccount,
 				},
 			}),
@@ -221,9 +223,7 @@ export const accountRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app,
 					"Each key's id (never the key: only its hash is kept), permissions and creation time, and its rolling hour of inbox creations: limit (1000), used (created in the last hour, and held by requests in flight), remaining, and resetsAt (when the last creation of the hour ages out).",
 				params: accountParams,
 				response: {
-					200: success(
-						'{keys: [{id, permissions, createdAt, hourlyWindow: {limit, used, remaining, resetsAt}}]}',
-					),
+					200: success('The keys and their hourly windows.', keysResponse),
 					404: unknownAccount,
 				},
 			}),

@@ -1,5 +1,6 @@
 /** Liveness for wait-on style CI steps: answers as soon as the server listens, without auth. */
 import type { FastifyPluginAsync } from 'fastify';
+import { healthResponse } from '../contract/admin-answers.cjs';
 import { success } from '../http/contract.cjs';
 
 export const healthRoutes: FastifyPluginAsync = async (app) => {
@@ -13,9 +14,9 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
 				summary: 'Liveness for CI steps that wait on the server (no auth): {"status": "ok"}',
 				description:
 					'Answers as soon as the server listens, without auth and without touching the database: what a health check or a wait-on step polls.',
-				response: { 200: success('{status: "ok"}') },
+				response: { 200: success('The server is up.', healthResponse) },
 			},
 		},
-		async () => ({ status: 'ok' }),
+		async () => ({ status: 'ok' as const }),
 	);
 };

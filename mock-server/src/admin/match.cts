@@ -50,7 +50,10 @@ function stringValues(query: Record<string, unknown>): Record<string, unknown> {
 	return Object.fromEntries(
 		Object.entries(query).map(([key, value]) => [
 			key,
-			Array.isArray(value) ? value.map(String) : value === undefined ? value : String(value),
+			Array.isArray(value) ? value.map(text) : value === undefined ? value : text(value),
 		]),
 	);
 }
+
+const text = (value: unknown) =>
+	typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value as string);

@@ -1,6 +1,7 @@
 /** Admin API: the clock, seeds and a reset of the whole state. */
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { clockResponse, resetResponse, seedResponse } from '../contract/admin-answers.cjs';
 import { clockRequest } from '../contract/admin.cjs';
 import { seedSchema } from '../contract/seed.cjs';
 import { failure, success } from '../http/contract.cjs';
@@ -17,7 +18,7 @@ export const stateRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 				summary: "Read the server's clock",
 				description:
 					"The server's time (ISO 8601 UTC), how far it was moved ahead of real time (offsetSeconds) and whether it is frozen.",
-				response: { 200: success('{now, offsetSeconds, frozen}') },
+				response: { 200: success('The clock.', clockResponse) },
 			}),
 		},
 		async () => ({ now: clock.nowIso(), offsetSeconds: clock.offsetSeconds, frozen: clock.frozen }),
@@ -32,7 +33,7 @@ export const stateRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 					'For what depends on time: the rolling hourly inbox quota, the scan cache, generated createdAt values. Frozen, time stands still until moved or thawed: "the hourly window ends in 2 s" stays true however long a test takes to act on it. A reset thaws it.',
 				body: clockRequest,
 				response: {
-					200: success('{now, offsetSeconds, frozen}'),
+					200: success('The clock after the change.', clockResponse),
 				},
 			}),
 		},
@@ -52,7 +53,7 @@ export const stateRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 					'The body of a --seed file: accounts with fixed API keys, credits, active flag, permissions, pools, inboxes (with status) and contacts. Creates what is missing, leaves what exists; invalid entries are a 400 naming their path.',
 				body: seedSchema,
 				response: {
-					200: success('{accounts: [{accountId, created}]} in the order of the seed'),
+					200: success('Each account of the seed, in its order.', seedResponse),
 					400: failure('The seed is invalid.', {
 						error:
 							'Invalid request body: accounts.0.apiKey must be 16 to 200 letters, digits, "_" or "-"',
@@ -70,12 +71,12 @@ export const stateRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 				summary: 'Reset to an empty state',
 				description:
 					'Every account, pool, inbox and contact removed; the dev account and the seed file applied again; clock, faults and journal reset.',
-				response: { 200: success('Reset') },
+				response: { 200: success('Reset', resetResponse) },
 			}),
 		},
 		async () => {
 			await options.reset();
-			return { reset: true };
+			return { reset: true as const };
 		},
 	);
 };

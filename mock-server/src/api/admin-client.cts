@@ -273,12 +273,12 @@ export class AdminClient {
 				if (!events.ok || !events.body)
 					throw new AdminApiError(events.status, undefined, 'GET /__admin/events');
 				if (!(await done())) {
-					const reader = events.body.getReader();
+					// Each batch of requests (or heartbeat) that arrives is a moment to count again.
+					const reader = (events.body as ReadableStream<Uint8Array>).getReader();
 					for (;;) {
-						const { value, done: ended } = await reader.read();
+						const { done: ended } = await reader.read();
 						if (ended) throw new Error('the server ended its event stream');
-						if (new TextDecoder().decode(value).includes('event: requests') && (await done()))
-							break;
+						if (await done()) break;
 					}
 				}
 			} catch (error) {

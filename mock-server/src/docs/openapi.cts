@@ -54,6 +54,74 @@ function clean(node: unknown): unknown {
 
 const idOf = (schema: z.ZodType) => z.globalRegistry.get(schema)?.id;
 
+/** A schema that may also be null. */
+function orNull(schema: Json): Json {
+	if (typeof schema.type === 'string' && !schema.enum && !schema.const)
+		return { ...schema, type: [schema.type, 'null'] };
+	const { description, ...rest } = schema;
+	return { ...(description ? { description } : {}), anyOf: [rest, { type: 'null' }] };
+}
+
+/**
+ * A request body as clients write it, for generators as well as readers. A field with a default
+ * may be left out: the default goes into its description, since generators (openapi-typescript's
+ * defaultNonNullable, on by default) type a property that has a `default` as always present. An
+ * optional field of the body itself also takes null, which means omitted (docs/api.md).
+ */
+function asRequest(schema: Json, top = true): Json {
+	const out: Json = { ...schema };
+	if (out.properties) {
+		const required = (out.required as string[] | undefined) ?? [];
+		out.properties = Object.fromEntries(
+			Object.entries(out.properties as Record<string, Json>).map(([name, property]) => {
+				let shaped = asRequest(property, false);
+				if ('default' in shaped) {
+					const { default: value, ...rest } = shaped;
+					const said = typeof rest.description === 'string' ? rest.description : '';
+					shaped = {
+						...rest,
+						description: /default/i.test(said)
+							? said
+							: `${said}${said ? ' ' : ''}Default: ${JSON.stringify(value)}.`,
+					};
+				}
+				return [name, top && !required.includes(name) ? orNull(shaped) : shaped];
+			}),
+		);
+	}
+	if (out.items && typeof out.items === 'object') out.items = asRequest(out.items as Json, false);
+	for (const key of ['anyOf', 'oneOf'] as const)
+		if (Array.isArray(out[key])) out[key] = (out[key] as Json[]).map((m) => asRequest(m, top));
+	return out;
+}
+
+/** The components a part of the document refers to, at any depth within it. */
+function refsIn(node: unknown, into: string[] = []): string[] {
+	if (Array.isArray(node)) node.forEach((item) => refsIn(item, into));
+	else if (node && typeof node === 'object')
+		for (const [key, value] of Object.entries(node)) {
+			const id =
+				key === '$ref' && typeof value === 'string'
+					? /^#\/components\/schemas\/(.+)$/.exec(value)?.[1]
+					: undefined;
+			if (id) into.push(id);
+			else refsIn(value, into);
+		}
+	return into;
+}
+
+/** The components `roots` are and use, through any depth of references. */
+function closureOf(roots: Iterable<string>, components: Record<string, Json>): Set<string> {
+	const seen = new Set<string>();
+	const pending = [...roots];
+	for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+		if (seen.has(id)) continue;
+		seen.add(id);
+		pending.push(...refsIn(components[id]));
+	}
+	return seen;
+}
+
 /** Request shapes (what clients send: defaults optional), in the draft OpenAPI 3.1 uses. */
 const JSON_SCHEMA = { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' } as const;
 
@@ -102,33 +170,29 @@ function answerOf(answer: Answer, components: Record<string, Json>): Json {
 }
 
 /**
- * The components the operations use, directly or through other components. Schemas with an id
- * that are only ever written out in place (query strings are inlined as parameters) are left out,
- * so the document has no unused component.
+ * The components the operations use, directly or through other components, those of request
+ * bodies shaped as requests (asRequest). Schemas with an id that are only ever written out in place (query
+ * strings are inlined as parameters) are left out, so the document has no unused component.
  */
-function referencedFrom(paths: unknown, components: Record<string, Json>): Record<string, Json> {
-	const used = new Set<string>();
-	const visit = (node: unknown): void => {
-		if (Array.isArray(node)) return node.forEach(visit);
-		if (!node || typeof node !== 'object') return;
-		for (const [key, value] of Object.entries(node)) {
-			const id =
-				key === '$ref' && typeof value === 'string'
-					? /^#\/components\/schemas\/(.+)$/.exec(value)?.[1]
-					: undefined;
-			if (id && !used.has(id)) {
-				used.add(id);
-				visit(components[id]);
-			} else visit(value);
-		}
-	};
-	visit(paths);
-	return Object.fromEntries(Object.entries(components).filter(([id]) => used.has(id)));
+function referencedFrom(
+	paths: Json,
+	components: Record<string, Json>,
+	requestBodies: Set<string>,
+): Record<string, Json> {
+	const used = closureOf(refsIn(paths), components);
+	const requests = closureOf(requestBodies, components);
+	return Object.fromEntries(
+		Object.entries(components)
+			.filter(([id]) => used.has(id))
+			.map(([id, schema]) => [id, requests.has(id) ? asRequest(schema) : schema]),
+	);
 }
 
 /** Registers the document's generator; call before any route is registered. */
 export function registerOpenApi(app: FastifyInstance, serverUrl: () => string): void {
 	let components: Record<string, Json> | undefined;
+	/** The components request bodies refer to, found as the routes are described. */
+	const requestBodies = new Set<string>();
 	const schemas = () => (components ??= componentSchemas());
 	void app.register(fastifySwagger, {
 		openapi: {
@@ -173,7 +237,13 @@ export function registerOpenApi(app: FastifyInstance, serverUrl: () => string): 
 			if (!schema) return { schema, url };
 			const { body, querystring, params, response, ...rest } = schema as Json;
 			const out: Json = { ...rest };
-			if (body) out.body = jsonSchemaOf(body as z.ZodType);
+			if (body) {
+				const id = idOf(body as z.ZodType);
+				if (id) requestBodies.add(id);
+				out.body = id
+					? jsonSchemaOf(body as z.ZodType)
+					: asRequest(jsonSchemaOf(body as z.ZodType));
+			}
 			if (querystring) out.querystring = jsonSchemaOf(querystring as z.ZodType, true);
 			if (params) out.params = jsonSchemaOf(params as z.ZodType, true);
 			if (response)
@@ -193,7 +263,7 @@ export function registerOpenApi(app: FastifyInstance, serverUrl: () => string): 
 				servers: [{ url: serverUrl() }],
 				components: {
 					...openapiObject.components,
-					schemas: referencedFrom(openapiObject.paths, schemas()),
+					schemas: referencedFrom(openapiObject.paths as Json, schemas(), requestBodies),
 				},
 			};
 		},

@@ -1,0 +1,149 @@
+/**
+ * The answers of the admin API, as zod schemas: the OpenAPI document is generated from them, so a
+ * client generated from it (openapi-typescript, @hey-api/openapi-ts) types every admin answer.
+ */
+import { z } from 'zod';
+import { INBOX_STATUSES } from './inboxes.cjs';
+import { contact, leadSearchRequest } from './leads.cjs';
+
+const pagination = z.object({
+	total: z.int(),
+	limit: z.int(),
+	skip: z.int(),
+	hasMore: z.boolean(),
+});
+
+export const healthResponse = z
+	.object({ status: z.literal('ok') })
+	.meta({ id: 'Health', example: { status: 'ok' } });
+
+export const clockResponse = z
+	.object({
+		now: z.string().meta({ description: "The server clock's time (ISO 8601, UTC)." }),
+		offsetSeconds: z.number().meta({ description: "How far it is ahead of this machine's clock." }),
+		frozen: z.boolean(),
+	})
+	.meta({
+		id: 'AdminClockState',
+		example: { now: '2026-11-21T15:03:11.412Z', offsetSeconds: 3600, frozen: false },
+	});
+
+export const seedResponse = z
+	.object({
+		accounts: z.array(
+			z.object({
+				accountId: z.string(),
+				created: z.boolean().meta({ description: 'false: the key existed, nothing was changed.' }),
+			}),
+		),
+	})
+	.meta({ id: 'AdminSeedResult' });
+
+export const resetResponse = z
+	.object({ reset: z.literal(true) })
+	.meta({ id: 'AdminReset', example: { reset: true } });
+
+export const contactsPageResponse = z
+	.object({ contacts: z.array(contact), pagination })
+	.meta({ id: 'AdminContactsPage' });
+
+export const ledgerPageResponse = z
+	.object({
+		entries: z.array(
+			z.object({
+				at: z.string(),
+				kind: z.enum(['opening', 'grant', 'set', 'charge']),
+				delta: z.int(),
+				balance: z.int(),
+				searchId: z.string().optional(),
+			}),
+		),
+		pagination,
+	})
+	.meta({ id: 'AdminLedgerPage' });
+
+export const poolsByStatusResponse = z
+	.object({
+		pools: z.array(
+			z.object({
+				id: z.string(),
+				name: z.string(),
+				createdAt: z.string(),
+				inboxes: z.object(
+					Object.fromEntries(INBOX_STATUSES.map((status) => [status, z.int()])) as Record<
+						(typeof INBOX_STATUSES)[number],
+						z.ZodInt
+					>,
+				),
+			}),
+		),
+	})
+	.meta({ id: 'AdminPoolsByStatus' });
+
+export const keysResponse = z
+	.object({
+		keys: z.array(
+			z.object({
+				id: z.string(),
+				permissions: z.array(z.string()),
+				createdAt: z.string(),
+				hourlyWindow: z.object({
+					limit: z.int(),
+					used: z.int(),
+					remaining: z.int(),
+					resetsAt: z.string(),
+				}),
+			}),
+		),
+	})
+	.meta({ id: 'AdminKeys' });
+
+export const searchesPageResponse = z
+	.object({
+		searches: z.array(
+			z.object({
+				id: z.string(),
+				accountId: z.string(),
+				at: z.string(),
+				// As validated: what was asked, the filters not given left out.
+				request: z.looseObject(leadSearchRequest.shape),
+				found: z.int(),
+				charged: z.int(),
+				duplicates: z.int(),
+				refunded: z.int(),
+				durationMs: z.number(),
+			}),
+		),
+		pagination,
+	})
+	.meta({ id: 'AdminSearchesPage' });
+
+export const scanResponse = z
+	.object({
+		url: z.string().nullable(),
+		finalUrl: z.string().optional(),
+		scanned: z.boolean(),
+		reason: z.string().optional(),
+		fbPixel: z.boolean().nullable(),
+		tikTokPixel: z.boolean().nullable(),
+		gAnalytics: z.boolean().nullable(),
+		ids: z.record(z.string(), z.array(z.string())),
+		findings: z.array(z.looseObject({ kind: z.string() })),
+		containers: z.array(
+			z.object({
+				id: z.string(),
+				url: z.string(),
+				loaded: z.boolean(),
+				reason: z.string().optional(),
+			}),
+		),
+	})
+	.meta({ id: 'AdminScan' });
+
+export const divergencesResponse = z
+	.object({
+		exchanges: z.int(),
+		counts: z.record(z.string(), z.int()),
+		divergences: z.array(z.looseObject({ class: z.string(), kind: z.string() })),
+	})
+	.meta({ id: 'AdminDivergences' });
