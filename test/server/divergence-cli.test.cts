@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
 	assertHarmless,
+	NO_SUCH_POOL,
 	type ProbeRequest,
 	runProbe,
 	UnsafeProbeRequest,
@@ -204,9 +205,11 @@ describe('the probe', () => {
 		expect(service.requests.filter(isLeadSearch).length).toBeGreaterThan(0);
 		expect(service.requests.filter(isCreation).length).toBeGreaterThan(0);
 		expect(service.requests.filter(couldChargeOrCreate)).toEqual([]);
-		// The entries name the account's own pool: no pool is made for them (spec rule 2).
-		expect(service.requests.filter(isCreation).map((r) => r.body)).toContainEqual([
-			{ poolId: 'p1' },
+		// The entries name a pool nobody issued, never the account's own (p1): no pool is made for
+		// them (spec rule 2), and no lenient service has a pool of the account to put them in. The
+		// first creation request this service accepted was the last one sent.
+		expect(service.requests.filter(isCreation).map((r) => r.body)).toEqual([
+			[{ poolId: NO_SUCH_POOL }],
 		]);
 		// Walks and out-of-range values among the reads; a wrong key on each service.
 		const queries = service.requests.map((r) => `${r.method} ${r.path}?${r.query.toString()}`);
@@ -223,6 +226,55 @@ describe('the probe', () => {
 				.filter((r) => r.headers.authorization !== 'Bearer stand-in-key-123456')
 				.map((r) => r.path),
 		).toEqual(expect.arrayContaining(['/api/v1/pools', '/api/v1/niche-finder-leads']));
+	});
+
+	it('creates nothing on a service that accepts entries without an address, and says it stopped', async () => {
+		// Lenient in the worst way: each entry becomes a blank inbox in the pool it names, if the
+		// account has that pool.
+		const pools = new Map([['p1', 0]]);
+		service.on('GET /api/v1/pools', () => ({
+			json: {
+				pools: [...pools].map(([id, inboxCount]) => ({
+					id,
+					name: 'Warm-up',
+					inboxCount,
+					createdAt: '2026-11-01T00:00:00Z',
+				})),
+			},
+		}));
+		service.on('GET /api/v1/inboxes', {
+			json: { inboxes: [], pagination: { total: 0, limit: 5, skip: 0, hasMore: false } },
+		});
+		service.on('POST /api/v1/inboxes', (request) => {
+			const entries = (Array.isArray(request.body) ? request.body : [request.body]) as {
+				poolId?: string;
+			}[];
+			for (const entry of entries)
+				if (entry.poolId && pools.has(entry.poolId))
+					pools.set(entry.poolId, pools.get(entry.poolId)! + 1);
+			return {
+				json: {
+					success: true,
+					summary: { total: entries.length, created: 0, failed: 0 },
+					results: [],
+				},
+			};
+		});
+		service.on('POST /api/v1/niche-finder-leads', {
+			status: 400,
+			json: { error: 'niche is required' },
+		});
+		const result = await runProbe({
+			leads: service.url,
+			inboxes: `${service.url}/api/v1`,
+			apiKey: 'stand-in-key-123456',
+			timeoutMs: 5000,
+		});
+		expect([...pools.values()]).toEqual([0]);
+		expect(service.requests.filter(isCreation)).toHaveLength(1);
+		expect(result.stoppedCreating).toMatch(
+			/^POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/inboxes \(.*\) was accepted with HTTP 200: no further creation request was sent/,
+		);
 	});
 
 	it.each<[string, ProbeRequest]>([
@@ -242,6 +294,10 @@ describe('the probe', () => {
 		[
 			'an entry without poolId (would make a pool)',
 			{ operation: 'create', body: [{}], purpose: '' },
+		],
+		[
+			"an entry in a pool of the account's (a lenient service could fill it)",
+			{ operation: 'create', body: [{ poolId: 'p1' }], purpose: '' },
 		],
 		['an empty batch', { operation: 'create', body: [], purpose: '' }],
 		// An operation the probe does not know (POST /pools), as a caller outside the types could send.

@@ -16,4 +16,9 @@ export { Recorder, readRecordings, RecordingError } from './recordings.cjs';
 export { Replayer } from './replay.cjs';
 export { probeCommand } from './probe/command.cjs';
 export { type ProbeOptions, type ProbeResult, runProbe } from './probe/probe.cjs';
-export { assertHarmless, type ProbeRequest, UnsafeProbeRequest } from './probe/requests.cjs';
+export {
+	assertHarmless,
+	NO_SUCH_POOL,
+	type ProbeRequest,
+	UnsafeProbeRequest,
+} from './probe/requests.cjs';

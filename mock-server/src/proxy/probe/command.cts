@@ -84,20 +84,22 @@ export async function probeCommand(args: string[], env: NodeJS.ProcessEnv): Prom
 			`--timeout must be a whole number of milliseconds, at least 100 (got "${values.timeout}")`,
 		);
 
-	const { report, sent, unreachable } = await runProbe({
+	const { report, sent, unreachable, stoppedCreating } = await runProbe({
 		leads,
 		inboxes,
 		apiKey: apiKey!,
 		timeoutMs,
 	});
 	if (values.json)
-		process.stdout.write(`${JSON.stringify({ ...report.toJSON(), sent }, null, 2)}\n`);
+		process.stdout.write(
+			`${JSON.stringify({ ...report.toJSON(), sent, ...(stoppedCreating ? { stoppedCreating } : {}) }, null, 2)}\n`,
+		);
 	else {
 		const lines = sent.map(
 			(s) => `  ${String(s.status).padEnd(4)} ${s.method.padEnd(4)} ${s.url}   (${s.purpose})`,
 		);
 		process.stdout.write(
-			`Sent ${sent.length} requests that charge nothing and change nothing:\n${lines.join('\n')}\n\n${report.summary()}\n`,
+			`Sent ${sent.length} requests that charge nothing and change nothing:\n${lines.join('\n')}\n${stoppedCreating ? `\nStopped creating: ${stoppedCreating}\n` : ''}\n${report.summary()}\n`,
 		);
 	}
 	if (unreachable) {

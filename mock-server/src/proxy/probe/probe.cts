@@ -38,6 +38,8 @@ export interface Sent {
 export interface ProbeResult {
 	report: DivergenceReport;
 	sent: Sent[];
+	/** Why creation requests stopped short: a creation request was accepted (2xx). */
+	stoppedCreating?: string;
 	/** Requests that got no answer (the service could not be reached). */
 	unreachable: number;
 }
@@ -52,6 +54,8 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 	const upstreams: Upstreams = { leads: options.leads, inboxes: options.inboxes };
 	const sent: Sent[] = [];
 	let unreachable = 0;
+
+	let stoppedCreating: string | undefined;
 
 	async function send(request: ProbeRequest): Promise<unknown> {
 		const [method, path] = OPERATIONS[request.operation].split(' ');
@@ -85,6 +89,10 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 			return undefined;
 		}
 		sent.push({ method, url, purpose: request.purpose, status: answer.status });
+		// A service lenient enough to accept an entry without an address, in a pool nobody issued,
+		// is told nothing more it might act on.
+		if (request.operation === 'create' && answer.status >= 200 && answer.status < 300)
+			stoppedCreating = `${method} ${url} (${request.purpose}) was accepted with HTTP ${answer.status}: no further creation request was sent. Check the account's pools and inboxes.`;
 		const text = answer.body.toString('utf8');
 		report.add({
 			operation: request.operation,
@@ -125,6 +133,9 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 		}
 		if (poolId !== NO_SUCH_POOL) await send(poolPage(poolId));
 	}
-	for (const request of refusedRequests(poolId)) await send(request);
-	return { report, sent, unreachable };
+	for (const request of refusedRequests()) {
+		if (stoppedCreating && request.operation === 'create') continue;
+		await send(request);
+	}
+	return { report, sent, unreachable, ...(stoppedCreating ? { stoppedCreating } : {}) };
 }

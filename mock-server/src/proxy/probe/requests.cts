@@ -58,8 +58,12 @@ export const walkPage = (limit: number, skip: number): ProbeRequest =>
 export const poolPage = (poolId: string): ProbeRequest =>
 	list({ poolId, limit: '5' }, "a pool's inboxes");
 
-/** Requests no service can carry out: a search of nothing, entries without an address. */
-export function refusedRequests(poolId: string): ProbeRequest[] {
+/**
+ * Requests no service can carry out: a search of nothing, entries without an address, in a pool
+ * nobody issued (never the account's own: a lenient service might create blank inboxes there).
+ */
+export function refusedRequests(): ProbeRequest[] {
+	const poolId = NO_SUCH_POOL;
 	return [
 		{ operation: 'pools', wrongKey: true, purpose: 'a wrong key (401)' },
 		{
@@ -114,8 +118,10 @@ export function assertHarmless(request: ProbeRequest): void {
 					throw new UnsafeProbeRequest(`${where}: every entry must be an object`);
 				if (holdsAddress(entry))
 					throw new UnsafeProbeRequest(`${where}: an entry with an address could create an inbox`);
-				if (typeof (entry as Record<string, unknown>).poolId !== 'string')
-					throw new UnsafeProbeRequest(`${where}: an entry without poolId could make a pool`);
+				if ((entry as Record<string, unknown>).poolId !== NO_SUCH_POOL)
+					throw new UnsafeProbeRequest(
+						`${where}: an entry must name the pool nobody issued (${NO_SUCH_POOL}): without one it could make a pool, with a real one land in it`,
+					);
 			}
 			return;
 		}
