@@ -2,6 +2,7 @@
  * The composition root: builds the store, the rules and the HTTP edges of both services, the admin
  * API and the docs, and wires them together. It does no work of its own.
  */
+import { rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Faults } from './admin/faults.cjs';
@@ -284,6 +285,8 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 			await applySeedFile();
 			await app.listen({ port: config.port, host: config.host });
 			address = app.server.address() as AddressInfo;
+			// Written last: whoever waits on the file finds a server that answers.
+			if (config.readyFile) writeFileSync(config.readyFile, `${clientUrl(address)}\n`);
 			return {
 				app,
 				store,
@@ -298,6 +301,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 		},
 		/** Stops accepting, lets in-flight requests finish, then closes the database cleanly. */
 		async close(): Promise<void> {
+			if (config.readyFile) rmSync(config.readyFile, { force: true });
 			await app.close();
 			await scanning.stop();
 			store.close();

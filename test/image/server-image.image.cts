@@ -36,8 +36,14 @@ interface Started {
 }
 
 let containers = 0;
-/** Starts the image with `args` before it, waits until its own HEALTHCHECK passes. */
-async function start(args: string[]): Promise<Started> {
+/**
+ * Starts the image with `args` before it and `command` after it (the server's own flags), waits
+ * until its own HEALTHCHECK passes, asked every second as the engine's interval does.
+ */
+async function start(
+	args: string[],
+	options: { command?: string[]; containerPort?: number } = {},
+): Promise<Started> {
 	const name = `lims-test-${process.pid}-${++containers}`;
 	const port = await freePort();
 	const started = Date.now();
@@ -48,9 +54,10 @@ async function start(args: string[]): Promise<Started> {
 		name,
 		...PODMAN_LIMITS,
 		'-p',
-		`127.0.0.1:${port}:4010`,
+		`127.0.0.1:${port}:${options.containerPort ?? 4010}`,
 		...args,
 		IMAGE,
+		...(options.command ?? []),
 	);
 	for (;;) {
 		const healthy = await podman('healthcheck', 'run', name).then(
@@ -70,7 +77,7 @@ async function start(args: string[]): Promise<Started> {
 			await remove(name);
 			throw new Error(`${problem}:\n${printed}`);
 		}
-		await new Promise((resolve) => setTimeout(resolve, 200));
+		await new Promise((resolve) => setTimeout(resolve, 1000));
 	}
 	return { name, url: `http://127.0.0.1:${port}`, healthyAfterMs: Date.now() - started };
 }
@@ -187,6 +194,33 @@ describe('the reference server image', () => {
 	);
 
 	it(
+		'follows the port and host the server listens on, however they were set: flags after the image, MOCK_* variables',
+		async () => {
+			const byFlag = await start([], { command: ['--port', '5000'], containerPort: 5000 });
+			const byEnv = await start(['-e', 'MOCK_PORT=5001', '-e', 'MOCK_HOST=::'], {
+				containerPort: 5001,
+			});
+			try {
+				figures.push(`--port 5000: start to healthy ${byFlag.healthyAfterMs} ms`);
+				for (const { name, url } of [byFlag, byEnv]) {
+					expect((await call(url, 'GET', '/healthz')).body).toEqual({ status: 'ok' });
+					// What the check reads: the URL the server wrote once it listened.
+					expect(await podman('exec', name, 'cat', '/tmp/lead-inbox-mock-server.url')).toMatch(
+						/^http:\/\/(127\.0\.0\.1:5000|\[::1\]:5001)$/,
+					);
+				}
+				// And it fails once the server is gone (a stopped server leaves no stale file behind).
+				await podman('exec', byFlag.name, 'rm', '/tmp/lead-inbox-mock-server.url');
+				await expect(podman('healthcheck', 'run', byFlag.name)).rejects.toThrow();
+			} finally {
+				await remove(byFlag.name);
+				await remove(byEnv.name);
+			}
+		},
+		3 * 60_000,
+	);
+
+	it(
 		'stops cleanly on SIGTERM as PID 1, well before the stop time-out would kill it',
 		async () => {
 			const started = await start([]);
@@ -257,7 +291,11 @@ describe('the reference server image', () => {
 			Env: expect.arrayContaining(['MOCK_HOST=0.0.0.0', 'MOCK_DB=/data/mock-server.sqlite']),
 			Volumes: { '/data': {} },
 		});
-		expect(inspected.Healthcheck.Test).toEqual(expect.arrayContaining(['CMD', 'node']));
+		expect(inspected.Healthcheck).toMatchObject({
+			Test: ['CMD', '/usr/local/bin/lead-inbox-healthcheck'],
+			// Every second (nanoseconds), so a waiting client sees "healthy" within about a second.
+			Interval: 1e9,
+		});
 		// No compilers in the final image.
 		const tools = await podman(
 			'run',

@@ -5,6 +5,8 @@
 import type { Seed } from './admin-client.cjs';
 
 export interface MockServerOptions {
+	/** A file the server's URL is written to once it listens (removed when it stops). */
+	readyFile?: string;
 	/** TCP port; default 0: a free port, chosen by the system. */
 	port?: number;
 	/** Interface to bind; default 127.0.0.1. */

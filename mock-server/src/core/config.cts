@@ -285,6 +285,17 @@ export const OPTIONS = {
 			return raw?.value;
 		},
 	}),
+	readyFile: spec({
+		flag: 'ready-file',
+		env: 'MOCK_READY_FILE',
+		absent: 'none written',
+		help: "file: once the server listens, its URL is written there (a loopback URL when it listens on every interface), and removed when it stops; the image's health check reads it, so it follows --port and --host however they were set",
+		read: (raw) => {
+			if (raw && !existsSync(dirname(resolve(raw.value))))
+				throw new ConfigError(`${raw.source}: the folder of ${raw.value} does not exist`);
+			return raw?.value;
+		},
+	}),
 	failOn: spec({
 		flag: 'fail-on',
 		env: 'MOCK_FAIL_ON',
