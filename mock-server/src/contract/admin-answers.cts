@@ -128,7 +128,14 @@ export const scanResponse = z
 		tikTokPixel: z.boolean().nullable(),
 		gAnalytics: z.boolean().nullable(),
 		ids: z.record(z.string(), z.array(z.string())),
-		findings: z.array(z.looseObject({ kind: z.string() })),
+		findings: z.array(
+			z.object({
+				kind: z.string(),
+				id: z.string().optional(),
+				where: z.string(),
+				evidence: z.string(),
+			}),
+		),
 		containers: z.array(
 			z.object({
 				id: z.string(),
@@ -144,6 +151,25 @@ export const divergencesResponse = z
 	.object({
 		exchanges: z.int(),
 		counts: z.record(z.string(), z.int()),
-		divergences: z.array(z.looseObject({ class: z.string(), kind: z.string() })),
+		divergences: z.array(
+			z.object({
+				class: z.enum(['breaks-spec', 'open-point', 'beyond-spec']),
+				kind: z.string(),
+				operation: z.string(),
+				what: z.string(),
+				seen: z.string(),
+				spec: z.string(),
+				decision: z.object({ words: z.string(), link: z.string() }).optional(),
+				nodes: z.object({ effect: z.string(), says: z.string() }),
+				first: z.literal(true).optional(),
+				count: z.int(),
+				example: z.object({
+					request: z.string(),
+					status: z.int(),
+					at: z.string().optional(),
+					value: z.unknown().optional(),
+				}),
+			}),
+		),
 	})
 	.meta({ id: 'AdminDivergences' });
