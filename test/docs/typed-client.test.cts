@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startServer, type TestServer } from '../helpers/server.cjs';
@@ -10,11 +11,11 @@ const run = promisify(execFile);
  * TypeScript users generate a client from /openapi.json: with openapi-typescript (its defaults) and
  * openapi-fetch, and with @hey-api/openapi-ts. The code a user writes first (an account, a search
  * with niche and city only, an entry with address and password only, a listing) must compile in
- * strict mode as written, and run. The generated files stay in test-results/typed-client/.
+ * strict mode as written, and run. Outside the repository (n8n's lint reads every .ts in it),
+ * with the project's node_modules linked in, as a user's project has its own.
  */
 const ROOT = join(__dirname, '..', '..');
-// Inside the repository, so the generated code finds openapi-fetch in its node_modules.
-const DIR = join(ROOT, 'test-results', 'typed-client');
+let DIR: string;
 const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 
 const USER_CODE = `
@@ -76,8 +77,8 @@ describe('a client generated from /openapi.json', () => {
 	let server: TestServer;
 	beforeAll(async () => {
 		server = await startServer({ log: false });
-		rmSync(DIR, { recursive: true, force: true });
-		mkdirSync(DIR, { recursive: true });
+		DIR = mkdtempSync(join(tmpdir(), 'typed-client-'));
+		symlinkSync(join(ROOT, 'node_modules'), join(DIR, 'node_modules'), 'dir');
 		writeFileSync(join(DIR, 'package.json'), '{"type": "module", "private": true}\n');
 		const document = await (await fetch(`${server.url}/openapi.json`)).text();
 		writeFileSync(join(DIR, 'openapi.json'), document);
@@ -97,7 +98,10 @@ describe('a client generated from /openapi.json', () => {
 		writeFileSync(join(DIR, 'hey-first-steps.mts'), HEY_USER_CODE);
 		writeFileSync(join(DIR, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
 	}, 120_000);
-	afterAll(() => server?.close());
+	afterAll(async () => {
+		await server?.close();
+		rmSync(DIR, { recursive: true, force: true });
+	});
 
 	it('types request fields with a default as optional, and optional fields as taking null (openapi-typescript)', () => {
 		const types = readFileSync(join(DIR, 'schema.d.ts'), 'utf8');
