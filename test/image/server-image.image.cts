@@ -1,5 +1,6 @@
-import { execFile } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PODMAN_LIMITS, podman } from '../helpers/podman.cjs';
@@ -215,6 +216,53 @@ describe('the reference server image', () => {
 			} finally {
 				await remove(byFlag.name);
 				await remove(byEnv.name);
+			}
+		},
+		3 * 60_000,
+	);
+
+	it(
+		"starts from testcontainers-node through podman's Docker-compatible socket, as the README's recipe says",
+		async () => {
+			// The Docker API as podman serves it, on a socket of this test's own.
+			const socket = join(tmpdir(), `podman-${process.pid}.sock`);
+			const service = spawn(
+				'podman',
+				['--runtime', 'runc', 'system', 'service', '--time=0', `unix://${socket}`],
+				{ stdio: 'ignore' },
+			);
+			try {
+				for (let i = 0; !existsSync(socket); i++) {
+					if (i > 100) throw new Error('podman system service did not open its socket');
+					await new Promise((resolve) => setTimeout(resolve, 100));
+				}
+				Object.assign(process.env, {
+					DOCKER_HOST: `unix://${socket}`,
+					// Ryuk (the reaper) needs a container engine feature rootful podman lacks here.
+					TESTCONTAINERS_RYUK_DISABLED: 'true',
+					// The published port is reached on loopback.
+					TESTCONTAINERS_HOST_OVERRIDE: '127.0.0.1',
+				});
+				// Loaded once the environment is set: testcontainers reads it on first use.
+				const { GenericContainer, Wait } = await import('testcontainers');
+				const started = Date.now();
+				const container = await new GenericContainer(IMAGE)
+					.withExposedPorts(4010)
+					.withEnvironment({ MOCK_DB: ':memory:', MOCK_ADMIN_TOKEN: adminToken })
+					.withUlimits({ nofile: { hard: 20000, soft: 20000 }, nproc: { hard: 4096, soft: 4096 } })
+					// On Docker: Wait.forHealthCheck() (podman runs health checks only when asked).
+					.withWaitStrategy(Wait.forHttp('/healthz', 4010))
+					.start();
+				try {
+					figures.push(`testcontainers: started and answering in ${Date.now() - started} ms`);
+					const url = `http://${container.getHost()}:${container.getMappedPort(4010)}`;
+					const accounts = await call(url, 'GET', '/__admin/accounts', adminToken);
+					expect(accounts.status).toBe(200);
+				} finally {
+					await container.stop();
+				}
+			} finally {
+				service.kill();
 			}
 		},
 		3 * 60_000,
