@@ -3,6 +3,7 @@ import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { GenericContainer, Wait } from 'testcontainers';
 import { PODMAN_LIMITS, podman } from '../helpers/podman.cjs';
 import { freePort } from '../helpers/ports.cjs';
 import { withTempDir } from '../helpers/temp-dir.cjs';
@@ -243,8 +244,7 @@ describe('the reference server image', () => {
 					// The published port is reached on loopback.
 					TESTCONTAINERS_HOST_OVERRIDE: '127.0.0.1',
 				});
-				// Loaded once the environment is set: testcontainers reads it on first use.
-				const { GenericContainer, Wait } = await import('testcontainers');
+				// testcontainers reads these when it first talks to the engine (at start()).
 				const started = Date.now();
 				const container = await new GenericContainer(IMAGE)
 					.withExposedPorts(4010)
