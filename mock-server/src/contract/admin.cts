@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { queryInt } from './common.cjs';
 import { INBOX_STATUSES } from './inboxes.cjs';
 
+/** An optional id in a query or body (an account, a key) that narrows what a call touches. */
+const scopeId = (description: string) => z.string().min(1).optional().meta({ description });
+
 /** What an API key may do on the inbox service (the lead search needs none). */
 export const PERMISSIONS = ['pools:read', 'inboxes:read', 'inboxes:write'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
@@ -67,13 +70,10 @@ export const faultRequest = z
 			.optional()
 			.meta({ description: 'Retry-After seconds of an injected 429 (default 60).' }),
 		drop: z.boolean().optional().meta({ description: 'Close the connection without an answer.' }),
-		accountId: z.string().min(1).optional().meta({
-			description:
-				"Only requests (or saves) of this account: a parallel test's fault never reaches another test's account.",
-		}),
-		keyId: z.string().min(1).optional().meta({
-			description: 'Only requests made with this API key (its id, as accounts answer it).',
-		}),
+		accountId: scopeId(
+			"Only requests (or saves) of this account: a parallel test's fault never reaches another test's account.",
+		),
+		keyId: scopeId('Only requests made with this API key (its id, as accounts answer it).'),
 		match: z
 			.strictObject({
 				query: z.record(z.string(), z.string()).optional().meta({
@@ -169,8 +169,8 @@ const jsonParam = (what: string) =>
 
 /** Filters of the journal that verify a test's own calls. */
 const journalMatch = {
-	accountId: z.string().min(1).optional().meta({ description: 'Only requests of this account.' }),
-	keyId: z.string().min(1).optional().meta({ description: 'Only requests made with this key.' }),
+	accountId: scopeId('Only requests of this account.'),
+	keyId: scopeId('Only requests made with this key.'),
 	query: jsonParam(
 		'query parameters the request carried with these values, e.g. {"skip":"0"}',
 	).optional(),
@@ -222,7 +222,7 @@ export const contactsQuery = z.strictObject(pageFields).meta({ id: 'AdminContact
 export const ledgerQuery = z.strictObject(pageFields).meta({ id: 'AdminLedgerQuery' });
 export const searchesQuery = z
 	.strictObject({
-		accountId: z.string().min(1).optional().meta({ description: "Only this account's searches." }),
+		accountId: scopeId("Only this account's searches."),
 		...pageFields,
 	})
 	.meta({ id: 'AdminSearchesQuery' });
@@ -350,11 +350,7 @@ export const faultArmedResponse = z
 
 export const faultClearQuery = z
 	.strictObject({
-		accountId: z
-			.string()
-			.min(1)
-			.optional()
-			.meta({ description: "Only this account's faults (the others stay armed)." }),
+		accountId: scopeId("Only this account's faults (the others stay armed)."),
 	})
 	.meta({ id: 'AdminFaultClearQuery' });
 
