@@ -20,8 +20,8 @@ export class Outputs {
 	) {}
 
 	/** The input item's fields, less any secret: what both outputs carry first. */
-	private inputOf(index: number): IDataObject {
-		return withoutSecrets(this.items[index].json, secretsOf(this.ctx, index));
+	private inputOf(index: number, secrets = secretsOf(this.ctx, index)): IDataObject {
+		return withoutSecrets(this.items[index].json, secrets);
 	}
 
 	note(message: string | undefined): void {
@@ -49,10 +49,11 @@ export class Outputs {
 	succeed(item: Pending, result: IDataObject, pool: NewPool | undefined): void {
 		const poolId = result.poolId ?? (item.newPool ? pool?.id : item.entry.poolId);
 		const name = item.newPool && pool?.name && poolId === pool.id ? pool.name : undefined;
+		const secrets = secretsOf(this.ctx, item.index);
 		this.created.push({
 			json: {
-				...this.inputOf(item.index),
-				...withoutSecrets(result, secretsOf(this.ctx, item.index)),
+				...this.inputOf(item.index, secrets),
+				...withoutSecrets(result, secrets),
 				emailAddress: result.emailAddress ?? item.entry.emailAddress,
 				...(poolId !== undefined ? { poolId } : {}),
 				...(name ? { poolName: name } : {}),

@@ -48,9 +48,9 @@ export async function listInboxes(ctx: IExecuteFunctions): Promise<INodeExecutio
 
 function toolResult(listings: Listing[]): IDataObject {
 	const inboxes = listings.flatMap((listing) => listing.items);
-	const totals = listings.map((listing) => listing.total);
-	const total = totals.every((t) => t !== undefined)
-		? totals.reduce((sum, t) => sum! + t!, 0)
+	// The service's count over all listings, when it gave one for each.
+	const total = listings.every((listing) => listing.total !== undefined)
+		? listings.reduce((sum, listing) => sum + (listing.total ?? 0), 0)
 		: undefined;
 	const hasMore = total === undefined ? null : inboxes.length < total;
 	const unsettled = listings.some((listing) => listing.unsettled);

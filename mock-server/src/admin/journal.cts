@@ -40,24 +40,15 @@ type Kept = Omit<JournalEntry, 'time' | 'body' | 'query'> & {
 };
 
 /** What a live view and a summary listing show of a kept request. */
-const summaryOf = ({
-	id,
-	at,
-	method,
-	path,
-	accountId,
-	keyId,
-	status,
-	durationMs,
-}: Kept): JournalSummary => ({
-	id,
-	time: new Date(at).toISOString(),
-	method,
-	path,
-	accountId,
-	keyId,
-	status,
-	durationMs,
+const summaryOf = (e: Kept): JournalSummary => ({
+	id: e.id,
+	time: new Date(e.at).toISOString(),
+	method: e.method,
+	path: e.path,
+	accountId: e.accountId,
+	keyId: e.keyId,
+	status: e.status,
+	durationMs: e.durationMs,
 });
 
 export interface JournalFilter extends RequestMatch {
