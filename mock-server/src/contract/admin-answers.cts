@@ -3,15 +3,11 @@
  * client generated from it (openapi-typescript, @hey-api/openapi-ts) types every admin answer.
  */
 import { z } from 'zod';
-import { INBOX_STATUSES } from './inboxes.cjs';
+import { INBOX_STATUSES, inboxesResponse } from './inboxes.cjs';
 import { contact, leadSearchRequest } from './leads.cjs';
 
-const pagination = z.object({
-	total: z.int(),
-	limit: z.int(),
-	skip: z.int(),
-	hasMore: z.boolean(),
-});
+/** Admin lists page as GET /inboxes does: the same pagination object. */
+const { pagination } = inboxesResponse.shape;
 
 export const healthResponse = z
 	.object({ status: z.literal('ok') })
