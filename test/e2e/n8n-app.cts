@@ -81,7 +81,8 @@ export class N8nApp {
 		readonly target: N8nVersion,
 		ports: { port: number; brokerPort: number },
 	) {
-		this.dir = join(CACHE, `run-${target.version}`);
+		// One folder per version and Jest worker: files of the suite run side by side.
+		this.dir = join(CACHE, `run-${target.version}-w${process.env.JEST_WORKER_ID ?? 0}`);
 		this.port = ports.port;
 		rmSync(this.dir, { recursive: true, force: true });
 		mkdirSync(join(this.dir, '.n8n', 'nodes'), { recursive: true });

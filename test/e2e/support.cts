@@ -12,7 +12,8 @@ export const CREDENTIAL = { id: 'leadInboxLocal01', name: 'Lead Inbox account' }
 
 /** `npm pack` of a package folder into the cache; the tarball's path. */
 export function pack(folder: string, into: string): string {
-	const destination = join(CACHE, into);
+	// Per Jest worker: another file may be packing the same package at the same moment.
+	const destination = join(CACHE, `${into}-w${process.env.JEST_WORKER_ID ?? 0}`);
 	mkdirSync(destination, { recursive: true });
 	const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', destination], {
 		cwd: folder,
