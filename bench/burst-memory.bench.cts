@@ -1,13 +1,24 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { line, memoryOf, startServerProcess } from './support.cjs';
+import { line, startServerProcess } from './support.cjs';
 
 /**
- * Memory that comes back after a burst (issue 33): ten count-1000 lead searches at once, in ten
- * cities (every website scanned for the first time), then 60 s of idle with the default
- * --scan-idle (60 s), after which the helper processes end. Reported for the server process and
- * for the whole tree (the server and its helper processes: what a container's limit counts),
- * beside the start-up RSS, the peak, and the time of one count-1000 search.
+ * Memory that comes back after a burst (issues 33 and 54): ten count-1000 lead searches at once,
+ * in ten cities (every website scanned for the first time), then 75 s of idle with the default
+ * --scan-idle (60 s), after which the helper processes end. Counted for the whole process tree
+ * (the server and its helper processes: what a container's limit counts) as RSS and as PSS (pages
+ * shared between the processes, the node binary's above all, counted once, as a container's memory
+ * accounting does), beside the time of the burst and of one count-1000 search.
+ *
+ *   npx tsx bench/burst-memory.bench.cts                 one run
+ *   BURST_RUNS=3 npx tsx bench/burst-memory.bench.cts    three, and their range
+ *   BENCH_MEMORY_PARTS=1 ...                             also where each process's memory is
+ *                                                        (V8 heap by space, external, the C
+ *                                                        allocator, the mapped binary)
+ *   BURST_IDLE_MS=5000 ...                               a shorter idle time, to try a change's peak
+ * The Node.js the bench runs on runs the server (so `PATH=<node 22>:$PATH npx tsx ...` measures 22).
  */
 
 const CITIES = [
@@ -22,6 +33,8 @@ const CITIES = [
 	'Atlanta',
 	'Portland',
 ];
+const IDLE_MS = Number(process.env.BURST_IDLE_MS ?? 75_000);
+const PARTS = process.env.BENCH_MEMORY_PARTS === '1';
 
 /** The process and its descendants, by /proc's children lists. */
 function treeOf(pid: number): number[] {
@@ -37,20 +50,87 @@ function treeOf(pid: number): number[] {
 	return pids;
 }
 
-function treeRssMB(pid: number): number {
-	let total = 0;
-	for (const member of treeOf(pid)) {
+/** A process's /proc/<pid>/smaps_rollup fields, in MiB (0 for a process that ended meanwhile). */
+function rollup(pid: number): Record<string, number> {
+	try {
+		const text = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+		return Object.fromEntries(
+			[...text.matchAll(/^(\w+):\s+(\d+) kB/gm)].map(([, name, kb]) => [name, Number(kb) / 1024]),
+		);
+	} catch {
+		return {};
+	}
+}
+
+interface Tree {
+	rss: number;
+	pss: number;
+	processes: number;
+}
+
+function tree(pid: number): Tree {
+	const members = treeOf(pid).map(rollup);
+	const sum = (field: string) => Math.round(members.reduce((s, m) => s + (m[field] ?? 0), 0));
+	return { rss: sum('Rss'), pss: sum('Pss'), processes: members.length };
+}
+
+const show = ({ rss, pss, processes }: Tree) =>
+	`PSS ${pss} MiB, RSS ${rss} MiB (${processes} process${processes > 1 ? 'es' : ''})`;
+
+/** Asks every process of the tree where its memory is (bench/memory-probe.cjs), and prints it. */
+async function parts(pid: number, dir: string, when: string): Promise<void> {
+	const members = treeOf(pid);
+	for (const member of members) {
+		rmSync(join(dir, `${member}.json`), { force: true });
 		try {
-			total += memoryOf(member).rssMB;
+			process.kill(member, 'SIGUSR2');
 		} catch {
 			// ended meanwhile
 		}
 	}
-	return total;
+	await sleep(500);
+	console.log(`    where it is, ${when}:`);
+	for (const member of members) {
+		let probe: any;
+		try {
+			probe = JSON.parse(readFileSync(join(dir, `${member}.json`), 'utf8'));
+		} catch {
+			continue;
+		}
+		const proc = rollup(member);
+		const mib = (n: number) => n.toFixed(1);
+		const young = (probe.spaces.new_space ?? 0) + (probe.spaces.new_large_object_space ?? 0);
+		const old = probe.heapCommitted - young;
+		// Anonymous memory V8's heap does not account for: the C allocator (Node's and SQLite's
+		// buffers, compiled code's zones, socket reads) and the array buffers' backing stores.
+		const native = (proc.Anonymous ?? 0) - probe.heapCommitted;
+		console.log(
+			`      ${probe.role.padEnd(13)} RSS ${mib(proc.Rss)} PSS ${mib(proc.Pss)}: V8 heap ${mib(probe.heapCommitted)} (young ${mib(young)}, old and code ${mib(old)}; used ${mib(probe.heapUsed)}), native ${mib(native)} (of it array buffers ${mib(probe.arrayBuffers)}, external ${mib(probe.external)}), mapped files ${mib((proc.Rss ?? 0) - (proc.Anonymous ?? 0))} (the node binary, shared)`,
+		);
+	}
 }
 
-export async function benchBurstMemory(): Promise<void> {
-	const server = await startServerProcess();
+interface Run {
+	start: Tree;
+	peak: Tree;
+	after: Tree;
+	idle: Tree;
+	burstS: number;
+	coldS: number;
+	warmS: number;
+}
+
+async function runOnce(): Promise<Run> {
+	const probeDir = mkdtempSync(join(tmpdir(), 'lead-inbox-memory-probe-'));
+	const server = await startServerProcess(
+		[],
+		PARTS
+			? {
+					NODE_OPTIONS: `--require ${join(__dirname, 'memory-probe.cjs')}`,
+					BENCH_MEMORY_PROBE_DIR: probeDir,
+				}
+			: {},
+	);
 	const pid = server.child.pid!;
 	const search = async (city: string, niche = 'plumber') => {
 		const res = await fetch(`${server.url}/api/v1/niche-finder-leads`, {
@@ -61,31 +141,62 @@ export async function benchBurstMemory(): Promise<void> {
 		await res.text();
 	};
 	try {
-		console.log('\nMemory after a burst: ten count-1000 searches at once, then 60 s idle');
 		await sleep(2000);
-		line('start', `server ${memoryOf(pid).rssMB} MiB, tree ${treeRssMB(pid)} MiB`);
-		let peakTree = 0;
-		const sampler = setInterval(() => (peakTree = Math.max(peakTree, treeRssMB(pid))), 100);
+		const start = tree(pid);
+		line('start', show(start));
+		if (PARTS) await parts(pid, probeDir, 'at start');
+		let peak: Tree = start;
+		const sampler = setInterval(() => {
+			const now = tree(pid);
+			if (now.pss > peak.pss) peak = now;
+		}, 100);
 		const started = performance.now();
 		await Promise.all(CITIES.map((city) => search(city)));
+		const burstS = (performance.now() - started) / 1000;
 		clearInterval(sampler);
-		line(
-			'burst',
-			`${((performance.now() - started) / 1000).toFixed(1)} s; peak: server ${memoryOf(pid).peakMB} MiB, tree ${peakTree} MiB`,
-		);
-		line('right after', `server ${memoryOf(pid).rssMB} MiB, tree ${treeRssMB(pid)} MiB`);
-		await sleep(65_000);
-		line('after 60 s idle', `server ${memoryOf(pid).rssMB} MiB, tree ${treeRssMB(pid)} MiB`);
+		line('ten searches at once', `${burstS.toFixed(1)} s; peak ${show(peak)}`);
+		const after = tree(pid);
+		line('right after', show(after));
+		if (PARTS) await parts(pid, probeDir, 'right after the burst');
+		await sleep(IDLE_MS);
+		const idle = tree(pid);
+		line(`after ${IDLE_MS / 1000} s idle`, show(idle));
+		if (PARTS) await parts(pid, probeDir, 'after the idle time');
 		// One count-1000 search of websites never scanned, helpers started again on demand.
-		const one = performance.now();
+		const cold = performance.now();
 		await search('San Diego', 'electrician');
-		line('one count-1000 search after idle', `${((performance.now() - one) / 1000).toFixed(2)} s`);
+		const coldS = (performance.now() - cold) / 1000;
+		line('one count-1000 search after idle', `${coldS.toFixed(2)} s`);
 		const warm = performance.now();
 		await search('Austin', 'electrician');
-		line('one more, helpers running', `${((performance.now() - warm) / 1000).toFixed(2)} s`);
+		const warmS = (performance.now() - warm) / 1000;
+		line('one more, helpers running', `${warmS.toFixed(2)} s`);
+		return { start, peak, after, idle, burstS, coldS, warmS };
 	} finally {
 		await server.stop();
+		rmSync(probeDir, { recursive: true, force: true });
 	}
+}
+
+export async function benchBurstMemory(): Promise<void> {
+	const runs: Run[] = [];
+	const count = Number(process.env.BURST_RUNS ?? 1);
+	for (let n = 1; n <= count; n++) {
+		console.log(
+			`\nMemory after a burst (Node ${process.versions.node}), run ${n} of ${count}: ten count-1000 searches at once, then ${IDLE_MS / 1000} s idle`,
+		);
+		runs.push(await runOnce());
+	}
+	if (count < 2) return;
+	const range = (pick: (run: Run) => number, digits = 0) => {
+		const values = runs.map(pick);
+		return `${Math.min(...values).toFixed(digits)}-${Math.max(...values).toFixed(digits)}`;
+	};
+	console.log(`\nNode ${process.versions.node}, ${count} runs (min-max):`);
+	line('PSS start / peak / idle', `${range((r) => r.start.pss)} / ${range((r) => r.peak.pss)} / ${range((r) => r.idle.pss)} MiB`);
+	line('RSS start / peak / idle', `${range((r) => r.start.rss)} / ${range((r) => r.peak.rss)} / ${range((r) => r.idle.rss)} MiB`);
+	line('ten searches at once', `${range((r) => r.burstS, 1)} s`);
+	line('one count-1000 search, helpers cold / running', `${range((r) => r.coldS, 2)} / ${range((r) => r.warmS, 2)} s`);
 }
 
 if (require.main === module) void benchBurstMemory().then(() => process.exit(0));

@@ -35,7 +35,10 @@ export function memoryOf(pid: number): { rssMB: number; peakMB: number } {
 	return { rssMB: Math.round(kb('VmRSS') / 1024), peakMB: Math.round(kb('VmHWM') / 1024) };
 }
 
-export async function startServerProcess(extraArgs: string[] = []): Promise<ServerProcess> {
+export async function startServerProcess(
+	extraArgs: string[] = [],
+	env: Record<string, string> = {},
+): Promise<ServerProcess> {
 	buildBundle();
 	const db = join(tmpdir(), `lead-inbox-bench-${process.pid}-${Date.now()}.db`);
 	const child = spawn(
@@ -57,7 +60,7 @@ export async function startServerProcess(extraArgs: string[] = []): Promise<Serv
 			'off',
 			...extraArgs,
 		],
-		{ stdio: ['ignore', 'pipe', 'inherit'] },
+		{ stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } },
 	);
 	let out = '';
 	await new Promise<void>((resolve, reject) => {

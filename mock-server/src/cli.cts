@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import './core/require-node.cjs';
+import './core/server-heap.cjs';
 import { buildServer } from './app.cjs';
 import { ConfigError, parseConfig, type ServerConfig, usage } from './core/config.cjs';
 import { helperRole } from './core/helpers.cjs';

@@ -51,5 +51,5 @@ describe('/docs in a browser', () => {
 		const editor = leads.locator('textarea.body-param__text');
 		expect(await editor.inputValue()).toContain('"niche": "dentist"');
 		await page.close();
-	});
+	}, 3 * 60_000); // opens every operation in a real browser: minutes on a busy 2-core machine
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { freePort } from '../helpers/ports.cjs';
@@ -195,6 +195,31 @@ describe('one process per database, and npm start under a process manager', () =
 			stop('SIGTERM');
 			await done;
 		}
+	});
+
+	it("gives its own process V8's young-generation size (same PID), unless the user chose one", async () => {
+		const flagsOf = async (env: NodeJS.ProcessEnv) => {
+			const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--db', ':memory:', '--port', '0'], {
+				stdio: ['ignore', 'pipe', 'inherit'],
+				env: { ...process.env, ...env },
+			});
+			let stdout = '';
+			await new Promise<void>((resolve) =>
+				child.stdout.on('data', (chunk) => {
+					stdout += chunk;
+					if (stdout.includes('admin token:')) resolve();
+				}),
+			);
+			// The process the caller started (its PID is what a process manager signals) now runs
+			// with these arguments.
+			const args = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+			const exited = new Promise((resolve) => child.once('exit', resolve));
+			child.kill('SIGTERM');
+			expect(await exited).toBe(0);
+			return args.filter((arg) => arg.startsWith('--max-semi-space-size'));
+		};
+		expect(await flagsOf({})).toEqual(['--max-semi-space-size=8']);
+		expect(await flagsOf({ NODE_OPTIONS: '--max-semi-space-size=16' })).toEqual([]);
 	});
 
 	it('SIGTERM to the PID that `npm start` reports ends the server and frees the port', async () => {

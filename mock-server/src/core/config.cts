@@ -139,7 +139,10 @@ export const OPTIONS = {
 	scanConcurrency: spec({
 		flag: 'scan-concurrency',
 		env: 'MOCK_SCAN_CONCURRENCY',
-		default: '1024',
+		// 256, not more: each scan in flight holds socket reads in the scanner's C heap, which
+		// stays grown after the burst (1024: a tree peak ~110 MiB higher, no faster on loopback;
+		// bench/README.md, "Memory after a burst, on Node 24").
+		default: '256',
 		help: 'websites scanned at once, all scanner processes together (1 to 8192): fewer use less memory and take large searches longer',
 		read: (raw) => integer(raw!, 1, 8192),
 	}),

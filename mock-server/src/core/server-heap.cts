@@ -1,0 +1,33 @@
+/**
+ * Imported second by the command line (after the Node.js check): gives the server's own process
+ * the young-generation size the server is measured with, by starting the same command again with
+ * V8's flag (process.execve: the same process id, stdio, arguments and environment; one more
+ * Node.js start-up, about 50 ms, before anything is listened on or opened).
+ *
+ * Why: since Node 24, V8 sizes the young generation from the machine's memory (semi-spaces of
+ * 64 MiB on a 24 GiB machine; 16 on Node 20) and, after a burst of searches, keeps it at that size
+ * until its memory reducer runs 70 to 110 s later: 130 MiB held by an idle server. The flag must
+ * be given at start (V8 sizes the heap once; v8.setFlagsFromString comes too late), and a shebang
+ * cannot carry it portably (`env -S` is GNU and BSD only). Measured: bench/README.md ("Memory
+ * after a burst, on Node 24").
+ *
+ * Left as started: a flag the user gave (node's arguments or NODE_OPTIONS), a platform without
+ * execve (Windows), Node.js before 22.15, and the helper processes (spawnHelper gives them theirs).
+ */
+const SERVER_SEMI_SPACE_MB = 8;
+
+const FLAG = '--max-semi-space-size';
+
+function relaunchWithServerHeap(): void {
+	if (typeof process.execve !== 'function') return;
+	const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
+	if (given.includes(FLAG)) return;
+	process.execve(process.execPath, [
+		process.execPath,
+		`${FLAG}=${SERVER_SEMI_SPACE_MB}`,
+		...process.execArgv,
+		...process.argv.slice(1),
+	]);
+}
+
+relaunchWithServerHeap();
