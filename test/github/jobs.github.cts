@@ -181,7 +181,7 @@ it('publish.yml, job "image": builds the reference server image from the tag\'s 
 	const config = await inspect(tag);
 	expect([config.Entrypoint, config.User]).toEqual([
 		['node', '/app/dist/lead-inbox-mock-server'],
-		'node',
+		'1000:1000',
 	]);
 });
 

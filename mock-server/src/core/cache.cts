@@ -21,11 +21,20 @@ export const CACHE_LIMITS = {
 
 export type CacheName = keyof typeof CACHE_LIMITS;
 
+/**
+ * lru-cache's options for at most `max` entries, counted one each through `maxSize` rather than
+ * given as `max`: with `max`, lru-cache allocates its arrays for all of them up front (4 MiB held
+ * by an idle server for the 100,000 scan results alone); counted, they grow with the entries.
+ */
+export function upTo(max: number): { maxSize: number; sizeCalculation: () => number } {
+	return { maxSize: max, sizeCalculation: () => 1 };
+}
+
 /** A cache holding at most `CACHE_LIMITS[name].max` entries. */
 export function boundedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(
 	name: Exclude<CacheName, 'directoryBusinesses' | 'scanResults'>,
 ): LRUCache<K, V> {
-	return new LRUCache<K, V>({ max: CACHE_LIMITS[name].max });
+	return new LRUCache<K, V>(upTo(CACHE_LIMITS[name].max));
 }
 
 export { LRUCache };

@@ -2,7 +2,7 @@
  * Website scan results kept for a time-to-live (server clock), so repeated searches are fast. Only
  * the three flags are kept, never the pages or the full findings, in a bounded cache.
  */
-import { CACHE_LIMITS, LRUCache } from '../core/cache.cjs';
+import { CACHE_LIMITS, LRUCache, upTo } from '../core/cache.cjs';
 import type { Clock } from '../core/clock.cjs';
 import type { ScanSummary } from '../scan/index.cjs';
 
@@ -25,7 +25,7 @@ export class ScanCache {
 		limits: { max: number; ttlMs: number } = CACHE_LIMITS.scanResults,
 	) {
 		this.entries = new LRUCache<string, Entry>({
-			max: limits.max,
+			...upTo(limits.max),
 			ttl: limits.ttlMs,
 			// Expiry follows the server clock, which the admin API can move forward.
 			perf: { now: () => clock.now() },
