@@ -193,10 +193,19 @@ export async function benchBurstMemory(): Promise<void> {
 		return `${Math.min(...values).toFixed(digits)}-${Math.max(...values).toFixed(digits)}`;
 	};
 	console.log(`\nNode ${process.versions.node}, ${count} runs (min-max):`);
-	line('PSS start / peak / idle', `${range((r) => r.start.pss)} / ${range((r) => r.peak.pss)} / ${range((r) => r.idle.pss)} MiB`);
-	line('RSS start / peak / idle', `${range((r) => r.start.rss)} / ${range((r) => r.peak.rss)} / ${range((r) => r.idle.rss)} MiB`);
+	line(
+		'PSS start / peak / idle',
+		`${range((r) => r.start.pss)} / ${range((r) => r.peak.pss)} / ${range((r) => r.idle.pss)} MiB`,
+	);
+	line(
+		'RSS start / peak / idle',
+		`${range((r) => r.start.rss)} / ${range((r) => r.peak.rss)} / ${range((r) => r.idle.rss)} MiB`,
+	);
 	line('ten searches at once', `${range((r) => r.burstS, 1)} s`);
-	line('one count-1000 search, helpers cold / running', `${range((r) => r.coldS, 2)} / ${range((r) => r.warmS, 2)} s`);
+	line(
+		'one count-1000 search, helpers cold / running',
+		`${range((r) => r.coldS, 2)} / ${range((r) => r.warmS, 2)} s`,
+	);
 }
 
 if (require.main === module) void benchBurstMemory().then(() => process.exit(0));

@@ -15,7 +15,9 @@ if (dir) {
 	process.on('SIGUSR2', () => {
 		const usage = process.memoryUsage();
 		const spaces = Object.fromEntries(
-			v8.getHeapSpaceStatistics().map((space) => [space.space_name, space.physical_space_size / MiB]),
+			v8
+				.getHeapSpaceStatistics()
+				.map((space) => [space.space_name, space.physical_space_size / MiB]),
 		);
 		const heap = v8.getHeapStatistics();
 		writeFileSync(

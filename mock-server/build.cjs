@@ -13,7 +13,14 @@
 'use strict';
 const { build } = require('esbuild');
 const ts = require('typescript');
-const { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
+const {
+	chmodSync,
+	copyFileSync,
+	mkdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} = require('node:fs');
 const { dirname, join, sep } = require('node:path');
 
 const EXTERNAL = [

@@ -2,6 +2,9 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser, newPage, screenshot } from '../helpers/browser.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
 
+// Every operation opened in a real browser: minutes on a busy 2-core machine.
+jest.setTimeout(3 * 60_000);
+
 /** The API docs page as a reader sees it, in Debian's Chromium. */
 describe('/docs in a browser', () => {
 	let server: TestServer;
@@ -51,5 +54,5 @@ describe('/docs in a browser', () => {
 		const editor = leads.locator('textarea.body-param__text');
 		expect(await editor.inputValue()).toContain('"niche": "dentist"');
 		await page.close();
-	}, 3 * 60_000); // opens every operation in a real browser: minutes on a busy 2-core machine
+	});
 });

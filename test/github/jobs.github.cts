@@ -16,12 +16,39 @@ const ROOT = join(__dirname, '..', '..');
 const WORKFLOWS = join(ROOT, '.github', 'workflows');
 const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
 
+/** A stand-in's line that finds the real command behind it (PATH without the stand-ins' folder). */
+const findReal = (command: string) =>
+	`real="$(PATH="$(tr ':' '\\n' <<<"$PATH" | grep -vx "$RUNNER_STAND_INS" | paste -sd:)" command -v ${command})"`;
+
 /** npm with `publish` made a dry run (nothing leaves this machine); the real npm for the rest. */
 const DRY_RUN_NPM = [
-	'real="$(PATH="$(tr \':\' \'\\n\' <<<"$PATH" | grep -vx "$RUNNER_STAND_INS" | paste -sd:)" command -v npm)"',
+	findReal('npm'),
 	'if [ "$1" = publish ]; then shift; exec "$real" publish --dry-run "$@"; fi',
 	'exec "$real" "$@"',
 ].join('\n');
+
+/** The Node line publish.yml's jobs run on (its setup-node step). */
+const PUBLISH_NODE = String(
+	parse(readFileSync(join(WORKFLOWS, 'publish.yml'), 'utf8')).jobs.publish.steps.find(
+		(step: { uses?: string }) => step.uses?.startsWith('actions/setup-node'),
+	).with['node-version'],
+);
+
+/**
+ * npx with the release jobs' own test runs skipped where .ci/run ran the whole suite on the same
+ * Node line already (CI_RUN_NODE): those steps would repeat files of it. Everything else the jobs
+ * do (install, build, lint, pack, publish) runs.
+ */
+const npxSkippingTestsAlreadyRun = () =>
+	process.env.CI_RUN_NODE === PUBLISH_NODE
+		? {
+				npx: [
+					`if [ "$1" = jest ]; then echo "jest $2: skipped, .ci/run ran it on Node ${PUBLISH_NODE} already"; exit 0; fi`,
+					findReal('npx'),
+					'exec "$real" "$@"',
+				].join('\n'),
+			}
+		: {};
 
 /** A job of publish.yml as a push of this version's tag starts it. */
 const publishJob = (name: string, options: Partial<JobOptions> = {}) =>
@@ -121,7 +148,9 @@ describe.each(CHECK_LINES)('ci.yml, job "check" on Node %s', (node) => {
 
 it('publish.yml, job "publish": on a version tag, checks and publishes with provenance (a dry run here)', async () => {
 	// The one change: npm publish is a dry run (nothing leaves this machine).
-	const job = await publishJob('publish', { standIns: { npm: DRY_RUN_NPM } });
+	const job = await publishJob('publish', {
+		standIns: { npm: DRY_RUN_NPM, ...npxSkippingTestsAlreadyRun() },
+	});
 	expect(job.ran).toEqual([
 		'actions/checkout@v4',
 		'Set up Node.js',
@@ -139,7 +168,9 @@ it('publish.yml, job "publish": on a version tag, checks and publishes with prov
 });
 
 it('publish.yml, job "server-package": publishes the reference server from the same tag with provenance (a dry run here)', async () => {
-	const job = await publishJob('server-package', { standIns: { npm: DRY_RUN_NPM } });
+	const job = await publishJob('server-package', {
+		standIns: { npm: DRY_RUN_NPM, ...npxSkippingTestsAlreadyRun() },
+	});
 	expect(job.ran).toEqual([
 		'actions/checkout@v4',
 		'Set up Node.js',

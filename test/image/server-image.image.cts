@@ -212,9 +212,12 @@ describe('the reference server image', () => {
 				for (const { name, url } of [byFlag, byEnv]) {
 					expect((await call(url, 'GET', '/healthz')).body).toEqual({ status: 'ok' });
 					// What the check reads: the URL the server wrote once it listened.
-					expect(await inContainer(name, "require('fs').readFileSync(process.env.MOCK_READY_FILE, 'utf8')")).toMatch(
-						/^http:\/\/(127\.0\.0\.1:5000|\[::1\]:5001)$/,
-					);
+					expect(
+						await inContainer(
+							name,
+							"require('fs').readFileSync(process.env.MOCK_READY_FILE, 'utf8')",
+						),
+					).toMatch(/^http:\/\/(127\.0\.0\.1:5000|\[::1\]:5001)$/);
 				}
 				// And it fails once the server is gone (a stopped server leaves no stale file behind).
 				await inContainer(byFlag.name, "require('fs').rmSync(process.env.MOCK_READY_FILE)");

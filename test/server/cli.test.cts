@@ -199,10 +199,14 @@ describe('one process per database, and npm start under a process manager', () =
 
 	it("gives its own process V8's young-generation size (same PID), unless the user chose one", async () => {
 		const flagsOf = async (env: NodeJS.ProcessEnv) => {
-			const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--db', ':memory:', '--port', '0'], {
-				stdio: ['ignore', 'pipe', 'inherit'],
-				env: { ...process.env, ...env },
-			});
+			const child = spawn(
+				process.execPath,
+				['--import', 'tsx', CLI, '--db', ':memory:', '--port', '0'],
+				{
+					stdio: ['ignore', 'pipe', 'inherit'],
+					env: { ...process.env, ...env },
+				},
+			);
 			let stdout = '';
 			await new Promise<void>((resolve) =>
 				child.stdout.on('data', (chunk) => {
