@@ -377,7 +377,7 @@ describe('options', () => {
 			'MOCK_PORT (environment) must be an integer from 0 to 65535 (0 picks a free port) (got "abc")',
 		);
 		expect(parseConfig([], { MOCK_SCAN_CONCURRENCY: '64' })).toMatchObject({ scanConcurrency: 64 });
-		expect(parseConfig([], {})).toMatchObject({ scanConcurrency: 256 });
+		expect(parseConfig([], {})).toMatchObject({ scanConcurrency: 1024 });
 		expect(() => parseConfig(['--scan-concurrency', '0'], {})).toThrow(
 			'--scan-concurrency must be an integer from 1 to 8192 (got "0")',
 		);

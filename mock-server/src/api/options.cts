@@ -29,7 +29,7 @@ export interface MockServerOptions {
 	scanTimeout?: number;
 	/** Scanner processes: 'auto' (default), or 0 to 16 (0 scans in the server's own process). */
 	scanThreads?: number | 'auto';
-	/** Websites scanned at once (default 256). */
+	/** Websites scanned at once (default 1024). */
 	scanConcurrency?: number;
 	/** Milliseconds without a scan after which the scanning processes end (default 60000). */
 	scanIdle?: number;

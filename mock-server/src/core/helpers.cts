@@ -89,8 +89,6 @@ export function spawnHelper(role: HelperRole): Helper {
 	const flags = [
 		`--max-old-space-size=${HEAP_MB[role].old}`,
 		`--max-semi-space-size=${HEAP_MB[role].young / 2}`,
-		// Smaller V8 heaps for some speed, which a count-1000 search does not show: bench/README.md.
-		'--optimize-for-size',
 	];
 	const entry = RUNS_FROM_BUNDLE
 		? [HELPER_ENTRY]
