@@ -39,7 +39,7 @@ const PUBLISH_NODE = String(
  * Node line already (CI_RUN_NODE): those steps would repeat files of it. Everything else the jobs
  * do (install, build, lint, pack, publish) runs.
  */
-const npxSkippingTestsAlreadyRun = () =>
+const npxSkippingTestsAlreadyRun = (): Record<string, string> =>
 	process.env.CI_RUN_NODE === PUBLISH_NODE
 		? {
 				npx: [

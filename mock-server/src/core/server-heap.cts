@@ -6,7 +6,7 @@
  *
  * Why: since Node 24, V8 sizes the young generation from the machine's memory (semi-spaces of
  * 64 MiB on a 24 GiB machine; 16 on Node 20) and, after a burst of searches, keeps it at that size
- * until its memory reducer runs 70 to 110 s later: 130 MiB held by an idle server. The flag must
+ * until its memory reducer runs 70 to 110 s later (65 MiB measured after a burst, up to 128). The flag must
  * be given at start (V8 sizes the heap once; v8.setFlagsFromString comes too late), and a shebang
  * cannot carry it portably (`env -S` is GNU and BSD only). Measured: bench/README.md ("Memory
  * after a burst, on Node 24").
