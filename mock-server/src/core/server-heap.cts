@@ -2,7 +2,8 @@
  * Imported second by the command line (after the Node.js check): gives the server's own process
  * the young-generation size the server is measured with, by starting the same command again with
  * V8's flag (process.execve: the same process id, stdio, arguments and environment; one more
- * Node.js start-up, about 50 ms, before anything is listened on or opened).
+ * Node.js start-up that parses the bundle again, about 0.1 s, before anything is listened on or
+ * opened; measured by bench/startup.bench.cts).
  *
  * Why: since Node 24, V8 sizes the young generation from the machine's memory (semi-spaces of
  * 64 MiB on a 24 GiB machine; 16 on Node 20) and, after a burst of searches, keeps it at that size
