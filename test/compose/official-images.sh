@@ -12,7 +12,12 @@ set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$HERE/../.."
 CACHE="${N8N_E2E_CACHE:-$HOME/.cache/n8n-nodes-lead-inbox}"
-podman() { command podman --runtime runc "$@"; }
+podman() { command podman --runtime runc "$@" 9>&-; } # the lock below is not theirs to hold
+# One run at a time: .ci/run's two lanes may both get here (test:compose and test:github); the
+# second waits, then finds the images built.
+mkdir -p "$CACHE"
+exec 9>"$CACHE/official-images.lock"
+flock 9
 versions=("$@")
 [ ${#versions[@]} -gt 0 ] || versions=(2.40.7 2.8.4)
 

@@ -14,11 +14,14 @@ else
 fi
 major="$("$node_bin" -p 'process.versions.node.split(".")[0]')"
 name="localhost/node:${major}-bookworm-slim"
-podman() { command podman --runtime runc "$@"; }
+podman() { command podman --runtime runc "$@" 9>&-; } # the lock below is not theirs to hold
 
+# One run at a time (suites running side by side may all need the base); the next finds it built.
+mkdir -p "$CACHE"
+exec 9>"$CACHE/base.lock"
+flock 9
 if podman image exists "$name" 2>/dev/null; then echo "$name"; exit 0; fi
 
-mkdir -p "$CACHE"
 tarball="$CACHE/bookworm-minbase.tar"
 if [ ! -f "$tarball" ]; then
 	rootfs="$(mktemp -d)"
