@@ -14,7 +14,7 @@ export const BUNDLE = join(__dirname, '..', 'mock-server', 'dist', 'lead-inbox-m
 /** Builds the bundle once per benchmark run. */
 let built = false;
 export function buildBundle(): void {
-	if (built) return;
+	if (built || process.env.BENCH_BUNDLE) return;
 	execFileSync(process.execPath, [join(__dirname, '..', 'mock-server', 'build.cjs')]);
 	built = true;
 }
@@ -51,7 +51,9 @@ export async function startServerProcess(
 			// BENCH_SERVER_FLAGS="--max-semi-space-size=2 ...": node flags for the server, to
 			// measure what they change (the server's own environment variables pass through).
 			...(process.env.BENCH_SERVER_FLAGS?.split(/\s+/).filter(Boolean) ?? []),
-			BUNDLE,
+			// BENCH_BUNDLE=<another checkout>/mock-server/dist/lead-inbox-mock-server: that build
+			// instead of this one's (a before/after comparison in one run).
+			process.env.BENCH_BUNDLE || BUNDLE,
 			'--db',
 			db,
 			'--port',

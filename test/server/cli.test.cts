@@ -226,6 +226,57 @@ describe('one process per database, and npm start under a process manager', () =
 		expect(await flagsOf({ NODE_OPTIONS: '--max-semi-space-size=16' })).toEqual([]);
 	});
 
+	it('starts its helper processes with mapped 64 KiB buffers, unless the user set the allocator', async () => {
+		const allocatorOf = async (env: NodeJS.ProcessEnv) => {
+			const port = await freePort();
+			const child = spawn(
+				process.execPath,
+				['--import', 'tsx', CLI, '--db', ':memory:', '--port', String(port), '--log', 'off'],
+				{
+					stdio: ['ignore', 'pipe', 'inherit'],
+					env: { ...process.env, MOCK_DEV_KEY: 'dev_allocator_test_key', ...env },
+				},
+			);
+			let stdout = '';
+			await new Promise<void>((resolve) =>
+				child.stdout.on('data', (chunk) => {
+					stdout += chunk;
+					if (stdout.includes('admin token:')) resolve();
+				}),
+			);
+			try {
+				// A search starts the scanner and synthetic-web processes.
+				const res = await fetch(`http://127.0.0.1:${port}/api/v1/niche-finder-leads`, {
+					method: 'POST',
+					headers: {
+						authorization: 'Bearer dev_allocator_test_key',
+						'content-type': 'application/json',
+					},
+					body: JSON.stringify({ niche: 'dentist', city: 'Boise', count: 1 }),
+				});
+				expect(res.status).toBe(200);
+				const helpers = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')
+					.split(/\s+/)
+					.filter(Boolean);
+				expect(helpers.length).toBeGreaterThanOrEqual(2);
+				return helpers.map(
+					(pid) =>
+						readFileSync(`/proc/${pid}/environ`, 'utf8')
+							.split('\0')
+							.find((entry) => entry.startsWith('MALLOC_MMAP_THRESHOLD_=')) ?? 'none',
+				);
+			} finally {
+				const exited = new Promise((resolve) => child.once('exit', resolve));
+				child.kill('SIGTERM');
+				await exited;
+			}
+		};
+		expect(new Set(await allocatorOf({}))).toEqual(new Set(['MALLOC_MMAP_THRESHOLD_=65536']));
+		expect(new Set(await allocatorOf({ MALLOC_MMAP_THRESHOLD_: '131072' }))).toEqual(
+			new Set(['MALLOC_MMAP_THRESHOLD_=131072']),
+		);
+	});
+
 	it('SIGTERM to the PID that `npm start` reports ends the server and frees the port', async () => {
 		const port = await freePort();
 		const npm = spawn('npm', ['start', '--', '--port', String(port), '--db', ':memory:'], {

@@ -10,6 +10,11 @@ export class Limiter {
 		return this.active === 0 && this.waiting.length === 0;
 	}
 
+	/** How many wait for a place now. */
+	get queued(): number {
+		return this.waiting.length;
+	}
+
 	/** A new limit: waiters get the places it adds; places above it are not given again. */
 	resize(limit: number): void {
 		this.limit = limit;

@@ -124,13 +124,13 @@ export class Scanner {
 			keepAliveMs: options.keepAliveMs ?? 4000,
 		};
 		this.limiter = new Limiter(this.o.concurrency);
-		this.window = new ScanWindow(
-			this.limiter,
-			this.o.concurrency,
-			Math.min(32, this.o.concurrency),
-			this.o.timeoutMs / 4,
-		);
 		this.bodies = new Limiter(this.o.bodyConcurrency);
+		this.window = new ScanWindow(this.limiter, {
+			min: Math.min(32, this.o.concurrency),
+			max: this.o.concurrency,
+			targetMs: this.o.timeoutMs / 4,
+			maxUnread: 2 * this.o.bodyConcurrency,
+		});
 	}
 
 	scan(url: string | null | undefined): Promise<ScanResult> {
@@ -160,7 +160,7 @@ export class Scanner {
 			hostMap: this.o.hostMap,
 			userAgent: USER_AGENT,
 			bodies: this.bodies,
-			answered: (ms: number) => this.window.answered(ms),
+			answered: (ms: number) => this.window.answered(ms, this.bodies.queued),
 		};
 	}
 

@@ -1,13 +1,17 @@
 import type { Limiter } from '../core/limiter.cjs';
 
 /**
- * How many scans a scanner keeps in flight, adapted to how fast the websites answer (additive
- * increase, multiplicative decrease, as TCP does). All at once is fastest for a burst: every slow
- * site's time-out starts at once instead of one after another. But under sustained load the
- * answers queue up behind each other (here the synthetic websites share the machine's CPU with the
- * scanner), and a site that would answer at once waits past its time-out. So the window shrinks
- * when answers take longer than `targetMs`, grows again with each quick one, and opens fully when
- * the scanner is idle.
+ * How many scans a scanner keeps in flight, adapted as TCP adapts its window (additive increase,
+ * multiplicative decrease). All at once is fastest for a search: every slow site's time-out starts
+ * at once instead of one window after another (a slow start from 64 or 256 scans made a count-1000
+ * search 0.6 s slower, bench/README.md). Two signals cut it:
+ * - an answer that took longer than `targetMs`: the sites answer slowly because they are loaded
+ *   (here the synthetic websites share the machine's CPU with the scanner), and a site that would
+ *   answer at once would wait past its time-out;
+ * - more than `maxUnread` answers received and waiting to be read (bodies are read a few at a
+ *   time): each holds what its socket delivered in the process's memory. In a burst of searches
+ *   the window stayed open, a thousand answers waited, and the scanner's C heap grew by 150 MiB.
+ * A quick answer while few wait opens it by one place. It opens fully when the scanner is idle.
  */
 export class ScanWindow {
 	private size: number;
@@ -15,31 +19,36 @@ export class ScanWindow {
 
 	constructor(
 		private readonly limiter: Limiter,
-		private readonly max: number,
-		private readonly min: number,
-		private readonly targetMs: number,
+		private readonly settings: {
+			min: number;
+			max: number;
+			targetMs: number;
+			maxUnread: number;
+		},
 	) {
-		this.size = max;
+		this.size = settings.max;
 	}
 
-	/** A website answered (response headers) `ms` after the request was made. */
-	answered(ms: number): void {
-		if (ms > this.targetMs) {
+	/** A site answered (response headers) `ms` after its request; `unread` answers wait now. */
+	answered(ms: number, unread: number): void {
+		if (ms > this.settings.targetMs || unread > this.settings.maxUnread) {
 			// One cut per target interval: the answers of one congested moment count once.
 			const now = performance.now();
-			if (now - this.lastCut < this.targetMs) return;
+			if (now - this.lastCut < this.settings.targetMs) return;
 			this.lastCut = now;
 			this.resize(Math.floor(this.size * 0.75));
-		} else if (this.size < this.max) this.resize(this.size + 1);
+		} else this.resize(this.size + 1);
 	}
 
-	/** Called when a scan ends: nothing in flight means the next burst may go at once. */
+	/** Called when a scan ends: nothing in flight means the next search may go at once. */
 	settled(): void {
-		if (this.limiter.idle && this.size < this.max) this.resize(this.max);
+		if (this.limiter.idle) this.resize(this.settings.max);
 	}
 
 	private resize(size: number): void {
-		this.size = Math.max(this.min, Math.min(this.max, size));
-		this.limiter.resize(this.size);
+		const next = Math.max(this.settings.min, Math.min(this.settings.max, size));
+		if (next === this.size) return;
+		this.size = next;
+		this.limiter.resize(next);
 	}
 }
