@@ -25,8 +25,8 @@ export interface ScanPoolOptions {
 	/**
 	 * Scans in flight in all threads together, at most (and at least one per thread). More at once
 	 * lets more slow sites' time-outs run at the same time, and costs memory (answers received and
-	 * not read yet); each thread's ScanWindow keeps fewer in flight while answers slow down under
-	 * sustained load. The measured trade-off is in bench/README.md ("Fourth round").
+	 * not read yet); each thread's ScanWindow keeps fewer in flight while answers slow down or wait
+	 * to be read. The measured trade-offs are in bench/README.md ("Fourth round", "Flow control").
 	 */
 	concurrency?: number;
 	/** How long each thread keeps an idle connection (Scanner's keepAliveMs). */

@@ -57,8 +57,8 @@ export interface ScannerOptions {
 	maxContainerDepth?: number;
 	concurrency?: number;
 	/**
-	 * Response bodies read at once. The other scans wait with their response unread in the socket,
-	 * so memory is bounded by this, not by how many sites are scanned at once.
+	 * Response bodies read at once. The other answers wait with what their socket delivered so far
+	 * (a small page: all of it) in memory; the scan window keeps few of them waiting (ScanWindow).
 	 */
 	bodyConcurrency?: number;
 	hostMap?: HostMap;
