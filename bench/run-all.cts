@@ -7,6 +7,7 @@ import { benchLeads } from './leads.bench.cjs';
 import { benchMemory } from './memory.bench.cjs';
 import { benchNewLeads } from './new-leads.bench.cjs';
 import { benchScan } from './scan.bench.cjs';
+import { benchSearchSpeed } from './search-speed.bench.cjs';
 import { benchStartup } from './startup.bench.cjs';
 import { benchTrigger } from './trigger.bench.cjs';
 
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
 	await benchStartup();
 	await benchScan();
 	await benchLeads();
+	await benchSearchSpeed();
 	await benchInboxes();
 	await benchCreateInboxesNode();
 	await benchTrigger();
