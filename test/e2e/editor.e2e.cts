@@ -85,7 +85,7 @@ describe(`the editor of n8n ${target.version}`, () => {
 		for (const name of OURS) {
 			expect(await search(name, [name])).toContain(name);
 			const item = page.locator('[data-test-id=node-creator-node-item]', { hasText: name }).first();
-			await expect(item.locator('img, svg').first().isVisible()).resolves.toBe(true);
+			await item.locator('img, svg').first().waitFor({ state: 'visible' });
 			await shot(`search-${name.toLowerCase().replace(/ /g, '-')}`);
 		}
 		// Found by the package's words: the search waits for all four, and fails naming the words.
@@ -107,7 +107,7 @@ describe(`the editor of n8n ${target.version}`, () => {
 			'TikTok Pixel',
 			'Google Analytics',
 		])
-			await expect(ndv.getByText(label, { exact: true }).first().isVisible()).resolves.toBe(true);
+			await ndv.getByText(label, { exact: true }).first().waitFor({ state: 'visible' });
 		await shot('fetch-leads-parameters');
 		await page.click('[data-test-id=parameter-input-metaAds] input');
 		const options = page.locator('.el-select-dropdown__item:visible');
@@ -132,9 +132,10 @@ describe(`the editor of n8n ${target.version}`, () => {
 		);
 		await page.click('[data-test-id=credential-save-button]');
 		await dialog.getByText('More details').click();
-		await expect(
-			dialog.getByText('The inbox service refused the API key').first().isVisible(),
-		).resolves.toBe(true);
+		await dialog
+			.getByText('The inbox service refused the API key')
+			.first()
+			.waitFor({ state: 'visible' });
 		await shot('credential-wrong-key');
 
 		await page.fill('[data-test-id=parameter-input-apiKey] input', stack.account.apiKey);
@@ -154,9 +155,10 @@ describe(`the editor of n8n ${target.version}`, () => {
 		await page.click('[data-test-id=node-execute-button]');
 		const output = page.locator('[data-test-id=output-panel]');
 		await output.getByText('5 items').first().waitFor();
-		await expect(
-			page.getByText('Charged 5 credits for 5 new leads.').first().isVisible(),
-		).resolves.toBe(true);
+		await page
+			.getByText('Charged 5 credits for 5 new leads.')
+			.first()
+			.waitFor({ state: 'visible' });
 		await shot('fetch-leads-run');
 		const balance = await stack.server.admin('GET', `/accounts/${stack.account.accountId}`);
 		expect(balance.body.credits).toBe(995);
@@ -166,7 +168,7 @@ describe(`the editor of n8n ${target.version}`, () => {
 	it("opens Create Inboxes and its pool picker lists the account's pools", async () => {
 		await addNode('Create Inboxes');
 		const ndv = page.locator('[data-test-id=ndv]');
-		await expect(ndv.getByText('Add Inboxes To', { exact: true }).isVisible()).resolves.toBe(true);
+		await ndv.getByText('Add Inboxes To', { exact: true }).waitFor({ state: 'visible' });
 		await page.click('[data-test-id=parameter-input-poolMode]');
 		await page.getByText('An Existing Pool', { exact: true }).last().click();
 		await page.click('[data-test-id=parameter-input-poolId] [data-test-id=rlc-input]');
