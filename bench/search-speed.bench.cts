@@ -31,12 +31,7 @@ function subjects(): Subject[] {
 const CITIES = ['New York', 'Los Angeles', 'Chicago'];
 
 async function round(subject: Subject): Promise<number[]> {
-	const previous = process.env.BENCH_BUNDLE;
-	if (subject.bundle) process.env.BENCH_BUNDLE = subject.bundle;
-	else delete process.env.BENCH_BUNDLE;
-	const server = await startServerProcess([], subject.env);
-	if (previous === undefined) delete process.env.BENCH_BUNDLE;
-	else process.env.BENCH_BUNDLE = previous;
+	const server = await startServerProcess([], subject.env, subject.bundle || undefined);
 	const search = async (city: string, count: number) => {
 		const started = performance.now();
 		const res = await fetch(`${server.url}/api/v1/niche-finder-leads`, {

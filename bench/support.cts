@@ -14,7 +14,7 @@ export const BUNDLE = join(__dirname, '..', 'mock-server', 'dist', 'lead-inbox-m
 /** Builds the bundle once per benchmark run. */
 let built = false;
 export function buildBundle(): void {
-	if (built || process.env.BENCH_BUNDLE) return;
+	if (built) return;
 	execFileSync(process.execPath, [join(__dirname, '..', 'mock-server', 'build.cjs')]);
 	built = true;
 }
@@ -38,6 +38,9 @@ export function memoryOf(pid: number): { rssMB: number; peakMB: number } {
 export async function startServerProcess(
 	extraArgs: string[] = [],
 	env: Record<string, string> = {},
+	// BENCH_BUNDLE=<another checkout>/mock-server/dist/lead-inbox-mock-server: that build instead
+	// of this one's (a before/after comparison in one run).
+	bundle = process.env.BENCH_BUNDLE || BUNDLE,
 ): Promise<ServerProcess> {
 	buildBundle();
 	const db = join(tmpdir(), `lead-inbox-bench-${process.pid}-${Date.now()}.db`);
@@ -51,9 +54,7 @@ export async function startServerProcess(
 			// BENCH_SERVER_FLAGS="--max-semi-space-size=2 ...": node flags for the server, to
 			// measure what they change (the server's own environment variables pass through).
 			...(process.env.BENCH_SERVER_FLAGS?.split(/\s+/).filter(Boolean) ?? []),
-			// BENCH_BUNDLE=<another checkout>/mock-server/dist/lead-inbox-mock-server: that build
-			// instead of this one's (a before/after comparison in one run).
-			process.env.BENCH_BUNDLE || BUNDLE,
+			bundle,
 			'--db',
 			db,
 			'--port',
