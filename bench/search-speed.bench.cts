@@ -1,4 +1,4 @@
-import { line, startServerProcess } from './support.cjs';
+import { line, median, startServerProcess } from './support.cjs';
 
 /**
  * How long a count-1000 lead search takes (every website scanned for the first time), for one or
@@ -52,11 +52,6 @@ async function round(subject: Subject): Promise<number[]> {
 		await server.stop();
 	}
 }
-
-const median = (values: number[]) => {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.floor(sorted.length / 2)];
-};
 
 export async function benchSearchSpeed(): Promise<void> {
 	const list = subjects();

@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { line } from './support.cjs';
+import { line, median } from './support.cjs';
 
 /**
  * Start-up and idle memory of the standalone reference server (the bundle its package ships),
@@ -33,9 +33,6 @@ async function once(args: string[], port: number): Promise<{ ms: number; rssMiB:
 		await new Promise((r) => child.once('exit', r));
 	}
 }
-
-const median = (values: number[]) =>
-	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export async function benchStartup(runs = 7): Promise<void> {
 	execFileSync(process.execPath, [join(__dirname, '..', 'mock-server', 'build.cjs')]);

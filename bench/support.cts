@@ -209,5 +209,9 @@ export class PeakMemory {
 	}
 }
 
+/** The middle value (the upper one of the two middles for an even count). */
+export const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
 export const line = (label: string, value: string | number) =>
 	console.log(`${label.padEnd(44)} ${value}`);

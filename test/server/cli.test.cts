@@ -197,29 +197,39 @@ describe('one process per database, and npm start under a process manager', () =
 		}
 	});
 
+	/**
+	 * The server as a process manager starts it (its PID is what gets signalled), ready once it
+	 * printed its admin token; `stop` sends SIGTERM and resolves with the exit code.
+	 */
+	async function startCli(args: string[], env: NodeJS.ProcessEnv) {
+		const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--db', ':memory:', ...args], {
+			stdio: ['ignore', 'pipe', 'inherit'],
+			env: { ...process.env, ...env },
+		});
+		let stdout = '';
+		await new Promise<void>((resolve) =>
+			child.stdout.on('data', (chunk) => {
+				stdout += chunk;
+				if (stdout.includes('admin token:')) resolve();
+			}),
+		);
+		return {
+			pid: child.pid!,
+			stop: () => {
+				const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+				child.kill('SIGTERM');
+				return exited;
+			},
+		};
+	}
+
 	it("gives its own process V8's young-generation size (same PID), unless the user chose one", async () => {
 		const flagsOf = async (env: NodeJS.ProcessEnv) => {
-			const child = spawn(
-				process.execPath,
-				['--import', 'tsx', CLI, '--db', ':memory:', '--port', '0'],
-				{
-					stdio: ['ignore', 'pipe', 'inherit'],
-					env: { ...process.env, ...env },
-				},
-			);
-			let stdout = '';
-			await new Promise<void>((resolve) =>
-				child.stdout.on('data', (chunk) => {
-					stdout += chunk;
-					if (stdout.includes('admin token:')) resolve();
-				}),
-			);
+			const server = await startCli(['--port', '0'], env);
 			// The process the caller started (its PID is what a process manager signals) now runs
 			// with these arguments.
-			const args = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
-			const exited = new Promise((resolve) => child.once('exit', resolve));
-			child.kill('SIGTERM');
-			expect(await exited).toBe(0);
+			const args = readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0');
+			expect(await server.stop()).toBe(0);
 			return args.filter((arg) => arg.startsWith('--max-semi-space-size'));
 		};
 		expect(await flagsOf({})).toEqual(['--max-semi-space-size=8']);
@@ -229,21 +239,10 @@ describe('one process per database, and npm start under a process manager', () =
 	it('starts its helper processes with mapped 64 KiB buffers, unless the user set the allocator', async () => {
 		const allocatorOf = async (env: NodeJS.ProcessEnv) => {
 			const port = await freePort();
-			const child = spawn(
-				process.execPath,
-				['--import', 'tsx', CLI, '--db', ':memory:', '--port', String(port), '--log', 'off'],
-				{
-					stdio: ['ignore', 'pipe', 'inherit'],
-					env: { ...process.env, MOCK_DEV_KEY: 'dev_allocator_test_key', ...env },
-				},
-			);
-			let stdout = '';
-			await new Promise<void>((resolve) =>
-				child.stdout.on('data', (chunk) => {
-					stdout += chunk;
-					if (stdout.includes('admin token:')) resolve();
-				}),
-			);
+			const server = await startCli(['--port', String(port), '--log', 'off'], {
+				MOCK_DEV_KEY: 'dev_allocator_test_key',
+				...env,
+			});
 			try {
 				// A search starts the scanner and synthetic-web processes.
 				const res = await fetch(`http://127.0.0.1:${port}/api/v1/niche-finder-leads`, {
@@ -255,7 +254,7 @@ describe('one process per database, and npm start under a process manager', () =
 					body: JSON.stringify({ niche: 'dentist', city: 'Boise', count: 1 }),
 				});
 				expect(res.status).toBe(200);
-				const helpers = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')
+				const helpers = readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, 'utf8')
 					.split(/\s+/)
 					.filter(Boolean);
 				expect(helpers.length).toBeGreaterThanOrEqual(2);
@@ -266,9 +265,7 @@ describe('one process per database, and npm start under a process manager', () =
 							.find((entry) => entry.startsWith('MALLOC_MMAP_THRESHOLD_=')) ?? 'none',
 				);
 			} finally {
-				const exited = new Promise((resolve) => child.once('exit', resolve));
-				child.kill('SIGTERM');
-				await exited;
+				await server.stop();
 			}
 		};
 		expect(new Set(await allocatorOf({}))).toEqual(new Set(['MALLOC_MMAP_THRESHOLD_=65536']));
