@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -7,6 +7,7 @@ import { runCompositeAction } from '../helpers/composite-action.cjs';
 import { freePort } from '../helpers/ports.cjs';
 import { waitUntil } from '../helpers/wait.cjs';
 import { CACHE } from './n8n-app.cjs';
+import { scratchFolder } from './scratch.cjs';
 import { pack, ROOT } from './support.cjs';
 
 const run = promisify(execFile);
@@ -34,8 +35,8 @@ const ADMIN = 'adm_package-test-token';
  * on Node 24 (no tsx, no TypeScript), started through its bin from a seed.
  */
 describe('the lead-inbox-mock-server package', () => {
-	const folder = join(CACHE, 'mock-server-install');
-	const bin = join(folder, 'node_modules', '.bin', 'lead-inbox-mock-server');
+	let folder: string;
+	let bin: string;
 	let server: ChildProcess;
 	let url: string;
 	let tarball: string;
@@ -55,8 +56,8 @@ describe('the lead-inbox-mock-server package', () => {
 
 	beforeAll(async () => {
 		tarball = pack(join(ROOT, 'mock-server'), 'pack-server');
-		rmSync(folder, { recursive: true, force: true });
-		mkdirSync(folder, { recursive: true });
+		folder = scratchFolder(CACHE, 'mock-server-install');
+		bin = join(folder, 'node_modules', '.bin', 'lead-inbox-mock-server');
 		const PATH = toolsPath(24, 12);
 		const installed = await run('npm', ['install', '--no-audit', '--no-fund', tarball], {
 			cwd: folder,
@@ -91,9 +92,7 @@ describe('the lead-inbox-mock-server package', () => {
 	});
 
 	it('on Node 20 with npm 11, installs and then says in one line which Node.js it needs', async () => {
-		const old = join(CACHE, 'mock-server-install-node20');
-		rmSync(old, { recursive: true, force: true });
-		mkdirSync(old, { recursive: true });
+		const old = scratchFolder(CACHE, 'mock-server-install-node20');
 		const env = { ...process.env, PATH: toolsPath(20, 11) };
 		await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
 			cwd: old,
@@ -283,11 +282,10 @@ await startMockServer({ scanThread: 1 });
 
 	describe('the composite action (mock-server/action.yml), its steps run as a runner runs them', () => {
 		const actionDir = join(ROOT, 'mock-server');
-		const runnerTemp = join(CACHE, 'action-runner-temp');
 		// One runner temp folder for the job, as on a runner: the second install finds the first.
+		let runnerTemp: string;
 		beforeAll(() => {
-			rmSync(runnerTemp, { recursive: true, force: true });
-			mkdirSync(runnerTemp, { recursive: true });
+			runnerTemp = scratchFolder(CACHE, 'action-runner-temp');
 		});
 		const action = (inputs: Record<string, string>) =>
 			runCompositeAction(actionDir, inputs, { workspace: ROOT, runnerTemp });

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type Owner, type Rest, setupOwner, signInOwner } from '../helpers/n8n-rest.cjs';
+import { scratchFolder } from './scratch.cjs';
 
 const run = promisify(execFile);
 
@@ -81,10 +82,10 @@ export class N8nApp {
 		readonly target: N8nVersion,
 		ports: { port: number; brokerPort: number },
 	) {
-		// One folder per version and Jest worker: files of the suite run side by side.
-		this.dir = join(CACHE, `run-${target.version}-w${process.env.JEST_WORKER_ID ?? 0}`);
+		// One folder per version and test process: files of the suite, and other Jest runs, run
+		// side by side.
+		this.dir = scratchFolder(CACHE, `n8n-${target.version}`);
 		this.port = ports.port;
-		rmSync(this.dir, { recursive: true, force: true });
 		mkdirSync(join(this.dir, '.n8n', 'nodes'), { recursive: true });
 		mkdirSync(this.filesDir, { recursive: true });
 		// Not the test runner's environment: n8n keeps its database in memory under NODE_ENV=test.
@@ -223,8 +224,8 @@ export class N8nApp {
 	}
 
 	/** Starts the app (editor and REST API) and resolves once the editor is accessible. */
-	async start(): Promise<void> {
-		await this.startProcess(['start'], 'Editor is now accessible');
+	async start(): Promise<N8nProcess> {
+		return await this.startProcess(['start'], 'Editor is now accessible');
 	}
 
 	/**

@@ -97,13 +97,51 @@ const INBOXES = workflow('QueueInboxes0001', 'Queue: inboxes by webhook', [
 const startedBy = (worker: N8nProcess) =>
 	[...worker.log.matchAll(/Worker started execution (\d+)/g)].map((m) => m[1]);
 
-const post = async (url: string, body: unknown) => {
-	const res = await fetch(url, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	});
-	return { status: res.status, body: (await res.json()) as any };
+/** n8n's own lines about trouble (errors, failed or stalled jobs), the last of each process. */
+const troubleLines = (processes: Record<string, N8nProcess>) =>
+	Object.entries(processes)
+		.map(([name, p]) => {
+			const lines = p.log.split('\n').filter((l) => /error|fail|stall|warn/i.test(l));
+			return `${name}:\n${lines.slice(-20).join('\n') || '(nothing)'}`;
+		})
+		.join('\n');
+
+/**
+ * The webhook calls, answered when their executions end (a few seconds here, 25 s for the
+ * rate-limited ones). One not answered in two minutes, or answered with anything but 200, fails
+ * the test with what n8n's processes said about it: an execution that never ends would otherwise
+ * show only as undici's five-minute header time-out.
+ */
+const postAll = async (
+	url: string,
+	bodies: unknown[],
+	processes: Record<string, N8nProcess>,
+): Promise<any[]> => {
+	const answers = await Promise.all(
+		bodies.map(async (body) => {
+			try {
+				const res = await fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify(body),
+					signal: AbortSignal.timeout(120_000),
+				});
+				const text = await res.text();
+				return res.status === 200
+					? { body: JSON.parse(text) }
+					: { failed: `${res.status} ${text}` };
+			} catch (error) {
+				return { failed: (error as Error).message };
+			}
+		}),
+	);
+	const failed = answers.filter((a) => a.failed !== undefined);
+	if (failed.length > 0)
+		throw new Error(
+			`${failed.length} of ${bodies.length} webhook calls failed: ${[...new Set(failed.map((a) => a.failed))].join('; ')}\n` +
+				troubleLines(processes),
+		);
+	return answers.map((a) => a.body);
 };
 
 describe('n8n 2.8.4 in queue mode (Redis, PostgreSQL, a main instance and two workers)', () => {
@@ -112,6 +150,7 @@ describe('n8n 2.8.4 in queue mode (Redis, PostgreSQL, a main instance and two wo
 	let postgres: Service;
 	let app: N8nApp;
 	let workers: N8nProcess[];
+	let processes: Record<string, N8nProcess>;
 	let account: { accountId: string; apiKey: string };
 
 	beforeAll(async () => {
@@ -135,7 +174,7 @@ describe('n8n 2.8.4 in queue mode (Redis, PostgreSQL, a main instance and two wo
 			await app.importWorkflow(w);
 			await app.cli(['publish:workflow', `--id=${w.id}`]);
 		}
-		await app.start();
+		const main = await app.start();
 		workers = [];
 		for (let worker = 0; worker < 2; worker++)
 			workers.push(
@@ -143,6 +182,7 @@ describe('n8n 2.8.4 in queue mode (Redis, PostgreSQL, a main instance and two wo
 					N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 				}),
 			);
+		processes = { main, 'worker 1': workers[0], 'worker 2': workers[1] };
 	});
 
 	afterAll(async () => {
@@ -159,13 +199,10 @@ describe('n8n 2.8.4 in queue mode (Redis, PostgreSQL, a main instance and two wo
 		);
 		const calls = searches.flatMap((search) => [search, search, search]);
 		const before = workers.map((w) => startedBy(w).length);
-		const answers = await Promise.all(
-			calls.map((body) => post(`${app.url}/webhook/queue-leads`, body)),
-		);
+		const answers = await postAll(`${app.url}/webhook/queue-leads`, calls, processes);
 		const wallMs = Date.now() - started;
 
-		for (const answer of answers) expect(answer.status).toBe(200);
-		const results = answers.map((a) => a.body[0] as { contacts: any[]; chargedCredits: number });
+		const results = answers.map((a) => a[0] as { contacts: any[]; chargedCredits: number });
 		const perWorker = workers.map((w, i) => startedBy(w).length - before[i]);
 		expect(perWorker.reduce((a, b) => a + b, 0)).toBe(30);
 		for (const count of perWorker) expect(count).toBeGreaterThan(0);
@@ -204,15 +241,10 @@ describe('n8n 2.8.4 in queue mode (Redis, PostgreSQL, a main instance and two wo
 			inboxes: Array.from({ length: 10 }, (_, i) => ({ email: `queue${b}-${i}@gmail.com` })),
 		}));
 		const before = workers.map((w) => startedBy(w).length);
-		const answers = await Promise.all(
-			batches.map((body) => post(`${app.url}/webhook/queue-inboxes`, body)),
-		);
+		const answers = await postAll(`${app.url}/webhook/queue-inboxes`, batches, processes);
 		const wallMs = Date.now() - started;
 
-		for (const answer of answers) {
-			expect(answer.status).toBe(200);
-			expect(answer.body).toHaveLength(10);
-		}
+		for (const answer of answers) expect(answer).toHaveLength(10);
 		const perWorker = workers.map((w, i) => startedBy(w).length - before[i]);
 		expect(perWorker.reduce((a, b) => a + b, 0)).toBe(6);
 

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Rest } from '../helpers/n8n-rest.cjs';
 import { freePort } from '../helpers/ports.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
 import { CACHE, N8nApp, type N8nVersion } from './n8n-app.cjs';
+import { scratchFolder } from './scratch.cjs';
 
 export const ROOT = join(__dirname, '..', '..');
 export const EXAMPLES = join(ROOT, 'examples');
@@ -12,9 +13,8 @@ export const CREDENTIAL = { id: 'leadInboxLocal01', name: 'Lead Inbox account' }
 
 /** `npm pack` of a package folder into the cache; the tarball's path. */
 export function pack(folder: string, into: string): string {
-	// Per Jest worker: another file may be packing the same package at the same moment.
-	const destination = join(CACHE, `${into}-w${process.env.JEST_WORKER_ID ?? 0}`);
-	mkdirSync(destination, { recursive: true });
+	// Per test process: another file or Jest run may be packing the same package at the same moment.
+	const destination = scratchFolder(CACHE, into);
 	const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', destination], {
 		cwd: folder,
 		encoding: 'utf8',

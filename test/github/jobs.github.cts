@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { CACHE as E2E_CACHE } from '../e2e/n8n-app.cjs';
 import { PODMAN_LIMITS, podman } from '../helpers/podman.cjs';
 import { type JobOptions, jobMatrix, runWorkflowJob } from '../helpers/workflow-job.cjs';
 
@@ -256,7 +257,6 @@ it('publish.yml refuses a tag that is not the package version', async () => {
 });
 
 it('ci.yml, job "e2e": with the n8n apps restored from the cache, the suite runs (one file of it here)', async () => {
-	const cache = join(homedir(), '.cache', 'n8n-nodes-lead-inbox');
 	const job = await runWorkflowJob(join(WORKFLOWS, 'ci.yml'), 'e2e', {
 		repository: ROOT,
 		root,
@@ -264,7 +264,8 @@ it('ci.yml, job "e2e": with the n8n apps restored from the cache, the suite runs
 		github: { GITHUB_REF_NAME: 'main' },
 		// A cache hit, as the second run of the job finds (the first installs them: the same
 		// script .ci/run runs cold). Without one here, the apps are installed as on a first run.
-		cacheHits: existsSync(cache) ? { '~/.cache/n8n-nodes-lead-inbox': cache } : {},
+		// The suite's cache is shared, not copied: test folders are per process (test/e2e/scratch.cts).
+		cacheHits: existsSync(E2E_CACHE) ? { '~/.cache/n8n-nodes-lead-inbox': E2E_CACHE } : {},
 		// One file of the suite: the whole suite runs in .ci/run already.
 		env: { E2E_ONLY: 'credential-test' },
 	});

@@ -1,4 +1,7 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /*
  * Ports for programs that must be told theirs before they start (Dovecot, n8n, a container's
@@ -6,17 +9,50 @@ import net from 'node:net';
  *
  * A port found free and closed again can be taken by anyone before its program binds it: the
  * kernel hands out port 0's picks from the ephemeral range (net.ipv4.ip_local_port_range,
- * 32768-60999 by default), and other jest workers look for free ports too. So these come from
- * below that range, from a band of ports of this process's own (by its jest run and worker), each
- * handed out once, and checked free before it is.
+ * 32768-60999 by default), and other test processes look for free ports too, also those of
+ * another Jest run at the same time (.ci/run runs two lanes). So these come from below that
+ * range, from a band of ports this process claimed (a file made only if it does not exist yet,
+ * in a folder every test process shares), each handed out once, and checked free before it is.
  */
 const FIRST = 20_000;
 const BAND = 400;
 const BANDS = 30; // 20000-31999
-const worker = Number(process.env.JEST_WORKER_ID ?? 0);
-// Workers of one run (one parent) get consecutive bands; another run at the same time is shifted.
-const band = (process.ppid * 7 + worker) % BANDS;
+const CLAIMS = join(tmpdir(), 'lead-inbox-test-port-bands');
+let band: number | undefined;
 let handedOut = 0;
+
+function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+/** A band no running test process holds; given back when this process exits. */
+function claimBand(): number {
+	mkdirSync(CLAIMS, { recursive: true });
+	for (let i = 0; i < BANDS; i++) {
+		const candidate = (process.pid + i) % BANDS;
+		const file = join(CLAIMS, String(candidate));
+		for (let attempt = 0; attempt < 2; attempt++) {
+			try {
+				writeFileSync(file, String(process.pid), { flag: 'wx' });
+				process.once('exit', () => rmSync(file, { force: true }));
+				return candidate;
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+				// Held by a process that ended without giving it back (killed): taken over once. An
+				// empty file is one being written.
+				const owner = Number(readFileSync(file, 'utf8'));
+				if (!(owner > 0) || alive(owner)) break;
+				rmSync(file, { force: true });
+			}
+		}
+	}
+	throw new Error(`every port band is held by a running test process (${CLAIMS})`);
+}
 
 function canListen(port: number): Promise<boolean> {
 	return new Promise((resolve) => {
@@ -28,6 +64,7 @@ function canListen(port: number): Promise<boolean> {
 
 /** A loopback port nothing listens on, that no other test process will be handed. */
 export async function freePort(): Promise<number> {
+	band ??= claimBand();
 	while (handedOut < BAND) {
 		const port = FIRST + band * BAND + handedOut++;
 		if (await canListen(port)) return port;

@@ -1,0 +1,44 @@
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Folders a test process writes in (n8n user folders, packed tarballs, installs), under the
+ * e2e cache and named by the process, never by the Jest worker number: two Jest runs at once
+ * (.ci/run's two lanes, and test:github's e2e job, which links the same cache) both have a
+ * worker 1, and one run's set-up used to delete and rewrite the other's running n8n folder.
+ * A process removes its own folders when it exits; a later process removes those of any process
+ * that no longer runs (killed before it could).
+ */
+export function scratchFolder(cache: string, name: string): string {
+	const root = join(cache, 'scratch');
+	if (!swept) {
+		swept = true;
+		sweep(root);
+		process.once('exit', () =>
+			rmSync(join(root, String(process.pid)), { recursive: true, force: true }),
+		);
+	}
+	const folder = join(root, String(process.pid), name);
+	rmSync(folder, { recursive: true, force: true });
+	mkdirSync(folder, { recursive: true });
+	return folder;
+}
+
+let swept = false;
+
+function sweep(root: string): void {
+	if (!existsSync(root)) return;
+	for (const pid of readdirSync(root))
+		if (!running(Number(pid))) rmSync(join(root, pid), { recursive: true, force: true });
+}
+
+function running(pid: number): boolean {
+	if (!Number.isInteger(pid) || pid <= 0) return false;
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		// EPERM: it runs, as another user.
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
