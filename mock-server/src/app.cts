@@ -14,6 +14,7 @@ import { registerTrafficHooks } from './admin/traffic.cjs';
 import { PERMISSIONS } from './contract/admin.cjs';
 import { Clock } from './core/clock.cjs';
 import type { ServerConfig } from './core/config.cjs';
+import { IDLE_MEMORY_QUIET_MS, returnMemoryWhenIdle } from './core/idle-memory.cjs';
 import { Logger, type LogSink } from './core/logger.cjs';
 import { Secrets } from './core/secrets.cjs';
 import { dashboardRoutes } from './dashboard/index.cjs';
@@ -184,6 +185,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 	app.setSerializerCompiler(jsonSerializerCompiler);
 	acceptJsonBodies(app);
 	decorateRequests(app);
+	returnMemoryWhenIdle(app, IDLE_MEMORY_QUIET_MS);
 	answerErrors(app, logger);
 	registerOpenApi(app, url);
 	if (config.log)

@@ -223,17 +223,19 @@ describe('one process per database, and npm start under a process manager', () =
 		};
 	}
 
-	it("gives its own process V8's young-generation size (same PID), unless the user chose one", async () => {
+	it("gives its own process V8's young-generation size and gc (same PID), unless the user set them", async () => {
 		const flagsOf = async (env: NodeJS.ProcessEnv) => {
 			const server = await startCli(['--port', '0'], env);
 			// The process the caller started (its PID is what a process manager signals) now runs
 			// with these arguments.
 			const args = readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0');
 			expect(await server.stop()).toBe(0);
-			return args.filter((arg) => arg.startsWith('--max-semi-space-size'));
+			return args.filter((arg) => /^--(max-semi-space-size|expose-gc)/.test(arg));
 		};
-		expect(await flagsOf({})).toEqual(['--max-semi-space-size=8']);
-		expect(await flagsOf({ NODE_OPTIONS: '--max-semi-space-size=16' })).toEqual([]);
+		expect(await flagsOf({})).toEqual(['--max-semi-space-size=8', '--expose-gc']);
+		// The user's own size stays theirs; gc, which returns memory when idle, is still added.
+		expect(await flagsOf({ NODE_OPTIONS: '--max-semi-space-size=16' })).toEqual(['--expose-gc']);
+		expect(await flagsOf({ NODE_OPTIONS: '--max-semi-space-size=16 --expose-gc' })).toEqual([]);
 	});
 
 	it('starts its helper processes with mapped 64 KiB buffers, unless the user set the allocator', async () => {

@@ -1,7 +1,7 @@
 /**
  * Imported second by the command line (after the Node.js check): gives the server's own process
- * the young-generation size the server is measured with, by starting the same command again with
- * V8's flag (process.execve: the same process id, stdio, arguments and environment; one more
+ * the young-generation size the server is measured with, and `gc` for returning memory when idle,
+ * by starting the same command again with V8's flags (process.execve: the same process id, stdio, arguments and environment; one more
  * Node.js start-up that parses the bundle again, about 0.1 s, before anything is listened on or
  * opened; measured by bench/startup.bench.cts).
  *
@@ -12,20 +12,26 @@
  * cannot carry it portably (`env -S` is GNU and BSD only). Measured: bench/README.md ("Memory
  * after a burst, on Node 24").
  *
- * Left as started: a flag the user gave (node's arguments or NODE_OPTIONS), a platform without
+ * Left as started: a flag the user gave (node's arguments or NODE_OPTIONS; the others are added), a platform without
  * execve (Windows), Node.js before 22.15, and the helper processes (spawnHelper gives them theirs).
  */
 const SERVER_SEMI_SPACE_MB = 8;
 
-const FLAG = '--max-semi-space-size';
+/**
+ * V8's flags the server runs with: the young generation's size, and `gc` for giving memory back
+ * when idle (core/idle-memory.cts).
+ */
+const FLAGS = [`--max-semi-space-size=${SERVER_SEMI_SPACE_MB}`, '--expose-gc'];
 
 function relaunchWithServerHeap(): void {
 	if (typeof process.execve !== 'function') return;
 	const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
-	if (given.includes(FLAG)) return;
+	// A flag the user gave is theirs (a semi-space size of their own, say).
+	const missing = FLAGS.filter((flag) => !given.includes(flag.split('=')[0]));
+	if (missing.length === 0) return;
 	process.execve(process.execPath, [
 		process.execPath,
-		`${FLAG}=${SERVER_SEMI_SPACE_MB}`,
+		...missing,
 		...process.execArgv,
 		...process.argv.slice(1),
 	]);
