@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { freePort } from '../helpers/ports.cjs';
@@ -8,6 +8,15 @@ import { waitUntil } from '../helpers/wait.cjs';
 
 /** The `npm start` program itself: bad options, a port in use, graceful shutdown. */
 const CLI = join(__dirname, '../../mock-server/src/cli.cts');
+/** Builds the bin the package ships (once per file), for what only it does: relaunch, helpers. */
+let bundle: string | undefined;
+const buildBundle = () => {
+	if (!bundle) {
+		execFileSync(process.execPath, [join(__dirname, '../../mock-server/build.cjs')]);
+		bundle = join(__dirname, '../../mock-server/dist/lead-inbox-mock-server');
+	}
+	return bundle;
+};
 
 type OnStdout = (text: string, kill: (signal: NodeJS.Signals) => void) => void;
 
@@ -201,8 +210,10 @@ describe('one process per database, and npm start under a process manager', () =
 	 * The server as a process manager starts it (its PID is what gets signalled), ready once it
 	 * printed its admin token; `stop` sends SIGTERM and resolves with the exit code.
 	 */
-	async function startCli(args: string[], env: NodeJS.ProcessEnv) {
-		const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--db', ':memory:', ...args], {
+	/** The command line from its sources (through tsx), or as its package ships it (`bundle`). */
+	async function startCli(args: string[], env: NodeJS.ProcessEnv, bundle = false) {
+		const entry = bundle ? [buildBundle()] : ['--import', 'tsx', CLI];
+		const child = spawn(process.execPath, [...entry, '--db', ':memory:', ...args], {
 			stdio: ['ignore', 'pipe', 'inherit'],
 			env: { ...process.env, ...env },
 		});
@@ -238,13 +249,15 @@ describe('one process per database, and npm start under a process manager', () =
 		expect(await flagsOf({ NODE_OPTIONS: '--max-semi-space-size=16 --expose-gc' })).toEqual([]);
 	});
 
-	it('starts its helper processes with mapped 64 KiB buffers, unless the user set the allocator', async () => {
+	it('starts its helper processes, connected to it, with mapped 64 KiB buffers unless the user set the allocator', async () => {
 		const allocatorOf = async (env: NodeJS.ProcessEnv) => {
 			const port = await freePort();
-			const server = await startCli(['--port', String(port), '--log', 'off'], {
-				MOCK_DEV_KEY: 'dev_allocator_test_key',
-				...env,
-			});
+			// The bin as shipped: its helpers run the same file (from the sources they run another).
+			const server = await startCli(
+				['--port', String(port), '--log', 'off'],
+				{ MOCK_DEV_KEY: 'dev_allocator_test_key', ...env },
+				true,
+			);
 			try {
 				// A search starts the scanner and synthetic-web processes.
 				const res = await fetch(`http://127.0.0.1:${port}/api/v1/niche-finder-leads`, {
@@ -254,12 +267,23 @@ describe('one process per database, and npm start under a process manager', () =
 						'content-type': 'application/json',
 					},
 					body: JSON.stringify({ niche: 'dentist', city: 'Boise', count: 1 }),
+					// Bounds a search whose helpers never answer (not a claim about speed).
+					signal: AbortSignal.timeout(30_000),
 				});
 				expect(res.status).toBe(200);
 				const helpers = readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, 'utf8')
 					.split(/\s+/)
 					.filter(Boolean);
 				expect(helpers.length).toBeGreaterThanOrEqual(2);
+				for (const pid of helpers) {
+					// Still the server's helper: its channel to the server is open (a process that
+					// started itself again would have lost it and run as a server of its own).
+					const channel = readFileSync(`/proc/${pid}/environ`, 'utf8')
+						.split('\0')
+						.find((entry) => entry.startsWith('NODE_CHANNEL_FD='))!
+						.split('=')[1];
+					expect(existsSync(`/proc/${pid}/fd/${channel}`)).toBe(true);
+				}
 				return helpers.map(
 					(pid) =>
 						readFileSync(`/proc/${pid}/environ`, 'utf8')

@@ -24,7 +24,7 @@ const HELPER_ENTRY = RUNS_FROM_BUNDLE
 	? join(__dirname, BIN_FILE)
 	: join(__dirname, '..', 'thread.cts');
 /** Where a helper finds its role and data. */
-const ROLE_VARIABLE = 'LEAD_INBOX_MOCK_SERVER_HELPER';
+export const ROLE_VARIABLE = 'LEAD_INBOX_MOCK_SERVER_HELPER';
 
 /**
  * Heap limits per helper (MB). These helpers allocate fast and keep little, so their young
