@@ -234,19 +234,30 @@ describe('one process per database, and npm start under a process manager', () =
 		};
 	}
 
-	it("gives its own process V8's young-generation size and gc (same PID), unless the user set them", async () => {
-		const flagsOf = async (env: NodeJS.ProcessEnv) => {
+	it("gives its own process V8's young-generation size, gc and allocator (same PID), unless the user set them", async () => {
+		const settingsOf = async (env: NodeJS.ProcessEnv) => {
 			const server = await startCli(['--port', '0'], env);
 			// The process the caller started (its PID is what a process manager signals) now runs
-			// with these arguments.
+			// with these arguments and environment.
 			const args = readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0');
+			const environ = readFileSync(`/proc/${server.pid}/environ`, 'utf8').split('\0');
 			expect(await server.stop()).toBe(0);
-			return args.filter((arg) => /^--(max-semi-space-size|expose-gc)/.test(arg));
+			return [
+				...args.filter((arg) => /^--(max-semi-space-size|expose-gc)/.test(arg)),
+				...environ.filter((entry) => entry.startsWith('MALLOC_ARENA_MAX=')),
+			];
 		};
-		expect(await flagsOf({})).toEqual(['--max-semi-space-size=8', '--expose-gc']);
-		// The user's own size stays theirs; gc, which returns memory when idle, is still added.
-		expect(await flagsOf({ NODE_OPTIONS: '--max-semi-space-size=16' })).toEqual(['--expose-gc']);
-		expect(await flagsOf({ NODE_OPTIONS: '--max-semi-space-size=16 --expose-gc' })).toEqual([]);
+		expect(await settingsOf({})).toEqual([
+			'--max-semi-space-size=8',
+			'--expose-gc',
+			'MALLOC_ARENA_MAX=2',
+		]);
+		// The user's own size and allocator stay theirs; gc, which returns memory when idle, is
+		// still added.
+		expect(
+			await settingsOf({ NODE_OPTIONS: '--max-semi-space-size=16', MALLOC_ARENA_MAX: '4' }),
+		).toEqual(['--expose-gc', 'MALLOC_ARENA_MAX=4']);
+		expect(await settingsOf({ NODE_OPTIONS: '--max-semi-space-size=16 --expose-gc' })).toEqual([]);
 	});
 
 	it('starts its helper processes, connected to it, with mapped 64 KiB buffers unless the user set the allocator', async () => {
