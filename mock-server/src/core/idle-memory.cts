@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 
+/** How long without a request counts as idle: V8's own memory reducer waits 8 s. */
+export const IDLE_MEMORY_QUIET_MS = 5000;
+
 /**
  * Gives the server's memory back once it has had no request for `quietMs`: one full,
  * memory-reducing garbage collection (V8's "last resort" kind, which also shrinks the young
@@ -9,16 +12,13 @@ import type { FastifyInstance } from 'fastify';
  * the last collections, and an idle server makes none, so the rate of the start-up or of the last
  * burst stands (`--trace-memory-reducer` prints "high alloc" every 8 s at idle) and the grown young
  * generation stays committed. Measured: the bin idles at 91 MiB RSS without this and 80 with it
- * (bench/README.md, "The bin's idle memory").
+ * (bench/README.md, "The server gives its memory back when idle").
  *
  * The collection takes 0.1-0.2 s, during which a request that arrives waits. It runs only after a
  * quiet period with nothing in flight, at most once per quiet period. It needs `gc` exposed: the
  * command line starts itself with --expose-gc (core/server-heap.cts); in a process that did not,
  * such as the in-process API's host, this does nothing: that memory is its host's to manage.
  */
-/** How long without a request counts as idle: V8's own memory reducer waits 8 s. */
-export const IDLE_MEMORY_QUIET_MS = 5000;
-
 export function returnMemoryWhenIdle(app: FastifyInstance, quietMs: number): void {
 	const gc = (globalThis as { gc?: (options: object) => void }).gc;
 	if (typeof gc !== 'function') return;

@@ -1,19 +1,20 @@
 /**
  * Imported second by the command line (after the Node.js check): gives the server's own process
- * the young-generation size the server is measured with, and `gc` for returning memory when idle,
- * by starting the same command again with V8's flags (process.execve: the same process id, stdio, arguments and environment; one more
- * Node.js start-up that parses the bundle again, about 0.1 s, before anything is listened on or
- * opened; measured by bench/startup.bench.cts).
+ * the young-generation size the server is measured with, and `gc` for returning memory when idle
+ * (core/idle-memory.cts), by starting the same command again with V8's flags (process.execve: the
+ * same process id, stdio and arguments; one more Node.js start-up that parses the bundle again,
+ * about 0.1 s, before anything is listened on or opened; measured by bench/startup.bench.cts).
  *
  * Why: since Node 24, V8 sizes the young generation from the machine's memory (semi-spaces of
- * 64 MiB on a 24 GiB machine; 16 on Node 20) and, after a burst of searches, keeps it at that size
- * until its memory reducer runs 70 to 110 s later (65 MiB measured after a burst, up to 128). The flag must
- * be given at start (V8 sizes the heap once; v8.setFlagsFromString comes too late), and a shebang
- * cannot carry it portably (`env -S` is GNU and BSD only). Measured: bench/README.md ("Memory
- * after a burst, on Node 24").
+ * 64 MiB on a 24 GiB machine; 16 on Node 20) and, after a burst of searches, keeps it at that
+ * size until its memory reducer runs 70 to 110 s later (65 MiB measured after a burst, up to 128).
+ * The flag must be given at start (V8 sizes the heap once; v8.setFlagsFromString comes too late),
+ * and a shebang cannot carry it portably (`env -S` is GNU and BSD only). Measured: bench/README.md
+ * ("Memory after a burst, on Node 24").
  *
- * Left as started: a flag the user gave (node's arguments or NODE_OPTIONS; the others are added), a platform without
- * execve (Windows), Node.js before 22.15, and the helper processes (spawnHelper gives them theirs).
+ * Left as started: a flag the user gave (node's arguments or NODE_OPTIONS; the missing ones are
+ * still added), a platform without execve (Windows), Node.js before 22.15, and the helper
+ * processes (spawnHelper gives them theirs).
  */
 import { ROLE_VARIABLE } from './helpers.cjs';
 
