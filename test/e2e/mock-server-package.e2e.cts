@@ -7,7 +7,7 @@ import { runCompositeAction } from '../helpers/composite-action.cjs';
 import { freePort } from '../helpers/ports.cjs';
 import { waitUntil } from '../helpers/wait.cjs';
 import { CACHE } from './n8n-app.cjs';
-import { scratchFolder } from './scratch.cjs';
+import { processFolder } from './process-folders.cjs';
 import { pack, ROOT } from './support.cjs';
 
 const run = promisify(execFile);
@@ -56,7 +56,7 @@ describe('the lead-inbox-mock-server package', () => {
 
 	beforeAll(async () => {
 		tarball = pack(join(ROOT, 'mock-server'), 'pack-server');
-		folder = scratchFolder(CACHE, 'mock-server-install');
+		folder = processFolder(CACHE, 'mock-server-install');
 		bin = join(folder, 'node_modules', '.bin', 'lead-inbox-mock-server');
 		const PATH = toolsPath(24, 12);
 		const installed = await run('npm', ['install', '--no-audit', '--no-fund', tarball], {
@@ -92,7 +92,7 @@ describe('the lead-inbox-mock-server package', () => {
 	});
 
 	it('on Node 20 with npm 11, installs and then says in one line which Node.js it needs', async () => {
-		const old = scratchFolder(CACHE, 'mock-server-install-node20');
+		const old = processFolder(CACHE, 'mock-server-install-node20');
 		const env = { ...process.env, PATH: toolsPath(20, 11) };
 		await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
 			cwd: old,
@@ -285,7 +285,7 @@ await startMockServer({ scanThread: 1 });
 		// One runner temp folder for the job, as on a runner: the second install finds the first.
 		let runnerTemp: string;
 		beforeAll(() => {
-			runnerTemp = scratchFolder(CACHE, 'action-runner-temp');
+			runnerTemp = processFolder(CACHE, 'action-runner-temp');
 		});
 		const action = (inputs: Record<string, string>) =>
 			runCompositeAction(actionDir, inputs, { workspace: ROOT, runnerTemp });

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type Owner, type Rest, setupOwner, signInOwner } from '../helpers/n8n-rest.cjs';
-import { scratchFolder } from './scratch.cjs';
+import { processFolder } from './process-folders.cjs';
 
 const run = promisify(execFile);
 
@@ -84,7 +84,7 @@ export class N8nApp {
 	) {
 		// One folder per version and test process: files of the suite, and other Jest runs, run
 		// side by side.
-		this.dir = scratchFolder(CACHE, `n8n-${target.version}`);
+		this.dir = processFolder(CACHE, `n8n-${target.version}`);
 		this.port = ports.port;
 		mkdirSync(join(this.dir, '.n8n', 'nodes'), { recursive: true });
 		mkdirSync(this.filesDir, { recursive: true });

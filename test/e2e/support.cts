@@ -5,7 +5,7 @@ import type { Rest } from '../helpers/n8n-rest.cjs';
 import { freePort } from '../helpers/ports.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
 import { CACHE, N8nApp, type N8nVersion } from './n8n-app.cjs';
-import { scratchFolder } from './scratch.cjs';
+import { processFolder } from './process-folders.cjs';
 
 export const ROOT = join(__dirname, '..', '..');
 export const EXAMPLES = join(ROOT, 'examples');
@@ -14,7 +14,7 @@ export const CREDENTIAL = { id: 'leadInboxLocal01', name: 'Lead Inbox account' }
 /** `npm pack` of a package folder into the cache; the tarball's path. */
 export function pack(folder: string, into: string): string {
 	// Per test process: another file or Jest run may be packing the same package at the same moment.
-	const destination = scratchFolder(CACHE, into);
+	const destination = processFolder(CACHE, into);
 	const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', destination], {
 		cwd: folder,
 		encoding: 'utf8',

@@ -264,7 +264,7 @@ it('ci.yml, job "e2e": with the n8n apps restored from the cache, the suite runs
 		github: { GITHUB_REF_NAME: 'main' },
 		// A cache hit, as the second run of the job finds (the first installs them: the same
 		// script .ci/run runs cold). Without one here, the apps are installed as on a first run.
-		// The suite's cache is shared, not copied: test folders are per process (test/e2e/scratch.cts).
+		// The suite's cache is shared, not copied: test folders are per process (test/e2e/process-folders.cts).
 		cacheHits: existsSync(E2E_CACHE) ? { '~/.cache/n8n-nodes-lead-inbox': E2E_CACHE } : {},
 		// One file of the suite: the whole suite runs in .ci/run already.
 		env: { E2E_ONLY: 'credential-test' },

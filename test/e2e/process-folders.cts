@@ -9,8 +9,8 @@ import { join } from 'node:path';
  * A process removes its own folders when it exits; a later process removes those of any process
  * that no longer runs (killed before it could).
  */
-export function scratchFolder(cache: string, name: string): string {
-	const root = join(cache, 'scratch');
+export function processFolder(cache: string, name: string): string {
+	const root = join(cache, 'per-process');
 	if (!swept) {
 		swept = true;
 		sweep(root);
