@@ -137,12 +137,32 @@ export function endWithParent(): void {
 	process.on('SIGTERM', () => process.exit(0));
 }
 
-/** Resolves with the helper's first message, or rejects when it fails before sending one. */
-export function firstMessage<T>(helper: Helper): Promise<T> {
+/** How long a helper may take to say it is ready: it starts in well under a second. */
+export const HELPER_START_MS = 30_000;
+
+/**
+ * Resolves with the helper's first message, or rejects when it fails before sending one, or sends
+ * none within `withinMs` (then it is ended: a helper that lost its channel would otherwise run on,
+ * and a search waiting for it would wait for ever).
+ */
+export function firstMessage<T>(helper: Helper, withinMs = HELPER_START_MS): Promise<T> {
 	return new Promise<T>((resolve, reject) => {
-		helper.once('message', resolve);
-		helper.once('error', reject);
-		helper.once('exit', (code) => reject(new Error(`helper process exited with ${code}`)));
+		const timer = setTimeout(() => {
+			reject(new Error(`the helper process sent nothing within ${withinMs / 1000} s of its start`));
+			void helper.terminate();
+		}, withinMs).unref();
+		const settle =
+			<A extends unknown[]>(then: (...args: A) => void) =>
+			(...args: A) => {
+				clearTimeout(timer);
+				then(...args);
+			};
+		helper.once('message', settle(resolve));
+		helper.once('error', settle(reject));
+		helper.once(
+			'exit',
+			settle((code) => reject(new Error(`helper process exited with ${code}`))),
+		);
 	});
 }
 

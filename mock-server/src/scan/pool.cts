@@ -77,8 +77,10 @@ export class ScanPool {
 
 	private async spawn(): Promise<void> {
 		const worker = spawnHelper('scanner');
-		// The process starts while the settings are still coming; it waits for them.
+		// The process starts while the settings are still coming; it waits for them. Its failing
+		// meanwhile is awaited below, not left unhandled (that would end the server).
 		const ready = firstMessage(worker);
+		ready.catch(() => undefined);
 		worker.postMessage({ settings: await this.settings });
 		const thread: Thread = {
 			worker,
@@ -94,8 +96,10 @@ export class ScanPool {
 			// An idle thread does not keep the process alive; one with scans to answer does.
 			if (thread.waiting.size === 0) worker.unref();
 		});
+		await ready;
 		// A thread that dies (out of its heap limit, say) is replaced, and its unanswered scans are
-		// asked again once of the threads still running; only then would they count as failed.
+		// asked again once of the threads still running; only then would they count as failed. Only
+		// a thread that had started: one that cannot start fails the start, not a loop of restarts.
 		worker.on('exit', () => {
 			this.threads = this.threads.filter((t) => t !== thread);
 			if (this.stopping) return;
@@ -107,7 +111,6 @@ export class ScanPool {
 						: resolve(summarize(notScanned(url, 'scan failed: the scanner process stopped'))),
 				);
 		});
-		await ready;
 		worker.unref();
 		this.threads.push(thread);
 	}
