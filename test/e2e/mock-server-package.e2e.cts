@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { runCompositeAction } from '../helpers/composite-action.cjs';
 import { freePort } from '../helpers/ports.cjs';
+import { isRunning } from '../helpers/processes.cjs';
 import { waitUntil } from '../helpers/wait.cjs';
 import { CACHE } from './n8n-app.cjs';
 import { processFolder } from './process-folders.cjs';
@@ -289,15 +290,6 @@ await startMockServer({ scanThread: 1 });
 		});
 		const action = (inputs: Record<string, string>) =>
 			runCompositeAction(actionDir, inputs, { workspace: ROOT, runnerTemp });
-		const alive = (pid: number) => {
-			try {
-				process.kill(pid, 0);
-				return true;
-			} catch {
-				return false;
-			}
-		};
-
 		it('installs the packed server, starts it seeded on a free port, exposes it, and stops it', async () => {
 			const started = await action({
 				package: tarball,
@@ -341,10 +333,10 @@ await startMockServer({ scanThread: 1 });
 			expect(journal.requests).toHaveLength(2);
 
 			const pid = Number(outputs.pid);
-			expect(alive(pid)).toBe(true);
+			expect(isRunning(pid)).toBe(true);
 			const stopped = await action({ stop: 'true' });
 			expect(stopped.log).toContain(`lead-inbox-mock-server (pid ${pid}) stopped.`);
-			expect(alive(pid)).toBe(false);
+			expect(isRunning(pid)).toBe(false);
 			await expect(fetch(`${outputs.url}/healthz`)).rejects.toThrow(/fetch failed/);
 			// A second stop finds nothing to do, and says so.
 			expect((await action({ stop: 'true' })).log).toContain('nothing to stop');

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { isRunning } from '../helpers/processes.cjs';
 
 /**
  * Folders a test process writes in (n8n user folders, packed tarballs, installs), under the
@@ -29,16 +30,5 @@ let swept = false;
 function sweep(root: string): void {
 	if (!existsSync(root)) return;
 	for (const pid of readdirSync(root))
-		if (!running(Number(pid))) rmSync(join(root, pid), { recursive: true, force: true });
-}
-
-function running(pid: number): boolean {
-	if (!Number.isInteger(pid) || pid <= 0) return false;
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		// EPERM: it runs, as another user.
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
-	}
+		if (!isRunning(Number(pid))) rmSync(join(root, pid), { recursive: true, force: true });
 }

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isRunning } from './processes.cjs';
 
 /*
  * Ports for programs that must be told theirs before they start (Dovecot, n8n, a container's
@@ -21,15 +22,6 @@ const CLAIMS = join(tmpdir(), 'lead-inbox-test-port-bands');
 let band: number | undefined;
 let handedOut = 0;
 
-function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
-	}
-}
-
 /** A band no running test process holds; given back when this process exits. */
 function claimBand(): number {
 	mkdirSync(CLAIMS, { recursive: true });
@@ -46,7 +38,7 @@ function claimBand(): number {
 				// Held by a process that ended without giving it back (killed): taken over once. An
 				// empty file is one being written.
 				const owner = Number(readFileSync(file, 'utf8'));
-				if (!(owner > 0) || alive(owner)) break;
+				if (!(owner > 0) || isRunning(owner)) break;
 				rmSync(file, { force: true });
 			}
 		}
