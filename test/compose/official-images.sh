@@ -2,8 +2,9 @@
 # Makes local stand-ins for the official images the compose stacks name, which cannot be pulled on
 # the project's machines, tagged with those very names so compose.yaml and compose.queue.yaml run
 # unchanged (podman looks in its own store first):
-#   docker.n8n.io/n8nio/n8n:<version>  n8n's image, from the installed n8n app, on the Node.js
-#                                      its official image runs (test/e2e/n8n-node-line.sh)
+#   docker.n8n.io/n8nio/n8n:<version>  n8n's image on the Node.js its official image runs
+#                                      (test/e2e/n8n-node-line.sh), running the installed n8n app
+#                                      mounted at /opt/n8n-app (official-images/n8n.Containerfile)
 #   docker.io/library/postgres:15, docker.io/library/redis:7  from Debian's packages
 # all on local Debian bases (test/image/base.sh). Cached in podman's store: a second run returns at
 # once. Prints nothing but progress.
@@ -33,22 +34,16 @@ base="$(bash "$ROOT/test/image/base.sh" 22)"
 build docker.io/library/postgres:15 "$HERE/official-images/postgres.Containerfile" "$HERE/official-images" "$base"
 build docker.io/library/redis:7 "$HERE/official-images/redis.Containerfile" "$HERE/official-images" "$base"
 
-# A build context left by a failed or interrupted build goes too.
-context=""
-trap 'rm -rf "$context"' EXIT
 for version in "${versions[@]}"; do
 	n8n_image="docker.n8n.io/n8nio/n8n:$version"
-	podman image exists "$n8n_image" && continue
-	# The n8n app the e2e suite installs (installed here if that suite has not run yet), its
-	# node_modules as /usr/local/lib/node_modules (n8n in /usr/local/lib/node_modules/n8n, where
-	# n8n's image has it, and every package resolving its dependencies as in the app), hard-linked
-	# into the build context: no copy of its 2.3 GB before the image's own.
+	# A stand-in of an earlier kind (n8n copied into the image) is made again as this kind.
+	if podman image exists "$n8n_image" &&
+		[ "$(podman image inspect --format '{{index .Config.Labels "lead-inbox.stand-in"}}' "$n8n_image")" != app-mounted ]; then
+		podman untag "$n8n_image" # the images built on it keep it
+	fi
+	# The n8n app the e2e suite installs (installed here if that suite has not run yet): the
+	# stacks mount it into the stand-in (test/compose/stack.cts).
 	bash "$ROOT/test/e2e/install-n8n.sh" "$version" >&2
-	context="$(mktemp -d "$CACHE/n8n-image-context.XXXXXX")"
-	cp -al "$CACHE/n8n-$version/node_modules" "$context/node_modules"
-	rm -rf "$context/node_modules/.bin" "$context/node_modules/.package-lock.json"
-	cp "$HERE/official-images/n8n-entrypoint.sh" "$context/docker-entrypoint.sh"
 	node_base="$(bash "$ROOT/test/image/base.sh" "$(bash "$ROOT/test/e2e/n8n-node-line.sh" "$version")")"
-	build "$n8n_image" "$HERE/official-images/n8n.Containerfile" "$context" "$node_base" "$version"
-	rm -rf "$context"
+	build "$n8n_image" "$HERE/official-images/n8n.Containerfile" "$HERE/official-images" "$node_base" "$version"
 done

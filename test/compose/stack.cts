@@ -1,9 +1,10 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { AdminClient } from '../../mock-server/src/api/admin-client.cjs';
+import { CACHE as E2E_CACHE } from '../e2e/n8n-app.cjs';
 import { signInOwner } from '../helpers/n8n-rest.cjs';
 import { PODMAN_LIMITS, podman } from '../helpers/podman.cjs';
 import { freePort } from '../helpers/ports.cjs';
@@ -14,7 +15,10 @@ import { waitUntil } from '../helpers/wait.cjs';
  * tree, with the compose file unchanged. What differs from `docker compose up -d` on a user's
  * machine is passed on podman-compose's command line only: runc and explicit limits (this
  * machine's cgroups), builds on the host's network (the npm registry) and in Docker's format
- * (HEALTHCHECK kept), and the local Node base in place of node:22-bookworm-slim.
+ * (HEALTHCHECK kept), the local Node base in place of node:22-bookworm-slim, and the installed n8n
+ * app mounted read-only at /opt/n8n-app, where the local stand-in for n8n's image runs it from
+ * (test/compose/official-images/n8n.Containerfile; mounted into every container of the stack,
+ * since podman-compose passes its run arguments to all, and used by the n8n ones only).
  */
 
 const run = promisify(execFile);
@@ -120,6 +124,15 @@ export class ComposeStack {
 		return `http://127.0.0.1:${this.ports.server}`;
 	}
 
+	/**
+	 * The n8n app of this stack's version, mounted where the stand-in for n8n's image runs it. None
+	 * for a version not installed (a test of a version that does not exist): the build fails first.
+	 */
+	private get appMount(): string {
+		const app = join(E2E_CACHE, `n8n-${this.env.N8N_VERSION ?? N8N_VERSION}`);
+		return existsSync(join(app, '.installed')) ? `-v '${app}:/opt/n8n-app:ro'` : '';
+	}
+
 	/** podman-compose with the given arguments; never throws: the exit code and output are returned. */
 	async compose(...args: string[]): Promise<ComposeResult> {
 		const limits = PODMAN_LIMITS.join(' ');
@@ -136,7 +149,7 @@ export class ComposeStack {
 					'--podman-build-args',
 					`--format docker --network host ${limits}`,
 					'--podman-run-args',
-					limits,
+					`${limits} ${this.appMount}`,
 					...args,
 				],
 				{ cwd: this.dir, env: this.env, maxBuffer: 256 * 1024 * 1024 },
