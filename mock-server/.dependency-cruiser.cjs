@@ -29,10 +29,17 @@ module.exports = {
 		},
 		{
 			name: 'only-the-root-wires',
-			comment: 'the roots (app.cts wires the server, thread.cts a helper process) are imported only by the ways in: cli.cts and the in-process api/',
+			comment: 'the root (app.cts wires the server) is imported only by the ways in: cli.cts and the in-process api/',
 			severity: 'error',
 			from: { path: SRC, pathNot: [`${SRC}cli\\.cts$`, `${SRC}api/`] },
-			to: { path: `${SRC}(app|cli|thread)\\.cts$` },
+			to: { path: `${SRC}(app|cli)\\.cts$` },
+		},
+		{
+			name: 'the-helper-entry-is-its-own',
+			comment: "thread.cts is a helper process's entry, bundled on its own (it starts the helper's work when loaded): nothing imports it",
+			severity: 'error',
+			from: { path: SRC },
+			to: { path: `${SRC}thread\\.cts$` },
 		},
 		{
 			name: 'nothing-imports-the-api',

@@ -1,11 +1,13 @@
 // Builds the standalone reference server: CommonJS bundles of the TypeScript sources, fastify and
 // zod, so it starts fast with no TypeScript and no tsx at run time:
 //   dist/lead-inbox-mock-server  the bin (extensionless like most bins, which also keeps linters off
-//                                generated code), and the entry of every worker thread;
+//                                generated code);
 //   dist/lead-inbox-mock-server-api and index.d.ts: the in-process API (startMockServer, also
-//                                extensionless), whose threads run the bin.
+//                                extensionless);
+//   dist/lead-inbox-mock-server-helper: what the helper processes of both run (the synthetic web,
+//                                the scanners), their code only.
 // Large data modules, the mail clients and the scanner's HTTP client stay separate packages,
-// required on first use (every thread parses the bundle). The Swagger UI files the docs page serves
+// required on first use (every process parses its bundle whole). The Swagger UI files the docs page serves
 // are copied into dist/docs (swagger-ui-dist is no runtime dependency: it pulls in a package with
 // an install script, which npm 12 lists as blocked in every project installing the server). The
 // store is Node's built-in node:sqlite: nothing native to ship. The dashboard's script and styles
@@ -79,7 +81,7 @@ const bundle = async (entry, outfile) => {
 		format: 'cjs',
 		external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
 		resolveExtensions: ['.cts', '.ts', '.cjs', '.js', '.json'],
-		// Tells the code it runs from a bundle (core/threads.cts): threads then run the bin.
+		// Tells the code it runs from a bundle (core/helpers.cts): helpers then run the helper bundle.
 		define: { SERVER_BUNDLE: 'true' },
 		legalComments: 'linked',
 		logLevel: 'warning',
@@ -158,6 +160,7 @@ async function buildDashboard() {
 	await bundle('cli.cts', 'lead-inbox-mock-server');
 	chmodSync(join(dist, 'lead-inbox-mock-server'), 0o755);
 	await bundle(join('api', 'index.cts'), 'lead-inbox-mock-server-api');
+	await bundle('thread.cts', 'lead-inbox-mock-server-helper');
 	declarations();
 	copySwaggerUi();
 	await buildDashboard();

@@ -3,9 +3,7 @@ import './core/require-node.cjs';
 import './core/server-heap.cjs';
 import { buildServer } from './app.cjs';
 import { ConfigError, parseConfig, type ServerConfig, usage } from './core/config.cjs';
-import { helperRole } from './core/helpers.cjs';
 import { probeCommand } from './proxy/index.cjs';
-import { runThread } from './thread.cjs';
 
 /** Whether only this machine can reach an interface (`localhost`, 127.0.0.0/8, ::1). */
 function isLoopback(host: string): boolean {
@@ -133,6 +131,4 @@ function exposureWarning(host: string): string {
 	return `listening on ${host}, not only on this machine's loopback: anyone who can reach this address (in a container: its published port) can call the API with a key and, with the admin token, reset the data, add credits and read the request journal. Keep it on a trusted network: pass --host 127.0.0.1 (MOCK_HOST), or in a container, where ${host} is needed, publish the port on the host's loopback only (-p 127.0.0.1:4010:4010).`;
 }
 
-// In the bundle this file is also every helper process's entry (core/helpers.cts).
-if (helperRole()) runThread();
-else void main();
+void main();

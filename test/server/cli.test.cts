@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { freePort } from '../helpers/ports.cjs';
 import { withTempDir } from '../helpers/temp-dir.cjs';
 import { waitUntil } from '../helpers/wait.cjs';
@@ -260,10 +260,11 @@ describe('one process per database, and npm start under a process manager', () =
 		expect(await settingsOf({ NODE_OPTIONS: '--max-semi-space-size=16 --expose-gc' })).toEqual([]);
 	});
 
-	it('starts its helper processes, connected to it, with mapped 64 KiB buffers unless the user set the allocator', async () => {
+	it('starts its helper processes from their own bundle, connected to it, with mapped 64 KiB buffers unless the user set the allocator', async () => {
 		const allocatorOf = async (env: NodeJS.ProcessEnv) => {
 			const port = await freePort();
-			// The bin as shipped: its helpers run the same file (from the sources they run another).
+			// The bin as shipped: its helpers run the helpers' bundle beside it, which holds their
+			// code only (from the sources they run thread.cts).
 			const server = await startCli(
 				['--port', String(port), '--log', 'off'],
 				{ MOCK_DEV_KEY: 'dev_allocator_test_key', ...env },
@@ -287,6 +288,9 @@ describe('one process per database, and npm start under a process manager', () =
 					.filter(Boolean);
 				expect(helpers.length).toBeGreaterThanOrEqual(2);
 				for (const pid of helpers) {
+					expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain(
+						join(dirname(buildBundle()), 'lead-inbox-mock-server-helper'),
+					);
 					// Still the server's helper: its channel to the server is open (a process that
 					// started itself again would have lost it and run as a server of its own).
 					const channel = readFileSync(`/proc/${pid}/environ`, 'utf8')

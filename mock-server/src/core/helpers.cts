@@ -1,8 +1,9 @@
 /**
  * Helper processes of the server: the synthetic web and the website scanners. Each is a child
- * process of the server running one entry file, told its role there (thread.cts starts the role's
- * work): from the bundles (the bin, or the in-process API's bundle beside it), the bin; from the
- * TypeScript sources (npm start, tests), thread.cts through tsx.
+ * process of the server running the helpers' entry, thread.cts, told its role there: from the
+ * bundles (the bin, or the in-process API's bundle beside it), its own bundle beside them,
+ * dist/lead-inbox-mock-server-helper, which holds the helpers' code only; from the TypeScript
+ * sources (npm start, tests), thread.cts through tsx.
  *
  * Processes, not worker threads: after a burst of large searches a worker thread that ends leaves
  * its native memory behind in the C allocator's arenas, never given back, while a process that
@@ -18,10 +19,10 @@ export type HelperRole = 'synthetic-web' | 'scanner';
 declare const SERVER_BUNDLE: boolean | undefined;
 export const RUNS_FROM_BUNDLE = typeof SERVER_BUNDLE !== 'undefined';
 
-/** The bin's file name in dist/ (mock-server/build.cjs): every bundle of the package sits beside it. */
-const BIN_FILE = 'lead-inbox-mock-server';
+/** The helpers' bundle in dist/ (mock-server/build.cjs), beside every other bundle of the package. */
+const HELPER_BUNDLE = 'lead-inbox-mock-server-helper';
 const HELPER_ENTRY = RUNS_FROM_BUNDLE
-	? join(__dirname, BIN_FILE)
+	? join(__dirname, HELPER_BUNDLE)
 	: join(__dirname, '..', 'thread.cts');
 /** Where a helper finds its role and data. */
 export const ROLE_VARIABLE = 'LEAD_INBOX_MOCK_SERVER_HELPER';
@@ -103,7 +104,7 @@ export function spawnHelper(role: HelperRole): Helper {
 		? [HELPER_ENTRY]
 		: [
 				'-e',
-				`require('tsx/cjs/api').register(); require(${JSON.stringify(HELPER_ENTRY)}).runThread();`,
+				`require('tsx/cjs/api').register(); require(${JSON.stringify(HELPER_ENTRY)});`,
 			];
 	const child = spawn(process.execPath, [...flags, ...entry], {
 		// The helper's messages go over the IPC channel; what it prints goes where the server's does.

@@ -13,11 +13,9 @@
  * ("Memory after a burst, on Node 24").
  *
  * Left as started: a flag the user gave (node's arguments or NODE_OPTIONS; the missing ones are
- * still added), a platform without execve (Windows), Node.js before 22.15, and the helper
- * processes (spawnHelper gives them theirs).
+ * still added), a platform without execve (Windows) and Node.js before 22.15. The helper
+ * processes never load this file: they run their own bundle, with the flags spawnHelper gives them.
  */
-import { ROLE_VARIABLE } from './helpers.cjs';
-
 const SERVER_SEMI_SPACE_MB = 8;
 
 /**
@@ -36,10 +34,6 @@ const ALLOCATOR = { MALLOC_ARENA_MAX: '2' };
 
 function relaunchWithServerHeap(): void {
 	if (typeof process.execve !== 'function') return;
-	// A helper process keeps the flags spawnHelper gave it, and must not start again: its channel
-	// to the server (the IPC descriptor) does not survive execve, and without it the bin would
-	// run as a server of its own.
-	if (process.env[ROLE_VARIABLE]) return;
 	const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
 	// A flag the user gave is theirs (a semi-space size of their own, say).
 	const missing = FLAGS.filter((flag) => !given.includes(flag.split('=')[0]));
