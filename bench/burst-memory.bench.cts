@@ -66,12 +66,28 @@ interface Tree {
 	rss: number;
 	pss: number;
 	processes: number;
+	/** Each process's PSS, by its role: what a peak was made of. */
+	byRole: string;
+}
+
+/** A process's role: a helper's, from the variable the server starts it with, or the server. */
+function roleOf(pid: number): string {
+	try {
+		const environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
+		return /(?:^|\0)LEAD_INBOX_MOCK_SERVER_HELPER=([\w-]+)/.exec(environ)?.[1] ?? 'server';
+	} catch {
+		return 'ended';
+	}
 }
 
 function tree(pid: number): Tree {
-	const members = treeOf(pid).map(rollup);
+	const pids = treeOf(pid);
+	const members = pids.map(rollup);
 	const sum = (field: string) => Math.round(members.reduce((s, m) => s + (m[field] ?? 0), 0));
-	return { rss: sum('Rss'), pss: sum('Pss'), processes: members.length };
+	const byRole = pids
+		.map((member, i) => `${roleOf(member)} ${Math.round(members[i].Pss ?? 0)}`)
+		.join(', ');
+	return { rss: sum('Rss'), pss: sum('Pss'), processes: members.length, byRole };
 }
 
 const show = ({ rss, pss, processes }: Tree) =>
@@ -155,6 +171,7 @@ async function runOnce(): Promise<Run> {
 		const burstS = (performance.now() - started) / 1000;
 		clearInterval(sampler);
 		line('ten searches at once', `${burstS.toFixed(1)} s; peak ${show(peak)}`);
+		line('    the peak, PSS by process', peak.byRole);
 		const after = tree(pid);
 		line('right after', show(after));
 		if (PARTS) await parts(pid, probeDir, 'right after the burst');
