@@ -71,6 +71,17 @@ export async function startFixtureWeb(): Promise<{ origin: string; close(): Prom
 				setTimeout(() => res.end(body.subarray(half)), 20).unref();
 				return;
 			}
+			case '/gzip-bomb':
+				// 5 KiB that expand to 4 MiB: over the size cap once decoded, not as sent.
+				res
+					.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' })
+					.end(gzipSync(Buffer.alloc(4 * 1024 * 1024, ' ')));
+				return;
+			case '/bad-gzip':
+				res
+					.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' })
+					.end('<html><body>not gzip at all</body></html>');
+				return;
 			case '/cut':
 				// Promises a body and closes the connection halfway through it.
 				res.writeHead(200, { 'content-type': 'text/html', 'content-length': '2000' });

@@ -170,6 +170,12 @@ describe('website scanner on the fixture corpus', () => {
 		['a time-out', '/slow', 'time-out'],
 		['a body sent slower than the time-out', '/drip', 'time-out'],
 		['the size cap', '/huge', 'response too large (over 204800 bytes)'],
+		['the size cap, reached once decoded', '/gzip-bomb', 'response too large (over 204800 bytes)'],
+		[
+			'a body its encoding cannot decode',
+			'/bad-gzip',
+			expect.stringMatching(/^undecodable body \(/),
+		],
 		['a redirect loop', '/loop-a', 'redirect loop'],
 		['an HTTP error', '/error', 'HTTP 503'],
 		['non-HTML content', '/brochure.pdf', 'not HTML (application/pdf)'],

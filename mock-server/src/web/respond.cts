@@ -1,4 +1,5 @@
 import { boundedCache, type LRUCache } from '../core/cache.cjs';
+import { type Encoding, encode, negotiate, siteEncodings, TAG_MANAGER_ENCODINGS } from './encoding.cjs';
 import { containerProfile, siteProfile } from './profiles.cjs';
 import { renderGoogleTag, renderGtmContainer } from './render-container.cjs';
 import { renderPage } from './render-page.cjs';
@@ -18,34 +19,51 @@ export interface SyntheticResponse {
 	delayMs?: number;
 }
 
-// Rendered once per host or container and kept as bytes (no re-encoding per answer); a few dozen
-// recent ones are enough for repeated visits and keep the thread's memory small.
+// Rendered once per host or container and kept as bytes, compressed as sent (no re-encoding per
+// answer); a few dozen recent ones are enough for repeated visits and keep the thread's memory small.
 const pages = boundedCache<string, Buffer>('renderedPages');
 const containers = boundedCache<string, Buffer>('renderedContainers');
 
-function cached(cache: LRUCache<string, Buffer>, key: string, render: () => Buffer): Buffer {
-	let bytes = cache.get(key);
-	if (!bytes) cache.set(key, (bytes = render()));
-	return bytes;
+/** A rendered page or container in an encoding: its bytes, and the headers that say so. */
+interface Encoded {
+	bytes: Buffer;
+	headers: Record<string, string>;
+}
+
+function cached(
+	cache: LRUCache<string, Buffer>,
+	key: string,
+	encoding: Encoding,
+	render: () => Buffer,
+): Encoded {
+	const cacheKey = `${encoding}:${key}`;
+	let bytes = cache.get(cacheKey);
+	if (!bytes) cache.set(cacheKey, (bytes = encode(render(), encoding)));
+	// Vary: the answer depends on the request's Accept-Encoding, as any cache between must know.
+	const headers: Record<string, string> = { vary: 'accept-encoding' };
+	if (encoding !== 'identity') headers['content-encoding'] = encoding;
+	return { bytes, headers };
 }
 
 export const isSyntheticHost = (hostname: string) =>
 	hostname.endsWith('.test') || hostname === TAG_MANAGER_HOST;
 
-const html = (status: number, body: string | Buffer): SyntheticResponse => ({
-	status,
-	headers: { 'content-type': 'text/html; charset=utf-8' },
-	body,
-});
+const html = (status: number, body: string | Encoded): SyntheticResponse =>
+	typeof body === 'string'
+		? { status, headers: { 'content-type': 'text/html; charset=utf-8' }, body }
+		: { status, headers: { 'content-type': 'text/html; charset=utf-8', ...body.headers }, body: body.bytes };
 const redirect = (status: number, location: string): SyntheticResponse => ({
 	status,
 	headers: { location },
 	body: '',
 });
 
-function site(host: string, path: string): SyntheticResponse {
+function site(host: string, path: string, acceptEncoding: string | undefined): SyntheticResponse {
 	const profile = siteProfile(host);
-	const page = () => cached(pages, host, () => renderPage(profile));
+	const page = () =>
+		cached(pages, host, negotiate(siteEncodings(host), acceptEncoding), () =>
+			renderPage(profile),
+		);
 	switch (profile.behavior) {
 		case 'server-error':
 			return html(503, '<!DOCTYPE html><html><body><h1>503 Service Unavailable</h1></body></html>');
@@ -69,23 +87,36 @@ function site(host: string, path: string): SyntheticResponse {
 	}
 }
 
-function tagManager(path: string, search: string): SyntheticResponse {
+function tagManager(
+	path: string,
+	search: string,
+	acceptEncoding: string | undefined,
+): SyntheticResponse {
 	const id = new URLSearchParams(search).get('id') ?? '';
-	const js = (body: Buffer): SyntheticResponse => ({
+	const encoding = negotiate(TAG_MANAGER_ENCODINGS, acceptEncoding);
+	const js = ({ bytes, headers }: Encoded): SyntheticResponse => ({
 		status: 200,
-		headers: { 'content-type': 'application/javascript; charset=utf-8' },
-		body,
+		headers: { 'content-type': 'application/javascript; charset=utf-8', ...headers },
+		body: bytes,
 	});
 	if (path === '/gtm.js' && /^GTM-[A-Z0-9]{4,9}$/.test(id))
-		return js(cached(containers, id, () => renderGtmContainer(containerProfile(id))));
+		return js(cached(containers, id, encoding, () => renderGtmContainer(containerProfile(id))));
 	if (path === '/gtag/js' && /^(G|GT|AW|DC)-[A-Z0-9-]{4,14}$/.test(id))
-		return js(cached(containers, id, () => renderGoogleTag(id)));
+		return js(cached(containers, id, encoding, () => renderGoogleTag(id)));
 	return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not found' };
 }
 
-export function respondSynthetic(hostname: string, method: string, url: string): SyntheticResponse {
+/** The answer to a request; `acceptEncoding` is its Accept-Encoding header (none: uncompressed). */
+export function respondSynthetic(
+	hostname: string,
+	method: string,
+	url: string,
+	acceptEncoding?: string,
+): SyntheticResponse {
 	if (method !== 'GET' && method !== 'HEAD')
 		return { status: 405, headers: { allow: 'GET' }, body: '' };
 	const [path, search = ''] = url.split('?');
-	return hostname === TAG_MANAGER_HOST ? tagManager(path, search) : site(hostname, path);
+	return hostname === TAG_MANAGER_HOST
+		? tagManager(path, search, acceptEncoding)
+		: site(hostname, path, acceptEncoding);
 }

@@ -31,7 +31,12 @@ export function registerSyntheticWeb(app: FastifyInstance): void {
 	app.addHook('onRequest', (request, reply, done) => {
 		const hostname = hostnameOf(request.headers.host);
 		if (!isSyntheticHost(hostname)) return done();
-		const answer = respondSynthetic(hostname, request.method, request.url);
+		const answer = respondSynthetic(
+			hostname,
+			request.method,
+			request.url,
+			request.headers['accept-encoding'],
+		);
 		void (async () => {
 			if (answer.delayMs && !(await clientStillThere(answer.delayMs, reply.raw))) return;
 			reply.code(answer.status).headers(answer.headers).send(answer.body);
@@ -49,6 +54,7 @@ export function startSyntheticWebServer(): Promise<{ port: number; server: http.
 			hostnameOf(request.headers.host),
 			request.method ?? 'GET',
 			request.url ?? '/',
+			request.headers['accept-encoding'],
 		);
 		const send = () =>
 			response
