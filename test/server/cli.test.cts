@@ -260,7 +260,7 @@ describe('one process per database, and npm start under a process manager', () =
 		expect(await settingsOf({ NODE_OPTIONS: '--max-semi-space-size=16 --expose-gc' })).toEqual([]);
 	});
 
-	it('starts its helper processes from their own bundle, connected to it, with mapped 64 KiB buffers unless the user set the allocator', async () => {
+	it('starts its helper processes from their own bundle, connected to it, the scanners at a lower priority, with mapped 64 KiB buffers unless the user set the allocator', async () => {
 		const allocatorOf = async (env: NodeJS.ProcessEnv) => {
 			const port = await freePort();
 			// The bin as shipped: its helpers run the helpers' bundle beside it, which holds their
@@ -287,6 +287,19 @@ describe('one process per database, and npm start under a process manager', () =
 					.split(/\s+/)
 					.filter(Boolean);
 				expect(helpers.length).toBeGreaterThanOrEqual(2);
+				// The nice value (/proc's stat, field 19, after the command's parenthesis): the
+				// scanners run 5 below the server, so the synthetic web answers in time under load.
+				const niceOf = (pid: number | string) =>
+					Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
+				const roleOf = (pid: string) =>
+					/LEAD_INBOX_MOCK_SERVER_HELPER=([\w-]+)/.exec(
+						readFileSync(`/proc/${pid}/environ`, 'utf8'),
+					)![1];
+				expect(
+					Object.fromEntries(
+						helpers.map((pid) => [roleOf(pid), niceOf(pid) - niceOf(server.pid)]),
+					),
+				).toEqual({ scanner: 5, 'synthetic-web': 0 });
 				for (const pid of helpers) {
 					expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain(
 						join(dirname(buildBundle()), 'lead-inbox-mock-server-helper'),

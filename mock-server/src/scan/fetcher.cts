@@ -159,7 +159,8 @@ function headersOf(raw: Buffer[]): Record<string, string> {
  * Whole bodies at once, synchronously: they arrive whole before they are scanned anyway, and a
  * compressed page is a few KiB. zlib's streams cost more than the decoding (a native handle per
  * body, the work handed to libuv's threads and back): a count-1000 search took 0.15 s longer with
- * them (bench/README.md, "Fourth round"). `maxOutputLength` bounds what a small body may expand to.
+ * them (bench/README.md, "The helpers' own bundle"). `maxOutputLength` bounds what a small body
+ * may expand to.
  */
 type Decode = (body: Buffer, maxOutputLength: number) => Buffer;
 function decoderFor(encoding: string | undefined): Decode | undefined {
