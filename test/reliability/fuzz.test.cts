@@ -168,7 +168,12 @@ describe('a schema-driven fuzz of every operation', () => {
 							.filter((p) => p.in === 'path')
 							.map((p) => {
 								const real = { id: accountId, inbox }[p.name];
-								const any = fc.string({ minLength: 1, maxLength: 20 });
+								// Any text but a dot segment: "." and ".." (encoded or not) are removed
+								// from a URL's path by every client (WHATWG URL), so no request can
+								// carry them; what arrives is another route's path.
+								const any = fc
+									.string({ minLength: 1, maxLength: 20 })
+									.filter((text) => text !== '.' && text !== '..');
 								return [p.name, real ? fc.oneof(fc.constant(real), any) : any];
 							}),
 					),
