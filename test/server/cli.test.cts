@@ -296,9 +296,7 @@ describe('one process per database, and npm start under a process manager', () =
 						readFileSync(`/proc/${pid}/environ`, 'utf8'),
 					)![1];
 				expect(
-					Object.fromEntries(
-						helpers.map((pid) => [roleOf(pid), niceOf(pid) - niceOf(server.pid)]),
-					),
+					Object.fromEntries(helpers.map((pid) => [roleOf(pid), niceOf(pid) - niceOf(server.pid)])),
 				).toEqual({ scanner: 5, 'synthetic-web': 0 });
 				for (const pid of helpers) {
 					expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain(

@@ -1,5 +1,11 @@
 import { boundedCache, type LRUCache } from '../core/cache.cjs';
-import { type Encoding, encode, negotiate, siteEncodings, TAG_MANAGER_ENCODINGS } from './encoding.cjs';
+import {
+	type Encoding,
+	encode,
+	negotiate,
+	siteEncodings,
+	TAG_MANAGER_ENCODINGS,
+} from './encoding.cjs';
 import { containerProfile, siteProfile } from './profiles.cjs';
 import { renderGoogleTag, renderGtmContainer } from './render-container.cjs';
 import { renderPage } from './render-page.cjs';
@@ -48,10 +54,14 @@ function cached(
 export const isSyntheticHost = (hostname: string) =>
 	hostname.endsWith('.test') || hostname === TAG_MANAGER_HOST;
 
-const html = (status: number, body: string | Encoded): SyntheticResponse =>
-	typeof body === 'string'
-		? { status, headers: { 'content-type': 'text/html; charset=utf-8' }, body }
-		: { status, headers: { 'content-type': 'text/html; charset=utf-8', ...body.headers }, body: body.bytes };
+const html = (status: number, body: string | Encoded): SyntheticResponse => {
+	const { bytes, headers } = typeof body === 'string' ? { bytes: body, headers: {} } : body;
+	return {
+		status,
+		headers: { 'content-type': 'text/html; charset=utf-8', ...headers },
+		body: bytes,
+	};
+};
 const redirect = (status: number, location: string): SyntheticResponse => ({
 	status,
 	headers: { location },
@@ -61,9 +71,7 @@ const redirect = (status: number, location: string): SyntheticResponse => ({
 function site(host: string, path: string, acceptEncoding: string | undefined): SyntheticResponse {
 	const profile = siteProfile(host);
 	const page = () =>
-		cached(pages, host, negotiate(siteEncodings(host), acceptEncoding), () =>
-			renderPage(profile),
-		);
+		cached(pages, host, negotiate(siteEncodings(host), acceptEncoding), () => renderPage(profile));
 	switch (profile.behavior) {
 		case 'server-error':
 			return html(503, '<!DOCTYPE html><html><body><h1>503 Service Unavailable</h1></body></html>');
