@@ -8,13 +8,15 @@ import { isRunning } from '../helpers/processes.cjs';
  * (.ci/run's two lanes, and test:github's e2e job, which links the same cache) both have a
  * worker 1, and one run's set-up used to delete and rewrite the other's running n8n folder.
  * A process removes its own folders when it exits; a later process removes those of any process
- * that no longer runs (killed before it could).
+ * that no longer runs (killed before it could), and the folders earlier versions of the suite
+ * kept at the cache's top level (see LEGACY_FOLDER).
  */
 export function processFolder(cache: string, name: string): string {
 	const root = join(cache, 'per-process');
 	if (!swept) {
 		swept = true;
 		sweep(root);
+		sweepLegacy(cache);
 		process.once('exit', () =>
 			rmSync(join(root, String(process.pid)), { recursive: true, force: true }),
 		);
@@ -26,6 +28,21 @@ export function processFolder(cache: string, name: string): string {
 }
 
 let swept = false;
+
+/**
+ * What the suite wrote at the cache's top level before folders were kept per process (fcdb711):
+ * per Jest worker (`run-<version>-w1`, `pack-w2`, ...) or shared (`run-<version>`, `pack`,
+ * `scratch`, `mock-server-install`, ...). Nothing writes them now; each n8n version's copy is
+ * 50-80 MB, so a developer's cache kept growing by them with every checkout that ran the suite.
+ */
+const LEGACY_FOLDER =
+	/^(run-\d+\.\d+\.\d+(-w\d+)?|pack(-server)?(-w\d+)?|scratch|mock-server-install(-node20)?|action-runner-temp)$/;
+
+function sweepLegacy(cache: string): void {
+	if (!existsSync(cache)) return;
+	for (const name of readdirSync(cache))
+		if (LEGACY_FOLDER.test(name)) rmSync(join(cache, name), { recursive: true, force: true });
+}
 
 function sweep(root: string): void {
 	if (!existsSync(root)) return;
