@@ -140,7 +140,7 @@ export const OPTIONS = {
 		flag: 'scan-concurrency',
 		env: 'MOCK_SCAN_CONCURRENCY',
 		default: '1024',
-		help: 'websites scanned at once, all scanner processes together (1 to 8192): fewer use less memory and take large searches longer (256: about 15 % less at the peak of a burst, large searches about 60 % slower)',
+		help: 'websites scanned at once, all scanner processes together (1 to 8192): fewer use less memory and take large searches longer (256: about 7 % less at the peak of a burst of ten large searches, each large search alone about 60 % slower)',
 		read: (raw) => integer(raw!, 1, 8192),
 	}),
 	scanIdle: spec({
