@@ -32,8 +32,8 @@ let swept = false;
 /**
  * What the suite wrote at the cache's top level before folders were kept per process (fcdb711):
  * per Jest worker (`run-<version>-w1`, `pack-w2`, ...) or shared (`run-<version>`, `pack`,
- * `scratch`, `mock-server-install`, ...). Nothing writes them now; each n8n version's copy is
- * 50-80 MB, so a developer's cache kept growing by them with every checkout that ran the suite.
+ * `scratch`, `mock-server-install`, ...). Nothing writes or reads them now, yet they stayed in a
+ * developer's cache: 50-80 MB per n8n user folder, about 700 MB in all on the project's VM.
  */
 const LEGACY_FOLDER =
 	/^(run-\d+\.\d+\.\d+(-w\d+)?|pack(-server)?(-w\d+)?|scratch|mock-server-install(-node20)?|action-runner-temp)$/;
