@@ -11,7 +11,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { getPriority, setPriority } from 'node:os';
+import { constants, getPriority, setPriority } from 'node:os';
 import { join } from 'node:path';
 
 export type HelperRole = 'synthetic-web' | 'scanner';
@@ -44,13 +44,11 @@ const HEAP_MB: Record<HelperRole, { young: number; old: number }> = {
  * this). A site's time-out counts only the site's own time, as if it were another machine, and a
  * scan waiting for its scanner costs it nothing; but the synthetic web shares this machine's cores
  * with the scanners, and a scanner busy parsing took the CPU the web needed to answer in time: in a
- * burst of searches with the API in use meanwhile, 50 to 260 sites of 10,000 timed out once pages
+ * burst of searches with the API in use meanwhile, 37 to 260 sites of 10,000 timed out once pages
  * were compressed (bench/README.md, "The helpers' own bundle"). At 5, none; a scanner still gets a
  * third of the share of a process at the server's priority (CFS weights 335 and 1024).
  */
 const PRIORITY_BELOW_SERVER: Record<HelperRole, number> = { 'synthetic-web': 0, scanner: 5 };
-/** The lowest priority there is (nice 19). */
-const LOWEST_PRIORITY = 19;
 
 /** A running helper, as its parent talks to it. */
 export interface Helper extends EventEmitter {
@@ -127,7 +125,7 @@ export function spawnHelper(role: HelperRole): Helper {
 		try {
 			setPriority(
 				child.pid,
-				Math.min(LOWEST_PRIORITY, getPriority() + PRIORITY_BELOW_SERVER[role]),
+				Math.min(constants.priority.PRIORITY_LOW, getPriority() + PRIORITY_BELOW_SERVER[role]),
 			);
 		} catch {
 			// A platform or sandbox that refuses: the helper runs at the server's priority.

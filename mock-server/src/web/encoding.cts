@@ -63,7 +63,7 @@ export function encode(bytes: Buffer, encoding: Encoding): Buffer {
 				},
 			});
 		case 'gzip':
-			// A 8 KiB window and a small hash table: zlib's state then stays under the 64 KiB from
+			// An 8 KiB window and a small hash table: zlib's state then stays under the 64 KiB from
 			// which the helpers' allocator maps memory afresh (core/helpers.cts), which doubled the
 			// time of each call (0.29 ms a page instead of 0.15), for 7 % of the size instead of 6.
 			return zlib.gzipSync(bytes, { level: 1, windowBits: 13, memLevel: 5 });
