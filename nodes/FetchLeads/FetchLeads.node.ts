@@ -21,8 +21,10 @@ export class FetchLeads implements INodeType {
 		icon: { light: 'file:fetchLeads.svg', dark: 'file:fetchLeads.dark.svg' },
 		group: ['input'],
 		// 1.1: the Spend output (Spend Output on by default); 1 keeps one output for old workflows.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: New Leads Wanted with Only Contacts With an Email counts only leads with an email
+		// (it may charge more than wanted, for the leads without one); 1 and 1.1 count every lead.
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: `={{${shown('niche')} + " in " + ${shown('city')}}}`,
 		description: `Find local businesses for a niche in a city (with ad-pixel, TikTok-pixel and Google Analytics filters) and add them as contacts to the account. Costs one credit per new lead added (up to Count per call; contacts already held are free). As a tool it spends at most ${TOOL_DEFAULT_MAX_CREDITS} credits per agent run unless Max Credits per Run says otherwise, and answers with the leads, the credits charged and refunded, or that nothing was found.`,
 		defaults: { name: 'Fetch Leads' },

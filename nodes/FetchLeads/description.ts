@@ -195,7 +195,7 @@ export const fetchLeadsProperties: INodeProperties[] = [
 		name: 'spendOutput',
 		type: 'boolean',
 		default: true,
-		displayOptions: { show: { '@version': [1.1] } },
+		displayOptions: { show: { '@version': [1.1, 1.2] } },
 		description:
 			'Whether to add a second output, Spend, with one item per search: niche, city, requested, chargedCredits, refundedCredits, leads and nothingFound (to sum, log or alert on credits)',
 	},
@@ -220,7 +220,7 @@ export const fetchLeadsProperties: INodeProperties[] = [
 				type: 'number',
 				default: 1000,
 				typeOptions: { minValue: 0, numberPrecision: 0 },
-				description: `The most this execution may spend. A search is refused before it is sent when it could pass the cap (the service may charge its whole Count): without Continue On Fail the run stops before any search. As an AI tool without this option: ${TOOL_DEFAULT_MAX_CREDITS} credits per agent run.`,
+				description: `The most this execution may spend, over all items and tool calls in this n8n process. A search is refused before it is sent when it could pass the cap (the service may charge its whole Count): without Continue On Fail the run stops before any search. New Leads Wanted stops before a request that could pass it. As an AI tool without this option: ${TOOL_DEFAULT_MAX_CREDITS} credits per agent run.`,
 			},
 			{
 				displayName: 'Max Requests per Run',
@@ -238,6 +238,15 @@ export const fetchLeadsProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description: `Whether to leave contacts without an email address (${NO_EMAIL_SHARE} on the reference server) out of the output. The node filters them: the service still adds them to your account and charges one credit each, so the hint after the run says how many were left out.`,
+				displayOptions: { show: { '@version': [1, 1.1] } },
+			},
+			{
+				displayName: 'Only Contacts With an Email',
+				name: 'onlyWithEmail',
+				type: 'boolean',
+				default: false,
+				displayOptions: { show: { '@version': [1.2] } },
+				description: `Whether to leave contacts without an email address (${NO_EMAIL_SHARE} on the reference server) out of the output. The service still adds them to your account and charges one credit each. In New Leads Wanted the node keeps searching until it has that many leads with an email, so it may charge more than New Leads Wanted (within Max Credits per Run).`,
 			},
 			{
 				displayName: 'Start From the Top',

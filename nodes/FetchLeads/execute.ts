@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { errorFromAnswer } from '../shared/errors';
 import { plural } from '../shared/tool';
+import type { CreditHold } from './creditCap';
 import { DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT_MINUTES } from './description';
 import { climbForNewLeads, type Climb } from './newLeads';
 import { shapeContacts, type OutputMode } from './output';
@@ -31,7 +32,32 @@ export interface Spend extends IDataObject {
 	/** Leads output for the item (after Only Contacts With an Email). */
 	leads: number;
 	nothingFound: boolean;
+	/**
+	 * New Leads Wanted only: why fewer leads than wanted came, null when they all came. (In Leads
+	 * Requested the service's answer is the whole result: the field is absent.)
+	 */
+	stoppedShort?: ShortReason | null;
 }
+
+/** Why a climb for new leads brought fewer than wanted, as the Spend output says it. */
+export type ShortReason =
+	| 'noMoreResults'
+	| 'maxCreditsPerRun'
+	| 'maxRequestsPerRun'
+	| 'requestFailed';
+
+const SHORT_REASONS: Record<NonNullable<Climb['stoppedBecause']>, ShortReason> = {
+	limit: 'noMoreResults',
+	maxCredits: 'maxCreditsPerRun',
+	maxRequests: 'maxRequestsPerRun',
+	failed: 'requestFailed',
+};
+
+/** Version 1.2: with Only Contacts With an Email, New Leads Wanted counts only leads with one. */
+const COUNTS_ONLY_WITH_EMAIL = 1.2;
+
+const hasEmail = (contact: IDataObject) =>
+	typeof contact.email === 'string' && contact.email.trim() !== '';
 
 /** What the run's hints add up, over all items. */
 export interface RunTally {
@@ -77,9 +103,12 @@ function climbNote(
 	search: Omit<SearchRequest, 'count'>,
 	wanted: number,
 	climb: Climb,
+	withEmail: boolean,
+	capLimit: number | undefined,
 ): RunTally['notes'][number] {
 	const what = `"${search.niche}" in "${search.city}"`;
-	const found = climb.contacts.length;
+	const found = climb.counted;
+	const leads = withEmail ? 'New leads with an email' : 'New leads';
 	const from =
 		climb.startedFrom === undefined
 			? 'from the top'
@@ -88,13 +117,15 @@ function climbNote(
 	const charged = climb.unknownCharges
 		? `at least ${plural(climb.charged, 'credit')}`
 		: plural(climb.charged, 'credit');
+	const without = climb.contacts.length - climb.counted;
+	const alsoCharged = withEmail && without > 0 ? ` (${without} without an email among them)` : '';
 	if (found >= wanted) {
 		const extra =
 			found > wanted
 				? ` The service returned ${found - wanted} more than wanted (it was charged, so it is output): its ranking changed or contacts were removed from the account since the last run.`
 				: '';
 		return {
-			message: `New leads: ${found} of ${wanted} wanted; ${walk}, charging ${charged}.${extra}`,
+			message: `${leads}: ${found} of ${wanted} wanted; ${walk}, charging ${charged}${alsoCharged}.${extra}`,
 			type: found > wanted ? 'warning' : 'info',
 		};
 	}
@@ -103,14 +134,15 @@ function climbNote(
 			'It reached result 1000, the deepest the service can be asked for: everything above is a contact of the account already. Search another city or niche, or change the pixel filters.',
 		maxRequests:
 			'It stopped at Options > Max Requests per Run; the next run goes on from there when the workflow is published. Raise the option to go deeper in one run.',
+		maxCredits: `It stopped at Options > Max Credits per Run (${capLimit}): the next request could have passed it. The next run goes on from there when the workflow is published; raise the option to go further in one run.`,
 		failed: `The next request failed: ${climb.failure ?? 'unknown error'}. The leads above were charged and are output; the next run goes on from result ${climb.depth}.`,
 	}[climb.stoppedBecause ?? 'limit'];
 	const none =
-		found === 0 && climb.stoppedBecause !== 'failed'
+		found === 0 && climb.stoppedBecause !== 'failed' && climb.stoppedBecause !== 'maxCredits'
 			? ' Every result it saw is a contact of the account already, or the service has no more for this search (it does not say which).'
 			: '';
 	return {
-		message: `New leads: ${found} of ${wanted} wanted; ${walk}, charging ${charged}.${none} ${why}`,
+		message: `${leads}: ${found} of ${wanted} wanted; ${walk}, charging ${charged}${alsoCharged}.${none} ${why}`,
 		type: 'warning',
 	};
 }
@@ -145,6 +177,7 @@ function nothingFound(
 			leads: 0,
 			nothingFound: true,
 		},
+		mayHaveCharged: 0,
 	};
 }
 
@@ -152,6 +185,8 @@ function nothingFound(
 export interface ItemLeads {
 	items: IDataObject[];
 	spend: Spend;
+	/** What the credit cap counts as spent: the charge, or all the item could have charged. */
+	mayHaveCharged: number;
 }
 
 /** The most one item may charge (0 when its count is not valid: it then fails on its own). */
@@ -168,32 +203,49 @@ export async function fetchLeadsForItem(
 	ctx: IExecuteFunctions,
 	i: number,
 	tally: RunTally,
+	cap: { hold: CreditHold; limit: number | undefined },
 ): Promise<ItemLeads> {
 	const search = searchOf(ctx, i);
 	const options = ctx.getNodeParameter('options', i, {}) as FetchOptions;
 	const timeoutMs = (Number(options.timeoutMinutes) || DEFAULT_TIMEOUT_MINUTES) * 60 * 1000;
 	const newLeads = ctx.getNodeParameter('countMode', i, 'requested') === 'newLeads';
+	// Checked before searching: a search charges, and its leads would then be lost.
+	const mode = ctx.getNodeParameter('output', i, 'contacts') as OutputMode;
+	const fields = mode === 'selected' ? (ctx.getNodeParameter('fields', i, []) as string[]) : [];
+	if (mode === 'selected' && fields.length === 0)
+		throw new NodeOperationError(ctx.getNode(), 'Fields is empty', {
+			itemIndex: i,
+			description: 'Pick at least one contact field under Fields, or choose another Output.',
+		});
 
 	let contacts: IDataObject[];
 	let chargedCredits: number | null;
 	let reserved: number;
 	let envelope: IDataObject = {};
 	let requested: number;
+	let mayHaveCharged: number;
+	let stoppedShort: ShortReason | null = null;
 	if (newLeads) {
 		const wanted = countOf(ctx, i, 'New Leads Wanted');
 		requested = wanted;
+		const withEmail =
+			options.onlyWithEmail === true && ctx.getNode().typeVersion >= COUNTS_ONLY_WITH_EMAIL;
 		const climb = await climbForNewLeads(ctx, i, search, {
 			wanted,
 			maxRequests: Number(options.maxRequests) || DEFAULT_MAX_REQUESTS,
 			fromTheTop: options.fromTheTop === true,
 			timeoutMs,
+			counts: withEmail ? hasEmail : () => true,
+			hold: cap.hold,
 		});
 		if (climb.nothingFound)
 			return nothingFound(ctx, i, search, climb.nothingFound, options, tally, wanted);
-		tally.notes.push(climbNote(search, wanted, climb));
+		tally.notes.push(climbNote(search, wanted, climb, withEmail, cap.limit));
 		contacts = climb.contacts;
 		chargedCredits = climb.unknownCharges ? null : climb.charged;
 		reserved = climb.reserved;
+		mayHaveCharged = climb.mayHaveCharged;
+		if (climb.counted < wanted) stoppedShort = SHORT_REASONS[climb.stoppedBecause ?? 'limit'];
 		tally.charged += climb.charged;
 		tally.unknownCharges += climb.unknownCharges;
 		envelope = { requests: climb.requests, searchedDepth: climb.depth };
@@ -205,13 +257,14 @@ export async function fetchLeadsForItem(
 		if (!outcome.found) return nothingFound(ctx, i, search, outcome, options, tally, count);
 		contacts = outcome.contacts;
 		chargedCredits = outcome.chargedCredits ?? null;
+		mayHaveCharged = outcome.chargedCredits ?? count;
 		envelope = outcome.envelope;
 		if (outcome.chargedCredits === undefined) tally.unknownCharges++;
 		else tally.charged += outcome.chargedCredits;
 	}
 
 	if (options.onlyWithEmail) {
-		const reachable = contacts.filter((c) => typeof c.email === 'string' && c.email.trim() !== '');
+		const reachable = contacts.filter(hasEmail);
 		tally.withoutEmail += contacts.length - reachable.length;
 		contacts = reachable;
 	}
@@ -224,16 +277,11 @@ export async function fetchLeadsForItem(
 		refundedCredits: chargedCredits === null ? null : Math.max(0, reserved - chargedCredits),
 		leads: contacts.length,
 		nothingFound: false,
+		...(newLeads ? { stoppedShort } : {}),
 	};
-	const mode = ctx.getNodeParameter('output', i, 'contacts') as OutputMode;
-	if (mode === 'response') return { items: [{ ...envelope, contacts, chargedCredits }], spend };
-	const fields = mode === 'selected' ? (ctx.getNodeParameter('fields', i, []) as string[]) : [];
-	if (mode === 'selected' && fields.length === 0)
-		throw new NodeOperationError(ctx.getNode(), 'Fields is empty', {
-			itemIndex: i,
-			description: 'Pick at least one contact field under Fields, or choose another Output.',
-		});
-	return { items: shapeContacts(contacts, mode, fields), spend };
+	if (mode === 'response')
+		return { items: [{ ...envelope, contacts, chargedCredits }], spend, mayHaveCharged };
+	return { items: shapeContacts(contacts, mode, fields), spend, mayHaveCharged };
 }
 
 /** The run's hints: what was charged over all items, then one per item that needs telling. */

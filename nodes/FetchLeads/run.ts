@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { asNodeError } from '../shared/errors';
+import { asNodeError, UnclearOutcomeError } from '../shared/errors';
 import { isToolCall, plural, toolAnswer } from '../shared/tool';
-import { capOf, recordSpend, refusalsOf } from './creditCap';
+import { capOf, holdForItems } from './creditCap';
 import {
 	addRunHints,
 	fetchLeadsForItem,
@@ -25,7 +25,7 @@ export async function runFetchLeads(ctx: IExecuteFunctions): Promise<INodeExecut
 	const inputs = ctx.getInputData();
 	const continueOnFail = ctx.continueOnFail();
 	const cap = capOf(ctx, tool);
-	const refusals = refusalsOf(
+	const { holds, refusals } = holdForItems(
 		ctx,
 		cap,
 		inputs.map((_, i) => mostPossibleCharge(ctx, i)),
@@ -33,23 +33,31 @@ export async function runFetchLeads(ctx: IExecuteFunctions): Promise<INodeExecut
 	// Without Continue On Fail a refused item stops the run: before anything is sent, so nothing
 	// is charged that the run then could not output.
 	const [firstRefusal] = refusals.values();
-	if (firstRefusal && (tool || !continueOnFail)) throw firstRefusal;
+	if (firstRefusal && (tool || !continueOnFail)) {
+		for (const hold of holds.values()) hold.settle(0);
+		throw firstRefusal;
+	}
 
 	const tally = newTally();
 	const leads: INodeExecutionData[] = [];
 	const spends: INodeExecutionData[] = [];
-	let spent = 0;
 	try {
 		for (let i = 0; i < inputs.length; i++) {
+			const hold = holds.get(i);
 			try {
-				const refusal = refusals.get(i);
-				if (refusal) throw refusal;
-				const { items, spend } = await fetchLeadsForItem(ctx, i, tally);
-				spent += spend.chargedCredits ?? spend.requested;
+				if (!hold) throw refusals.get(i)!;
+				const { items, spend, mayHaveCharged } = await fetchLeadsForItem(ctx, i, tally, {
+					hold,
+					limit: cap.limit,
+				});
+				hold.settle(mayHaveCharged);
 				for (const json of items) leads.push({ json, pairedItem: { item: i } });
 				spends.push({ json: spend, pairedItem: { item: i } });
 			} catch (error) {
 				const nodeError = asNodeError(ctx, error, i);
+				// A search sent without an answer may have charged all it could.
+				if (nodeError instanceof UnclearOutcomeError) hold?.settleAsSpent();
+				else hold?.settle(0);
 				if (!continueOnFail || tool) throw nodeError;
 				leads.push({
 					json: { error: nodeError.message },
@@ -59,7 +67,8 @@ export async function runFetchLeads(ctx: IExecuteFunctions): Promise<INodeExecut
 			}
 		}
 	} finally {
-		recordSpend(cap, spent);
+		// Items not reached (the run stopped at an error) give their holds back.
+		for (const hold of holds.values()) hold.settle(0);
 	}
 	addRunHints(ctx, tally);
 	if (tool) return [toolAnswer(toolResult(leads, spends, cap.limit), inputs.length)];

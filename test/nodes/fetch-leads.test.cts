@@ -315,6 +315,94 @@ describe('Fetch Leads node', () => {
 			expect(climb).toContain('Max Requests per Run');
 		});
 
+		describe('with Only Contacts With an Email', () => {
+			// Seattle's roofers: results 6, 8, 9 and 13 have no email (and more further down).
+			const ROOFERS = { niche: 'roofer', city: 'Seattle' };
+			const pull = (apiKey: string, typeVersion: number, staticData: object, options = {}) =>
+				runWorkflow(workflow, {
+					credentials: {
+						apiKey,
+						leadsBaseUrl: `${server.url}/`,
+						inboxBaseUrl: `${server.url}/api/v1`,
+					},
+					pinData: { [TRIGGER]: [ROOFERS] },
+					parameters: {
+						'Fetch Leads': newLeads(10, {
+							options: { onlyWithEmail: true, ...options },
+							spendOutput: true,
+						}) as never,
+					},
+					nodes: { 'Fetch Leads': { typeVersion } },
+					staticData,
+				});
+
+			it('version 1.2 keeps looking until it has that many leads with an email: three scheduled runs bring 10 each, none twice, charging what the service charged', async () => {
+				const { apiKey, accountId } = await server.newAccount({ credits: 1000 });
+				const staticData = {};
+				const seen = new Set<string>();
+				let credits = 1000;
+				for (const day of [1, 2, 3]) {
+					const result = await pull(apiKey, 1.2, staticData);
+					const items = outputOf(result, 'Fetch Leads');
+					expect([day, items.length]).toEqual([day, 10]);
+					for (const { json } of items) {
+						expect(json.email).toMatch(/@/);
+						expect(seen.has(identity(json))).toBe(false);
+						seen.add(identity(json));
+					}
+					const [spend] = outputOf(result, 'Fetch Leads', 1);
+					const now = await creditsOf(accountId);
+					// What the account lost is what the Spend output says was charged: 10 and the
+					// leads without an email among them.
+					expect(spend.json).toMatchObject({
+						requested: 10,
+						leads: 10,
+						chargedCredits: credits - now,
+						stoppedShort: null,
+					});
+					expect(credits - now).toBeGreaterThanOrEqual(10);
+					// Day 1: results 6, 8, 9 and 13 have no email, so 10 with one take the top 14.
+					if (day === 1) expect(credits - now).toBe(14);
+					credits = now;
+					expect(hintsOf(result, 'Fetch Leads')[1]).toMatch(
+						/^New leads with an email: 10 of 10 wanted; \d+ requests? searched "roofer" in "Seattle" /,
+					);
+				}
+				const contacts = (await server.admin('GET', `/accounts/${accountId}/contacts`)).body
+					.contacts as unknown[];
+				expect(contacts).toHaveLength(1000 - credits);
+			});
+
+			it('versions 1 and 1.1 count every lead charged, as before: the first run outputs the 7 of 10 with an email', async () => {
+				for (const typeVersion of [1, 1.1]) {
+					const { apiKey, accountId } = await server.newAccount({ credits: 1000 });
+					const result = await pull(apiKey, typeVersion, {});
+					expect(outputOf(result, 'Fetch Leads')).toHaveLength(7);
+					expect(await creditsOf(accountId)).toBe(990);
+					expect(hintsOf(result, 'Fetch Leads')[0]).toBe(
+						'Charged 10 credits for 7 new leads (3 charged contacts without an email left out).',
+					);
+				}
+			});
+
+			it('stops before a request that could pass Max Credits per Run, and the Spend output says why it is short', async () => {
+				const { apiKey, accountId } = await server.newAccount({ credits: 1000 });
+				const result = await pull(apiKey, 1.2, {}, { maxCreditsPerRun: 12 });
+				expect(result.status).toBe('success');
+				// Top 10: 7 with an email, 10 charged; 3 more could charge 3, past 12.
+				expect(outputOf(result, 'Fetch Leads')).toHaveLength(7);
+				expect(await creditsOf(accountId)).toBe(990);
+				expect(outputOf(result, 'Fetch Leads', 1)[0].json).toMatchObject({
+					leads: 7,
+					chargedCredits: 10,
+					stoppedShort: 'maxCreditsPerRun',
+				});
+				expect(hintsOf(result, 'Fetch Leads')[1]).toContain(
+					'It stopped at Options > Max Credits per Run (12): the next request could have passed it.',
+				);
+			});
+		});
+
 		it('fails before charging when the first request is refused for credits, naming the depth it asked for', async () => {
 			const { apiKey } = await server.newAccount({ credits: 12 });
 			const staticData = {};

@@ -201,6 +201,31 @@ describe('spend limits, spend as data and the nodes as AI tools', () => {
 			expect(outputOf(allowed, LEADS)[0].json.chargedCredits).toBeGreaterThan(100);
 		});
 
+		it("holds Max Credits per Run when an agent's tool calls of one execution run at once: the account loses at most the cap", async () => {
+			const { accountId, apiKey } = await server.newAccount({ credits: 1000 });
+			// Five calls of up to 30 credits each, side by side, under a cap of 100.
+			const calls = await Promise.all(
+				NICHES.map((niche) =>
+					run('fetch-leads.json', LEADS, apiKey, [{ niche, city: 'Chicago', count: 30 }], {
+						nodes: { [LEADS]: asTool('fetchLeads') },
+						parameters: { options: { maxCreditsPerRun: 100 } },
+						executionId: `parallel-agent-run-${accountId}`,
+					}),
+				),
+			);
+			const refused = calls.map((call) => errorOf(call)?.message).filter(Boolean);
+			expect(refused.length).toBeGreaterThanOrEqual(2);
+			for (const message of refused)
+				expect(message).toMatch(
+					/^Max Credits per Run \(100\) would be passed: this search may charge up to 30 credits and \d+ credits may already be spent in this run$/,
+				);
+			const charged = calls
+				.filter((call) => !errorOf(call))
+				.map((call) => outputOf(call, LEADS)[0].json.chargedCredits as number);
+			expect(1000 - (await credits(accountId))).toBe(charged.reduce((a, b) => a + b, 0));
+			expect(1000 - (await credits(accountId))).toBeLessThanOrEqual(100);
+		});
+
 		it('Create Inboxes tells the agent what was created, what failed and why, on its first output', async () => {
 			const { apiKey } = await server.newAccount();
 			const result = await run(
