@@ -19,9 +19,15 @@ export class CreateInboxes implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["poolMode"] === "new" ? "Into a new pool" : "Into an existing pool"}}',
 		description:
-			'Create one email inbox per item in the account (IMAP/SMTP settings detected for Google, Microsoft, Yahoo, Zoho, iCloud, GoDaddy, Namecheap), after a login test; without a pool it makes a new pool. Free; at most 1000 per hour per API key. As a tool it answers with the inboxes created, the entries that failed with their reason and code, and those whose outcome is unknown; on the hourly limit it says when the limit frees instead of waiting.',
+			'Create one email inbox per item in the account (IMAP/SMTP settings detected for Google, Microsoft, Yahoo, Zoho, iCloud, GoDaddy, Namecheap), after a login test; without a pool it makes a new pool. Free; at most 1000 per hour per API key.',
 		defaults: { name: 'Create Inboxes' },
-		usableAsTool: true,
+		// The nodes panel shows the description above; an AI Agent's tool gets this one instead.
+		usableAsTool: {
+			replacements: {
+				description:
+					'Create one email inbox per item in the account (IMAP/SMTP settings detected for Google, Microsoft, Yahoo, Zoho, iCloud, GoDaddy, Namecheap), after a login test; without a pool it makes a new pool. Free; at most 1000 per hour per API key. As a tool it answers with the inboxes created, the entries that failed with their reason and code, and those whose outcome is unknown; on the hourly limit it says when the limit frees instead of waiting.',
+			},
+		},
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
 		outputNames: ['Created', 'Failed'],

@@ -1,3 +1,4 @@
+import type { IDataObject } from 'n8n-workflow';
 import {
 	errorOf,
 	hintsOf,
@@ -318,7 +319,7 @@ describe('Fetch Leads node', () => {
 		describe('with Only Contacts With an Email', () => {
 			// Seattle's roofers: results 6, 8, 9 and 13 have no email (and more further down).
 			const ROOFERS = { niche: 'roofer', city: 'Seattle' };
-			const pull = (apiKey: string, typeVersion: number, staticData: object, options = {}) =>
+			const pull = (apiKey: string, typeVersion: number, staticData: IDataObject, options = {}) =>
 				runWorkflow(workflow, {
 					credentials: {
 						apiKey,

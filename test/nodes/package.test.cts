@@ -52,6 +52,23 @@ describe('the community-node package', () => {
 		}
 	});
 
+	it("shows the nodes panel a plain description and an AI Agent's tool its own, saying what a call costs and answers", () => {
+		for (const entry of pkg.n8n.nodes as string[]) {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const module = require(join(ROOT, entry));
+			const { description } = new (Object.values(module)[0] as new () => any)();
+			expect([description.name, description.description]).not.toEqual([
+				description.name,
+				expect.stringMatching(/\bas a tool\b|\bagent\b/i),
+			]);
+			if (typeof description.usableAsTool === 'object')
+				expect([description.name, description.usableAsTool.replacements.description]).toEqual([
+					description.name,
+					expect.stringMatching(/^.{40,}As a tool it .+$/),
+				]);
+		}
+	});
+
 	it('packs only what n8n loads: the built nodes and credential, README, licence, package.json', () => {
 		const report = JSON.parse(
 			execFileSync('npm', ['pack', '--dry-run', '--json', '--silent'], {
