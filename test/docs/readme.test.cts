@@ -103,7 +103,12 @@ document.body.dataset.rendered = 'yes';
 			await page.goto('http://readme.test/');
 			await page.waitForSelector('body[data-rendered="yes"]');
 			const h2 = await page.locator('#readme h2').allInnerTexts();
-			expect(h2.slice(0, 3)).toEqual(['Installing the nodes in n8n', 'Credentials', 'The nodes']);
+			expect(h2.slice(0, 4)).toEqual([
+				'Installing the nodes in n8n',
+				'Credentials',
+				'Try it with the reference server',
+				'The nodes',
+			]);
 			// The credential's three fields are a table a reader can scan.
 			const fields = await page
 				.locator('#readme table')

@@ -3,7 +3,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
 	assertHarmless,
-	NO_SUCH_POOL,
 	type ProbeRequest,
 	runProbe,
 	UnsafeProbeRequest,
@@ -171,6 +170,8 @@ describe('the probe', () => {
 			return !body || body.niche !== undefined || body.city !== undefined;
 		}
 		if (isCreation(r)) {
+			// No body, or text that is not JSON: nothing a service could create from.
+			if (r.body === undefined || typeof r.body === 'string') return false;
 			const entries = Array.isArray(r.body) ? r.body : [r.body];
 			return (
 				entries.length === 0 ||
@@ -205,12 +206,9 @@ describe('the probe', () => {
 		expect(service.requests.filter(isLeadSearch).length).toBeGreaterThan(0);
 		expect(service.requests.filter(isCreation).length).toBeGreaterThan(0);
 		expect(service.requests.filter(couldChargeOrCreate)).toEqual([]);
-		// The entries name a pool nobody issued, never the account's own (p1): no pool is made for
-		// them (spec rule 2), and no lenient service has a pool of the account to put them in. The
-		// first creation request this service accepted was the last one sent.
-		expect(service.requests.filter(isCreation).map((r) => r.body)).toEqual([
-			[{ poolId: NO_SUCH_POOL }],
-		]);
+		// No entry at all by default: the first creation request (no body) was accepted by this
+		// service, and was the last one sent.
+		expect(service.requests.filter(isCreation).map((r) => r.body)).toEqual([undefined]);
 		// Walks and out-of-range values among the reads; a wrong key on each service.
 		const queries = service.requests.map((r) => `${r.method} ${r.path}?${r.query.toString()}`);
 		expect(queries).toEqual(
@@ -226,6 +224,33 @@ describe('the probe', () => {
 				.filter((r) => r.headers.authorization !== 'Bearer stand-in-key-123456')
 				.map((r) => r.path),
 		).toEqual(expect.arrayContaining(['/api/v1/pools', '/api/v1/niche-finder-leads']));
+	});
+
+	it('by default sends no entry at all, and says which checks it skipped and why', async () => {
+		service.on('GET /api/v1/pools', { json: { pools: [] } });
+		service.on('GET /api/v1/inboxes', {
+			json: { inboxes: [], pagination: { total: 0, limit: 5, skip: 0, hasMore: false } },
+		});
+		service.on('POST /api/v1/inboxes', { status: 400, json: { error: 'Send a JSON body.' } });
+		service.on('POST /api/v1/niche-finder-leads', { status: 400, json: { error: 'niche' } });
+		const { skipped } = await runProbe({
+			leads: service.url,
+			inboxes: `${service.url}/api/v1`,
+			apiKey: 'stand-in-key-123456',
+			timeoutMs: 5000,
+		});
+		expect(
+			service.requests.filter(isCreation).map((r) => [r.body, r.headers['content-type']]),
+		).toEqual([
+			[undefined, undefined],
+			['this body is not JSON: lead-inbox probe', 'application/json'],
+			[undefined, undefined],
+		]);
+		expect(skipped).toEqual([
+			expect.stringMatching(
+				/^Skipped: inbox entries without an email address .* --creation-checks-pool POOL_ID\.$/,
+			),
+		]);
 	});
 
 	it('creates nothing on a service that accepts entries without an address, and says it stopped', async () => {
@@ -246,6 +271,8 @@ describe('the probe', () => {
 			json: { inboxes: [], pagination: { total: 0, limit: 5, skip: 0, hasMore: false } },
 		});
 		service.on('POST /api/v1/inboxes', (request) => {
+			if (request.body === undefined || typeof request.body === 'string')
+				return { status: 400, json: { error: 'Send a JSON body.' } };
 			const entries = (Array.isArray(request.body) ? request.body : [request.body]) as {
 				poolId?: string;
 			}[];
@@ -264,14 +291,27 @@ describe('the probe', () => {
 			status: 400,
 			json: { error: 'niche is required' },
 		});
-		const result = await runProbe({
-			leads: service.url,
-			inboxes: `${service.url}/api/v1`,
-			apiKey: 'stand-in-key-123456',
-			timeoutMs: 5000,
-		});
+		const probe = (creationPool?: string) =>
+			runProbe({
+				leads: service.url,
+				inboxes: `${service.url}/api/v1`,
+				apiKey: 'stand-in-key-123456',
+				timeoutMs: 5000,
+				creationPool,
+			});
+		// By default: no entry is sent, so nothing lands anywhere.
+		const safe = await probe();
 		expect([...pools.values()]).toEqual([0]);
-		expect(service.requests.filter(isCreation)).toHaveLength(1);
+		expect(safe.stoppedCreating).toBeUndefined();
+		expect(service.requests.filter(couldChargeOrCreate)).toEqual([]);
+		// With the creation checks in p1, as the option's help warns: at most one inbox, there.
+		service.requests.length = 0;
+		const result = await probe('p1');
+		expect([...pools.values()]).toEqual([1]);
+		expect(service.requests.filter((r) => isCreation(r) && typeof r.body === 'object')).toEqual([
+			expect.objectContaining({ body: [{ poolId: 'p1' }] }),
+		]);
+		expect(result.skipped).toEqual([]);
 		expect(result.stoppedCreating).toMatch(
 			/^POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/inboxes \(.*\) was accepted with HTTP 200: no further creation request was sent/,
 		);
@@ -300,10 +340,24 @@ describe('the probe', () => {
 			{ operation: 'create', body: [{ poolId: 'p1' }], purpose: '' },
 		],
 		['an empty batch', { operation: 'create', body: [], purpose: '' }],
+		['a raw body that is JSON', { operation: 'create', rawBody: '[{}]', purpose: '' }],
 		// An operation the probe does not know (POST /pools), as a caller outside the types could send.
 		['another request', { operation: 'POST /api/v1/pools' as never, body: {}, purpose: '' }],
 	])('refuses to send %s', (_, request) => {
 		expect(() => assertHarmless(request)).toThrow(UnsafeProbeRequest);
+	});
+
+	it('sends an entry without an address only into the pool named for the creation checks', () => {
+		const entry: ProbeRequest = { operation: 'create', body: [{ poolId: 'p1' }], purpose: '' };
+		expect(() => assertHarmless(entry, 'p1')).not.toThrow();
+		expect(() => assertHarmless(entry, 'p2')).toThrow(UnsafeProbeRequest);
+		expect(() => assertHarmless({ operation: 'create', body: [{}], purpose: '' }, 'p1')).toThrow(
+			UnsafeProbeRequest,
+		);
+		expect(() => assertHarmless({ operation: 'create', purpose: '' })).not.toThrow();
+		expect(() =>
+			assertHarmless({ operation: 'create', rawBody: 'not json', purpose: '' }),
+		).not.toThrow();
 	});
 
 	it('finds nothing in front of the reference server, and leaves its account as it was', async () => {
@@ -350,7 +404,8 @@ describe('the probe', () => {
 		const env = { LEAD_INBOX_API_KEY: 'stand-in-key-123456' };
 		const table = await cli(args, env);
 		expect(table.code).toBe(0);
-		expect(table.stdout).toMatch(/^Sent \d+ requests that charge nothing and change nothing:/);
+		expect(table.stdout).toMatch(/^Sent \d+ requests that charge nothing and can create nothing:/);
+		expect(table.stdout).toContain('Skipped: inbox entries without an email address');
 		expect(table.stdout).toContain(
 			'[breaks-spec] GET /api/v1/pools: number sent as text: "3" (text)',
 		);

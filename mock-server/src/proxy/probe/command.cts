@@ -10,12 +10,18 @@ import { runProbe } from './probe.cjs';
 export const PROBE_USAGE = `Usage: lead-inbox-mock-server probe --leads URL --inboxes URL [--json] [--fail-on breaks-spec|open-point]
        (in a clone: npm start -- probe ...)
 
-Sends a real account requests that charge nothing and change nothing (reads, a wrong key, lead
-searches without niche and city, inbox entries without an email address) and reports where the
-answers differ from the specs, as the proxy's divergence report does.
+Sends a real account requests that charge nothing and can create nothing on any service (reads,
+a wrong key, lead searches without niche and city, inbox creation without a body or with one
+that is not JSON) and reports where the answers differ from the specs, as the proxy's divergence
+report does.
 
   --leads URL       the lead search base URL (as the n8n credential's Lead Search Base URL)
   --inboxes URL     the inbox base URL, with /api/v1 (as the credential's Inbox Base URL)
+  --creation-checks-pool POOL_ID
+                    also send the creation checks: inbox entries without an email address, in
+                    this pool of the account. By the specs they are refused, but a service more
+                    lenient than the specs MAY CREATE ONE BLANK INBOX IN THIS POOL (the probe
+                    stops at the first creation request accepted). Without it they are skipped.
   --json            print the report and the requests sent as JSON
   --fail-on CLASS   exit with status 3 when a divergence of CLASS or a worse one was seen
   --timeout MS      time limit of each request (default 30000)
@@ -50,6 +56,7 @@ export async function probeCommand(args: string[], env: NodeJS.ProcessEnv): Prom
 			options: {
 				leads: { type: 'string' },
 				inboxes: { type: 'string' },
+				'creation-checks-pool': { type: 'string' },
 				json: { type: 'boolean', default: false },
 				'fail-on': { type: 'string' },
 				timeout: { type: 'string', default: '30000' },
@@ -84,22 +91,31 @@ export async function probeCommand(args: string[], env: NodeJS.ProcessEnv): Prom
 			`--timeout must be a whole number of milliseconds, at least 100 (got "${values.timeout}")`,
 		);
 
-	const { report, sent, unreachable, stoppedCreating } = await runProbe({
+	const creationPool = values['creation-checks-pool']?.trim();
+	if (values['creation-checks-pool'] !== undefined && !creationPool)
+		fail('--creation-checks-pool needs the ID of a pool of the account (GET /pools lists them)');
+	if (creationPool && !inboxes) fail('--creation-checks-pool needs --inboxes');
+
+	const { report, sent, unreachable, stoppedCreating, skipped } = await runProbe({
 		leads,
 		inboxes,
 		apiKey: apiKey!,
 		timeoutMs,
+		creationPool,
 	});
 	if (values.json)
 		process.stdout.write(
-			`${JSON.stringify({ ...report.toJSON(), sent, ...(stoppedCreating ? { stoppedCreating } : {}) }, null, 2)}\n`,
+			`${JSON.stringify({ ...report.toJSON(), sent, skipped, ...(stoppedCreating ? { stoppedCreating } : {}) }, null, 2)}\n`,
 		);
 	else {
 		const lines = sent.map(
 			(s) => `  ${String(s.status).padEnd(4)} ${s.method.padEnd(4)} ${s.url}   (${s.purpose})`,
 		);
+		const what = creationPool
+			? `that charge nothing, creating at most one blank inbox in pool ${creationPool} on a lenient service`
+			: 'that charge nothing and can create nothing';
 		process.stdout.write(
-			`Sent ${sent.length} requests that charge nothing and change nothing:\n${lines.join('\n')}\n${stoppedCreating ? `\nStopped creating: ${stoppedCreating}\n` : ''}\n${report.summary()}\n`,
+			`Sent ${sent.length} requests ${what}:\n${lines.join('\n')}\n${skipped.map((s) => `\n${s}\n`).join('')}${stoppedCreating ? `\nStopped creating: ${stoppedCreating}\n` : ''}\n${report.summary()}\n`,
 		);
 	}
 	if (unreachable) {

@@ -9,7 +9,8 @@ import { forward, UpstreamFailure } from '../forward.cjs';
 import { serviceOf, upstreamUrl, type Upstreams } from '../routing.cjs';
 import {
 	assertHarmless,
-	NO_SUCH_POOL,
+	CREATION_CHECKS_SKIPPED,
+	creationRequests,
 	poolPage,
 	type ProbeRequest,
 	readRequests,
@@ -25,6 +26,11 @@ export interface ProbeOptions {
 	inboxes?: string;
 	apiKey: string;
 	timeoutMs: number;
+	/**
+	 * A pool of the account the creation checks may use (entries without an address): without it
+	 * they are skipped, so by default nothing the probe sends can create anything anywhere.
+	 */
+	creationPool?: string;
 }
 
 export interface Sent {
@@ -42,6 +48,8 @@ export interface ProbeResult {
 	stoppedCreating?: string;
 	/** Requests that got no answer (the service could not be reached). */
 	unreachable: number;
+	/** Checks not made, and why. */
+	skipped: string[];
 }
 
 const WALKS: Array<[limit: number, pages: number]> = [
@@ -61,12 +69,14 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 		const [method, path] = OPERATIONS[request.operation].split(' ');
 		const service = serviceOf(path)!;
 		if (!upstreams[service]) return undefined;
-		assertHarmless(request); // the last word before anything leaves
+		assertHarmless(request, options.creationPool); // the last word before anything leaves
 		const query = request.query ?? {};
 		const search = new URLSearchParams(query).toString();
 		const url = upstreamUrl(upstreams, service, `${path}${search ? `?${search}` : ''}`);
 		const key = request.wrongKey ? WRONG_KEY : options.apiKey;
-		const body = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
+		const text =
+			request.rawBody ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
+		const body = text === undefined ? undefined : Buffer.from(text);
 		let answer;
 		try {
 			answer = await forward(
@@ -89,36 +99,34 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 			return undefined;
 		}
 		sent.push({ method, url, purpose: request.purpose, status: answer.status });
-		// A service lenient enough to accept an entry without an address, in a pool nobody issued,
-		// is told nothing more it might act on.
+		// A service lenient enough to accept a creation request that holds nothing to create is
+		// told nothing more it might act on.
 		if (request.operation === 'create' && answer.status >= 200 && answer.status < 300)
 			stoppedCreating = `${method} ${url} (${request.purpose}) was accepted with HTTP ${answer.status}: no further creation request was sent. Check the account's pools and inboxes.`;
-		const text = answer.body.toString('utf8');
+		const answerText = answer.body.toString('utf8');
 		report.add({
 			operation: request.operation,
 			method,
 			path,
 			query,
-			requestBody: request.body,
+			requestBody: request.rawBody ?? request.body,
 			caller: request.wrongKey ? 'probe-wrong-key' : 'probe',
 			status: answer.status,
 			headers: answer.headers,
-			text,
+			text: answerText,
 		});
 		if (answer.status !== 200) return undefined;
 		try {
-			return JSON.parse(text);
+			return JSON.parse(answerText);
 		} catch {
 			return undefined;
 		}
 	}
 
-	let poolId = NO_SUCH_POOL;
 	if (options.inboxes) {
 		const [pools, ...reads] = readRequests();
 		const first = ((await send(pools)) as { pools?: Array<{ id?: unknown }> } | undefined)
 			?.pools?.[0]?.id;
-		if (typeof first === 'string' && first) poolId = first;
 		for (const request of reads) await send(request);
 		for (const [limit, pages] of WALKS) {
 			let skip = 0;
@@ -131,11 +139,14 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 				skip += returned;
 			}
 		}
-		if (poolId !== NO_SUCH_POOL) await send(poolPage(poolId));
+		if (typeof first === 'string' && first) await send(poolPage(first));
 	}
-	for (const request of refusedRequests()) {
+	const skipped: string[] = [];
+	const creation = options.creationPool ? creationRequests(options.creationPool) : [];
+	if (options.inboxes && !options.creationPool) skipped.push(CREATION_CHECKS_SKIPPED);
+	for (const request of [...refusedRequests(), ...creation]) {
 		if (stoppedCreating && request.operation === 'create') continue;
 		await send(request);
 	}
-	return { report, sent, unreachable, ...(stoppedCreating ? { stoppedCreating } : {}) };
+	return { report, sent, unreachable, skipped, ...(stoppedCreating ? { stoppedCreating } : {}) };
 }

@@ -1,15 +1,18 @@
 /**
  * What the probe sends, and the guard that makes it safe. By the specs none of these requests
- * charges or changes anything, and they stay harmless on a service more lenient than the specs:
+ * charges or changes anything, and by default they stay harmless on a service more lenient than
+ * the specs, because none of them holds anything that could be created:
  * - reads: pools, and listing walks with several limit, skip and status values (some out of
  *   range, to learn how the service answers those);
  * - a wrong key on each service (401);
  * - lead searches without niche and without city: no service can run a search for no niche in
  *   no city, so none can charge for one;
- * - inbox entries without an email address, each with a poolId: no inbox can exist without its
- *   address, and an entry with a poolId never creates a pool (rule 2).
+ * - inbox creation with no body, and with a body that is not JSON: there is no entry to create.
+ * The creation checks that need entries (entries without an email address, a batch and a single
+ * one) run only when the caller names a pool of the account for them (--creation-checks-pool):
+ * a service lenient enough to accept an entry without an address may create one blank inbox there.
  * `assertHarmless` checks every request against those rules just before it is sent (probe.cts):
- * a request that could run a search or create an inbox or a pool throws instead of going out.
+ * a request that could run a search, or create outside the pool named, throws instead of going out.
  */
 import { INBOX_STATUSES } from '../../contract/inboxes.cjs';
 import { type Operation, OPERATIONS } from '../divergences/index.cjs';
@@ -19,6 +22,8 @@ export interface ProbeRequest {
 	operation: Operation;
 	query?: Record<string, string>;
 	body?: unknown;
+	/** A body sent as it is, with Content-Type application/json: text that is not JSON. */
+	rawBody?: string;
 	/** Send a key no service has issued (the 401 probe). */
 	wrongKey?: true;
 	/** Why this request is sent: printed with --json and in the docs. */
@@ -58,30 +63,47 @@ export const walkPage = (limit: number, skip: number): ProbeRequest =>
 export const poolPage = (poolId: string): ProbeRequest =>
 	list({ poolId, limit: '5' }, "a pool's inboxes");
 
-/**
- * Requests no service can carry out: a search of nothing, entries without an address, in a pool
- * nobody issued (never the account's own: a lenient service might create blank inboxes there).
- */
+/** A body that is not JSON: no service can read an entry out of it. */
+const NOT_JSON = 'this body is not JSON: lead-inbox probe';
+
+/** Requests no service can carry out: a search of nothing, a creation with no entry in it. */
 export function refusedRequests(): ProbeRequest[] {
-	const poolId = NO_SUCH_POOL;
 	return [
 		{ operation: 'pools', wrongKey: true, purpose: 'a wrong key (401)' },
+		{ operation: 'create', purpose: 'inbox creation without a body (no entry to create)' },
 		{
 			operation: 'create',
-			body: [{ poolId }],
-			purpose: 'a batch whose entry has no email address (no inbox can be created)',
+			rawBody: NOT_JSON,
+			purpose: 'inbox creation with a body that is not JSON (no entry to create)',
 		},
-		{ operation: 'create', body: { poolId }, purpose: 'a single entry without an email address' },
-		{
-			operation: 'create',
-			body: [{ poolId }],
-			wrongKey: true,
-			purpose: 'creation with a wrong key (401)',
-		},
+		{ operation: 'create', wrongKey: true, purpose: 'creation with a wrong key (401)' },
 		{ operation: 'leads', body: {}, purpose: 'a search without niche and city (400)' },
 		{ operation: 'leads', body: {}, wrongKey: true, purpose: 'a search with a wrong key (401)' },
 	];
 }
+
+/**
+ * The creation checks that need entries: entries without an email address, in the pool the caller
+ * named for them. By the specs each is refused per entry; a lenient service may make one inbox.
+ */
+export function creationRequests(poolId: string): ProbeRequest[] {
+	return [
+		{
+			operation: 'create',
+			body: [{ poolId }],
+			purpose: 'a batch whose entry has no email address (how a batch reports a failed entry)',
+		},
+		{
+			operation: 'create',
+			body: { poolId },
+			purpose: 'a single entry without an email address (its own status and code)',
+		},
+	];
+}
+
+/** What the report says of the creation checks when no pool was named for them. */
+export const CREATION_CHECKS_SKIPPED =
+	'Skipped: inbox entries without an email address (how the service refuses an entry, in a batch and alone). They are creation requests, and a service more lenient than the specs could make a blank inbox of one; to run them, name a pool of the account they may land in: --creation-checks-pool POOL_ID.';
 
 export class UnsafeProbeRequest extends Error {}
 
@@ -91,8 +113,11 @@ const holdsAddress = (value: unknown): boolean =>
 		? value.includes('@')
 		: typeof value === 'object' && value !== null && Object.values(value).some(holdsAddress);
 
-/** Throws unless the request can neither charge nor create, whatever the service. */
-export function assertHarmless(request: ProbeRequest): void {
+/**
+ * Throws unless the request can neither charge nor create, whatever the service: only in
+ * `creationPool`, when the caller named one, may an entry without an address be sent.
+ */
+export function assertHarmless(request: ProbeRequest, creationPool?: string): void {
 	const where = OPERATIONS[request.operation] ?? String(request.operation);
 	switch (request.operation) {
 		case 'pools':
@@ -110,6 +135,16 @@ export function assertHarmless(request: ProbeRequest): void {
 			return;
 		}
 		case 'create': {
+			if (request.rawBody !== undefined) {
+				if (request.body !== undefined || isJson(request.rawBody))
+					throw new UnsafeProbeRequest(`${where}: a raw body must be text that is not JSON`);
+				return;
+			}
+			if (request.body === undefined) return;
+			if (creationPool === undefined)
+				throw new UnsafeProbeRequest(
+					`${where}: an entry is a creation request; it is sent only into a pool named with --creation-checks-pool`,
+				);
 			const entries = Array.isArray(request.body) ? request.body : [request.body];
 			if (entries.length === 0)
 				throw new UnsafeProbeRequest(`${where}: an empty batch might still make a pool`);
@@ -118,14 +153,23 @@ export function assertHarmless(request: ProbeRequest): void {
 					throw new UnsafeProbeRequest(`${where}: every entry must be an object`);
 				if (holdsAddress(entry))
 					throw new UnsafeProbeRequest(`${where}: an entry with an address could create an inbox`);
-				if ((entry as Record<string, unknown>).poolId !== NO_SUCH_POOL)
+				if ((entry as Record<string, unknown>).poolId !== creationPool)
 					throw new UnsafeProbeRequest(
-						`${where}: an entry must name the pool nobody issued (${NO_SUCH_POOL}): without one it could make a pool, with a real one land in it`,
+						`${where}: an entry must name the pool given for the creation checks (${creationPool}): without one it could make a pool, with another land there`,
 					);
 			}
 			return;
 		}
 		default:
 			throw new UnsafeProbeRequest(`${where}: the probe sends no other request`);
+	}
+}
+
+function isJson(text: string): boolean {
+	try {
+		JSON.parse(text);
+		return true;
+	} catch {
+		return false;
 	}
 }
