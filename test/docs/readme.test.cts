@@ -39,9 +39,10 @@ describe('README.md and docs/', () => {
 	it('is at most 300 lines and opens with the package for n8n users, the contributors last', () => {
 		expect(readme.split('\n').length).toBeLessThanOrEqual(300);
 		const headings = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
-		expect(headings.slice(0, 3)).toEqual([
+		expect(headings.slice(0, 4)).toEqual([
 			'Installing the nodes in n8n',
 			'Credentials',
+			'Try it with the reference server',
 			'The nodes',
 		]);
 		expect(headings.at(-2)).toBe('For contributors');

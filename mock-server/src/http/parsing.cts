@@ -40,6 +40,15 @@ export function acceptJsonBodies(app: FastifyInstance): void {
 				undefined,
 			);
 		}
+		// One rule for every operation: JSON null is not "no body" (send none for that) nor an object.
+		if (body === null)
+			return done(
+				new ApiError(
+					400,
+					'The request body is JSON null: send the JSON object or array the operation documents, or no body at all where it is optional.',
+				),
+				undefined,
+			);
 		// Deeper bodies would be walked recursively by validation and the journal (a stack overflow).
 		if (nestsDeeperThan(body, BODY_MAX_DEPTH))
 			return done(

@@ -118,20 +118,34 @@ function knownFieldsOf(schema: z.ZodType, path: PropertyKey[]): string[] {
 	return current instanceof z.ZodObject ? Object.keys(current.shape) : [];
 }
 
-/** null for an optional field means omitted (docs/api.md): drop null members of plain objects. */
-export function dropNulls(value: unknown): unknown {
+/**
+ * null for an optional field means omitted (docs/api.md): drop the null members of a plain object
+ * that are fields of `schema`. An unknown field stays, whatever its value, so the strict check
+ * names it ("Did you mean ...?") instead of a misspelt field passing in silence as null.
+ */
+export function dropNulls(value: unknown, schema: z.ZodType): unknown {
 	if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-	return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
+	const known = new Set(knownFieldsOf(schema, []));
+	return Object.fromEntries(
+		Object.entries(value).filter(([key, v]) => v !== null || !known.has(key)),
+	);
 }
 
+/** The problems of a failed parse, each once (zod may report one bound from two checks). */
 export function zodDetails(
 	error: z.ZodError,
 	schema: z.ZodType,
 	prefix: (string | number)[] = [],
 ): ErrorDetail[] {
-	return error.issues.flatMap((issue) =>
-		issueToDetails(issue, prefix, (p) => knownFieldsOf(schema, p)),
-	);
+	const seen = new Set<string>();
+	return error.issues
+		.flatMap((issue) => issueToDetails(issue, prefix, (p) => knownFieldsOf(schema, p)))
+		.filter((detail) => {
+			const key = `${detail.path}\n${detail.message}`;
+			if (seen.has(key)) return false;
+			seen.add(key);
+			return true;
+		});
 }
 
 export function parseOrThrow<S extends z.ZodType>(
@@ -139,7 +153,7 @@ export function parseOrThrow<S extends z.ZodType>(
 	input: unknown,
 	what: string,
 ): z.output<S> {
-	const result = schema.safeParse(dropNulls(input), { reportInput: true });
+	const result = schema.safeParse(dropNulls(input, schema), { reportInput: true });
 	if (result.success) return result.data;
 	const details = zodDetails(result.error, schema);
 	throw new ApiError(

@@ -151,7 +151,7 @@ export async function createInboxes(
 	// 1. Validation, pool ownership, duplicates (in the account, then earlier in this batch).
 	const valid: { index: number; entry: InboxEntry }[] = [];
 	raw.forEach((r, index) => {
-		const parsed = inboxEntry.safeParse(dropNulls(r), { reportInput: true });
+		const parsed = inboxEntry.safeParse(dropNulls(r, inboxEntry), { reportInput: true });
 		if (!parsed.success) {
 			// The message is about this entry (its place in results says which); details keep the index.
 			const own = zodDetails(parsed.error, inboxEntry, []);
