@@ -41,6 +41,59 @@ export const FAULT_ROUTES = [
 	'POST /api/v1/inboxes',
 ] as const;
 
+/** A field given with a value of its type (not left out, not null). */
+const given = (name: string, schema: Record<string, unknown>) => ({
+	required: [name],
+	properties: { [name]: schema },
+});
+
+/**
+ * The cross-field rules of a fault, as JSON Schema: a target or a route (anyOf), and none of the
+ * combinations the refinement refuses (not). Written without oneOf and allOf, which Redocly's
+ * example check mixes up with the object's own additionalProperties.
+ */
+function faultRules(): Record<string, unknown> {
+	const dropped = given('drop', { const: true });
+	const status = given('status', { type: 'integer' });
+	const body = given('body', { type: 'object' });
+	const delay = given('delayMs', { type: 'integer' });
+	const target = given('target', { type: 'string' });
+	const route = given('route', { type: 'string' });
+	return {
+		anyOf: [target, route],
+		not: {
+			anyOf: [
+				// Both kinds at once.
+				{
+					required: ['target', 'route'],
+					properties: { ...target.properties, ...route.properties },
+				},
+				// A storage fault takes times, accountId and keyId only.
+				{
+					...target,
+					anyOf: [
+						given('match', { type: 'object' }),
+						given('probability', { type: 'number' }),
+						status,
+						body,
+						delay,
+						given('retryAfter', { type: 'integer' }),
+						dropped,
+					],
+				},
+				// A route fault needs a status, a delay or a dropped connection.
+				{ ...route, not: { anyOf: [status, delay, dropped] } },
+				// A 2xx answers as if all went well: it needs its body.
+				{ ...given('status', { type: 'integer', maximum: 399 }), not: body },
+				// No redirects.
+				given('status', { type: 'integer', minimum: 300, maximum: 399 }),
+				// A dropped connection has no status and no body.
+				{ ...dropped, anyOf: [status, body] },
+			],
+		},
+	};
+}
+
 export const faultRequest = z
 	.strictObject({
 		target: z
@@ -145,6 +198,9 @@ export const faultRequest = z
 	})
 	.meta({
 		id: 'AdminFault',
+		// The rules of the refinement above, for the document (null is "left out", so a field counts
+		// as given only with a value of its type).
+		...faultRules(),
 		example: {
 			route: 'POST /api/v1/niche-finder-leads',
 			accountId: 'acc_0123456789abcdef',
@@ -153,8 +209,11 @@ export const faultRequest = z
 		},
 	});
 
-/** A JSON value given in a query parameter, parsed (a test's filter on bodies and queries). */
-const jsonParam = (what: string) =>
+/**
+ * A JSON value given in a query parameter, parsed, then checked by `schema` (a test's filter on
+ * bodies and queries). The document declares it as JSON content with that schema.
+ */
+const jsonParam = (what: string, schema: z.ZodType) =>
 	z
 		.string()
 		.transform((text, ctx) => {
@@ -165,7 +224,12 @@ const jsonParam = (what: string) =>
 				return z.NEVER;
 			}
 		})
-		.meta({ description: `JSON: ${what}.` });
+		.pipe(schema)
+		.meta({
+			description: `JSON: ${what}.`,
+			contentMediaType: 'application/json',
+			contentSchema: z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any' }),
+		});
 
 /** Filters of the journal that verify a test's own calls. */
 const journalMatch = {
@@ -173,9 +237,11 @@ const journalMatch = {
 	keyId: scopeId('Only requests made with this key.'),
 	query: jsonParam(
 		'query parameters the request carried with these values, e.g. {"skip":"0"}',
+		z.record(z.string(), z.string()),
 	).optional(),
 	body: jsonParam(
 		'a subset of the request body (objects: every given field matches; arrays: every given element matches one)',
+		z.unknown(),
 	).optional(),
 	bodyContains: z
 		.string()
@@ -243,7 +309,14 @@ export const clockRequest = z
 	.refine((body) => body.advanceSeconds !== undefined || body.frozen !== undefined, {
 		message: 'Give advanceSeconds, frozen, or both.',
 	})
-	.meta({ id: 'AdminClock' });
+	.meta({
+		id: 'AdminClock',
+		// The refinement above, for the document: at least one of the two, not null.
+		anyOf: [
+			{ required: ['advanceSeconds'], properties: { advanceSeconds: { type: 'integer' } } },
+			{ required: ['frozen'], properties: { frozen: { type: 'boolean' } } },
+		],
+	});
 
 /** An inbox's new status: what a mail provider or the service would do to it (a login that broke...). */
 export const inboxStatusRequest = z

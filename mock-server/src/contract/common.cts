@@ -38,8 +38,4 @@ export const queryInt = (min: number, max: number) =>
 		.regex(/^\d+$/, { error: 'must be a whole number written with digits only' })
 		.transform(Number)
 		.pipe(z.int().min(min).max(max))
-		.meta({
-			type: 'integer',
-			minimum: min,
-			...(max < Number.MAX_SAFE_INTEGER ? { maximum: max } : {}),
-		});
+		.meta({ type: 'integer', minimum: min, maximum: max });

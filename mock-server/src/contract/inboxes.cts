@@ -28,6 +28,10 @@ const host = z
 	.trim()
 	.refine((v) => HOST_NAME.test(v) || isIP(v) !== 0, {
 		error: 'must be a host name or IP address such as imap.example.com, not a URL',
+	})
+	.meta({
+		description: 'A host name or an IP address, not a URL.',
+		anyOf: [{ format: 'hostname' }, { format: 'ipv4' }, { format: 'ipv6' }],
 	});
 const port = z
 	.int()
@@ -42,7 +46,9 @@ export const inboxEntry = z
 			.string()
 			.trim()
 			.max(254)
-			.pipe(z.email({ error: 'must be a valid email address such as name@example.com' })),
+			.pipe(z.email({ error: 'must be a valid email address such as name@example.com' }))
+			// The shortest address the check accepts is a@b.co.
+			.meta({ format: 'email', minLength: 6 }),
 		imapPassword: secret.meta({
 			description: 'IMAP password (usually an app password). Stored encrypted, never returned.',
 		}),

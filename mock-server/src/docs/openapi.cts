@@ -8,7 +8,9 @@ import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { HOURLY_LIMIT } from '../contract/inboxes.cjs';
-import { type Answer } from '../http/contract.cjs';
+import { Answer } from '../http/contract.cjs';
+import { ApiError } from '../http/errors.cjs';
+import { parseOrThrow } from '../http/validation.cjs';
 
 const DESCRIPTION = [
 	'Reference implementation of the lead search service and the inbox management service, for building and testing n8n workflows without the real services.',
@@ -24,8 +26,9 @@ type Json = Record<string, unknown>;
 
 /**
  * Drops what OpenAPI renderers trip on: `$id`/`$schema`, the metadata `id` (a property named `id`
- * stays), zod's safe-integer bounds, and the digits pattern of query integers documented as
- * integers. Examples and defaults are data, kept as they are.
+ * stays) and the digits pattern of query integers documented as integers. Integer bounds stay,
+ * 2^53-1 included: the server refuses what is past them. Examples, defaults and the schema of a
+ * parameter's JSON content are data, kept as they are.
  */
 function clean(node: unknown): unknown {
 	if (Array.isArray(node)) return node.map(clean);
@@ -35,12 +38,8 @@ function clean(node: unknown): unknown {
 	for (const [key, value] of Object.entries(node)) {
 		if (key === '$id' || key === '$schema' || key === 'id' || key === '$defs') continue;
 		if (key === 'pattern' && integer) continue;
-		if (
-			(key === 'minimum' || key === 'maximum') &&
-			Math.abs(value as number) === Number.MAX_SAFE_INTEGER
-		)
-			continue;
 		if (key === 'example' || key === 'default') out[key] = value;
+		else if (key === 'contentSchema') out[key] = clean(value);
 		else if (key === 'properties')
 			out[key] = Object.fromEntries(
 				Object.entries(value as Json).map(([name, v]) => [name, clean(v)]),
@@ -188,6 +187,145 @@ function referencedFrom(
 	);
 }
 
+/** Input for a route's own 400 example: what each part's validation refuses. */
+const REFUSED: Record<string, unknown[]> = {
+	body: [{}, { unexpectedField: true }],
+	querystring: [{ unexpectedParameter: '1' }],
+};
+const PART_WORDS: Record<string, string> = {
+	body: 'request body',
+	querystring: 'query parameters',
+};
+
+/**
+ * An operation's own 400 example: what its validation answers to an empty body or an unknown
+ * field, made by the server's own check, so the example is the message a client would get.
+ */
+function ownRefusal(parts: Record<string, unknown>): unknown {
+	for (const [part, inputs] of Object.entries(REFUSED)) {
+		const schema = parts[part] as z.ZodType | undefined;
+		if (!schema) continue;
+		for (const input of inputs) {
+			try {
+				parseOrThrow(schema, input, PART_WORDS[part]);
+			} catch (error) {
+				if (error instanceof ApiError) return error.toBody();
+			}
+		}
+	}
+	return undefined;
+}
+
+/**
+ * How operations connect, for readers and stateful testers: an account's id and key lead to its
+ * searches and contacts, a pool to its inboxes, an armed fault to the journal of what it met.
+ */
+const LINKS: Record<string, Record<string, Record<string, Json>>> = {
+	adminCreateAccount: {
+		'201': {
+			AddKey: {
+				operationId: 'adminCreateKey',
+				parameters: { id: '$response.body#/accountId' },
+				description: 'Issue another API key to the account.',
+			},
+			GetAccount: {
+				operationId: 'adminGetAccount',
+				parameters: { id: '$response.body#/accountId' },
+				description: 'Its balance and contact count.',
+			},
+			SearchLeads: {
+				operationId: 'fetchNicheFinderLeads',
+				description: 'Search leads as the account: Authorization: Bearer <apiKey of this answer>.',
+			},
+			ListPools: {
+				operationId: 'listPools',
+				description: "The account's pools: Authorization: Bearer <apiKey of this answer>.",
+			},
+			ListContacts: {
+				operationId: 'adminListContacts',
+				parameters: { id: '$response.body#/accountId' },
+				description: 'The contacts its searches added.',
+			},
+		},
+	},
+	adminCreateKey: {
+		'201': {
+			SearchLeads: {
+				operationId: 'fetchNicheFinderLeads',
+				description:
+					'Search leads with the new key: Authorization: Bearer <apiKey of this answer>.',
+			},
+			ListKeys: {
+				operationId: 'adminListKeys',
+				parameters: { id: '$request.path.id' },
+				description: "The account's keys, this one among them.",
+			},
+		},
+	},
+	fetchNicheFinderLeads: {
+		'200': {
+			ListContacts: {
+				operationId: 'adminListContacts',
+				description:
+					"The account's contacts, these among them (its id: POST /__admin/accounts answered it).",
+			},
+		},
+	},
+	listPools: {
+		'200': {
+			ListPoolInboxes: {
+				operationId: 'listInboxes',
+				parameters: { poolId: '$response.body#/pools/0/id' },
+				description: "The first pool's inboxes (any pool's id works).",
+			},
+		},
+	},
+	createInboxes: {
+		'200': {
+			ListPoolInboxes: {
+				operationId: 'listInboxes',
+				parameters: { poolId: '$response.body#/pool/id' },
+				description: 'The inboxes of the pool this request created.',
+			},
+		},
+	},
+	adminArmFault: {
+		'200': {
+			ListRequests: {
+				operationId: 'adminListRequests',
+				parameters: { accountId: '$response.body#/armed/accountId' },
+				description: "The journal of the account's requests, those the fault met among them.",
+			},
+		},
+	},
+};
+
+/**
+ * The last touches on the operations: a parameter carrying JSON is declared as JSON content with
+ * its schema, and the links between operations are added to their answers.
+ */
+function finishOperations(paths: Record<string, Record<string, Json>>): void {
+	for (const methods of Object.values(paths))
+		for (const operation of Object.values(methods)) {
+			const parameters = operation.parameters as Json[] | undefined;
+			operation.parameters = parameters?.map((parameter) => {
+				const { contentMediaType, contentSchema, ...schema } = (parameter.schema ?? {}) as Json;
+				if (contentMediaType !== 'application/json') return parameter;
+				const { schema: _, ...rest } = parameter;
+				return {
+					...rest,
+					description: rest.description ?? schema.description,
+					content: { 'application/json': { schema: contentSchema ?? {} } },
+				};
+			});
+			if (!parameters) delete operation.parameters;
+			const links = LINKS[operation.operationId as string];
+			const responses = operation.responses as Record<string, Json>;
+			for (const [status, byName] of Object.entries(links ?? {}))
+				if (responses[status]) responses[status].links = byName;
+		}
+}
+
 /** Registers the document's generator; call before any route is registered. */
 export function registerOpenApi(app: FastifyInstance, serverUrl: () => string): void {
 	let components: Record<string, Json> | undefined;
@@ -246,18 +384,26 @@ export function registerOpenApi(app: FastifyInstance, serverUrl: () => string): 
 			}
 			if (querystring) out.querystring = jsonSchemaOf(querystring as z.ZodType, true);
 			if (params) out.params = jsonSchemaOf(params as z.ZodType, true);
-			if (response)
+			if (response) {
+				const refusal = ownRefusal({ body, querystring });
 				out.response = Object.fromEntries(
 					Object.entries(response as Record<string, Answer>).map(([status, answer]) => [
 						status,
-						answerOf(answer, schemas()),
+						answerOf(
+							status === '400' && answer.example === undefined && refusal !== undefined
+								? new Answer(answer.description, answer.schema, refusal, answer.headers)
+								: answer,
+							schemas(),
+						),
 					]),
 				);
+			}
 			return { schema: out, url };
 		},
 		transformObject: (document) => {
 			const openapiObject = (document as { openapiObject: Json & { components?: Json } })
 				.openapiObject;
+			finishOperations(openapiObject.paths as Record<string, Record<string, Json>>);
 			return {
 				...openapiObject,
 				servers: [{ url: serverUrl() }],

@@ -102,7 +102,8 @@ export const docsRoutes: FastifyPluginAsync = async (app) => {
 					`Swagger UI's own files, served locally: ${Object.keys(UI_FILES).join(', ')}.`,
 					ASSET,
 				),
-				params: z.object({ file: z.string() }),
+				// Documented as the list it is; another name is answered 404 (not a validation 400).
+				params: z.object({ file: z.string().meta({ enum: Object.keys(UI_FILES) }) }),
 				response: {
 					200: ASSET,
 					404: failure('No such asset.', noSuchAsset('swagger-ui.min.css').toBody()),
