@@ -1,11 +1,16 @@
 import fc from 'fast-check';
 import { startServer, type TestServer } from '../helpers/server.cjs';
+import { DocumentOracle } from './document-oracle.cjs';
 
 /**
  * Every operation of the OpenAPI document, called with requests generated from its own schemas:
  * mostly well-formed (so the rules behind validation run too), often off by a field, a type or a
- * bound, sometimes anything at all. Whatever is sent, the server answers: never a 5xx, never a
- * status the document does not list for the operation, and every error in the decided body.
+ * bound (values at and past each declared bound, misspelt fields with every JSON value, null
+ * included, a null body, strings in and out of their format), sometimes anything at all. Whatever
+ * is sent, the server answers: never a 5xx, never a status the document does not list for the
+ * operation, every error in the decided body, every answer in the schema the document declares
+ * for it, and never a success for a request the document rules out. Everything comes from the
+ * document: a new field or operation is fuzzed without a change here.
  * FUZZ_RUNS sets the number of requests per operation (a longer run for benchmarks).
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
@@ -14,11 +19,42 @@ type Schema = Record<string, any>;
 interface Operation {
 	method: string;
 	path: string;
-	parameters: { in: string; name: string; schema: Schema }[];
+	parameters: { in: string; name: string; schema?: Schema; content?: Schema }[];
 	body?: Schema;
 	statuses: number[];
 	admin: boolean;
+	/** The operation object of the document, for the oracle. */
+	op: Schema;
 }
+
+/** Values of every JSON type, for fields the document does not know. */
+const EVERY_JSON_TYPE = [null, true, false, 0, 1.5, '', 'text', [], [null], {}, { a: null }];
+
+/** A known field's name as people misspell it. */
+const misspelt = (name: string) =>
+	fc.constantFrom(
+		`${name}x`,
+		name.toLowerCase() === name ? name.toUpperCase() : name.toLowerCase(),
+		name.slice(1),
+		`${name.slice(0, -1)}${name.slice(-1) === 's' ? '' : 's'}`,
+	);
+
+/** Strings of a format, right and wrong. */
+const FORMAT_SAMPLES: Record<string, string[]> = {
+	email: [
+		'name@example.com',
+		'a@b.co',
+		'a@b.c',
+		'not-an-email',
+		'a@',
+		'@b.co',
+		'x'.repeat(250) + '@b.co',
+	],
+	hostname: ['imap.example.com', 'smtp.gmail.com.', '-bad-.com', 'http://imap.example.com', 'a b'],
+	ipv4: ['127.0.0.1', '256.1.1.1'],
+	ipv6: ['::1', ':::'],
+	'date-time': ['2026-11-28T08:00:00.000Z', '2026-13-01T00:00:00Z', 'yesterday'],
+};
 
 /** Operations whose effect would end the run's own state (the fuzz account, the armed faults). */
 const LEFT_OUT = new Set(['POST /__admin/reset']);
@@ -34,51 +70,73 @@ function valueOf(
 	if (schema.$ref) return valueOf(schemas[schema.$ref.split('/').pop()], schemas, depth);
 	const alternatives = schema.anyOf ?? schema.oneOf;
 	if (alternatives) return fc.oneof(...alternatives.map((s: Schema) => valueOf(s, schemas, depth)));
+	const type = Array.isArray(schema.type)
+		? schema.type.find((t: string) => t !== 'null')
+		: schema.type;
+	const formats: string[] = [
+		schema.format,
+		...((schema.anyOf ?? []) as Schema[]).map((s) => s.format),
+	].filter((f) => f && FORMAT_SAMPLES[f]);
 	let valid: fc.Arbitrary<unknown>;
 	if (schema.enum) valid = fc.constantFrom(...schema.enum);
 	else if (schema.const !== undefined) valid = fc.constant(schema.const);
-	else if (schema.type === 'integer' || schema.type === 'number') {
+	else if (type === 'integer' || type === 'number') {
 		const min = Math.max(schema.minimum ?? -1e6, -1e9);
 		const max = Math.min(schema.maximum ?? 1e6, 1e9);
+		// The declared bounds themselves, and just past them (2^53-1 and 2^53 included).
+		const bounds = [schema.minimum, schema.maximum]
+			.filter((b) => typeof b === 'number')
+			.flatMap((b: number) => [b, b - 1, b + 1]);
 		valid = fc.oneof(
 			fc.integer({ min, max: Math.min(max, min + 60) }),
 			fc.integer({ min, max }),
-			fc.constantFrom(min - 1, max + 1, 0.5, -0, 1e308),
+			fc.constantFrom(min - 1, max + 1, 0.5, -0, 1e308, ...bounds),
 		);
-	} else if (schema.type === 'boolean') valid = fc.boolean();
-	else if (schema.type === 'string')
+	} else if (type === 'boolean') valid = fc.boolean();
+	else if (type === 'string') {
+		const lengths = [schema.minLength, schema.maxLength]
+			.filter((n) => typeof n === 'number')
+			.flatMap((n: number) => [n - 1, n, n + 1])
+			.filter((n) => n >= 0 && n < 5000);
 		valid = fc.oneof(
 			...(schema.example ? [fc.constant(schema.example)] : []),
+			...(formats.length ? [fc.constantFrom(...formats.flatMap((f) => FORMAT_SAMPLES[f]))] : []),
 			fc.string({ maxLength: 40 }),
 			fc.constantFrom(
 				'',
 				' ',
 				'x'.repeat((schema.maxLength ?? 200) + 1),
+				...lengths.map((n) => 'x'.repeat(n)),
 				'Austin, TX',
 				'a@gmail.com',
 				'\u0000',
 				'😀',
 			),
 		);
-	else if (schema.type === 'array')
+	} else if (type === 'array')
 		valid =
 			depth > 3
 				? fc.constant([])
 				: fc.array(valueOf(schema.items ?? {}, schemas, depth + 1), {
 						maxLength: Math.min(schema.maxItems ?? 5, 5),
 					});
-	else if (schema.type === 'object' || schema.properties) {
+	else if (type === 'object' || schema.properties) {
 		if (depth > 3) valid = fc.constant({});
 		else {
 			const properties: Record<string, fc.Arbitrary<unknown>> = {};
+			const names = Object.keys(schema.properties ?? {});
 			for (const [name, property] of Object.entries<Schema>(schema.properties ?? {}))
 				properties[name] = valueOf(property, schemas, depth + 1);
+			// Fields the document does not know: any name, or a known one misspelt, with a value
+			// of every JSON type (null too: an unknown field is refused whatever its value).
+			const unknownName = names.length
+				? fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(...names).chain(misspelt))
+				: fc.string({ maxLength: 12 });
+			const unknownValue = fc.oneof(fc.constantFrom(...EVERY_JSON_TYPE), anyJson);
 			valid = fc
 				.tuple(
 					fc.record(properties, { requiredKeys: schema.required ?? [] }),
-					fc.option(fc.dictionary(fc.string({ maxLength: 12 }), anyJson, { maxKeys: 2 }), {
-						freq: 4,
-					}),
+					fc.option(fc.dictionary(unknownName, unknownValue, { maxKeys: 2 }), { freq: 4 }),
 				)
 				.map(([known, extra]) => ({ ...(extra ?? {}), ...known }));
 		}
@@ -101,6 +159,7 @@ function operationsOf(doc: any): Operation[] {
 				body: op.requestBody?.content?.['application/json']?.schema,
 				statuses: Object.keys(op.responses).map(Number),
 				admin: path.startsWith('/__admin'),
+				op,
 			});
 		}
 	return operations;
@@ -146,7 +205,8 @@ describe('a schema-driven fuzz of every operation', () => {
 		);
 	});
 
-	it('answers every generated request without a 5xx, with a documented status and the error body', async () => {
+	it('answers every generated request without a 5xx, with a documented status and body, and refuses what the document rules out', async () => {
+		const oracle = new DocumentOracle(doc);
 		for (const operation of operationsOf(doc)) {
 			const query = fc.dictionary(
 				fc.oneof(
@@ -180,7 +240,11 @@ describe('a schema-driven fuzz of every operation', () => {
 				),
 				auth: fc.constantFrom('right', 'right', 'right', 'none', 'wrong'),
 				body: operation.body
-					? valueOf(operation.body, doc.components.schemas)
+					? fc.oneof(
+							{ weight: 12, arbitrary: valueOf(operation.body, doc.components.schemas) },
+							// A null body, and none at all.
+							{ weight: 1, arbitrary: fc.constantFrom(null, undefined) },
+						)
 					: fc.constant(undefined),
 			});
 			await fc.assert(
@@ -211,6 +275,39 @@ describe('a schema-driven fuzz of every operation', () => {
 					});
 					if (res.status >= 400)
 						expect({ name, error: typeof res.body?.error }).toEqual({ name, error: 'string' });
+					const documented = { method: operation.method, path: operation.path, op: operation.op };
+					expect({
+						name,
+						contradicts: oracle.answerContradicts(
+							documented,
+							res.status,
+							res.headers.get('content-type'),
+							res.body,
+						),
+					}).toEqual({ name, contradicts: undefined });
+					// Accepted: then the document allowed it (a batch answers 200 whatever its
+					// entries, each refused on its own).
+					if (res.status < 300) {
+						const batch = operation.op.operationId === 'createInboxes' && Array.isArray(body);
+						const ruledOut =
+							oracle.queryRuledOut(documented, q ?? {}) ??
+							(batch ? undefined : oracle.bodyRuledOut(documented, body));
+						expect({ name, query: q, body, acceptedThoughRuledOut: ruledOut }).toEqual({
+							name,
+							query: q,
+							body,
+							acceptedThoughRuledOut: undefined,
+						});
+						if (batch)
+							(body as unknown[]).forEach((entry, i) => {
+								if (oracle.entryRuledOut(entry, 'InboxCreationEntry'))
+									expect({ name, entry, success: res.body.results[i]?.success }).toEqual({
+										name,
+										entry,
+										success: false,
+									});
+							});
+					}
 					await server.admin('DELETE', '/faults');
 				}),
 				{ numRuns: RUNS },

@@ -301,12 +301,18 @@ const LINKS: Record<string, Record<string, Record<string, Json>>> = {
 };
 
 /**
- * The last touches on the operations: a parameter carrying JSON is declared as JSON content with
- * its schema, and the links between operations are added to their answers.
+ * The last touches on the operations: a body that may be left out is not required, a parameter
+ * carrying JSON is declared as JSON content with its schema, and the links between operations are
+ * added to their answers.
  */
-function finishOperations(paths: Record<string, Record<string, Json>>): void {
+function finishOperations(
+	paths: Record<string, Record<string, Json>>,
+	optionalBodies: Set<string>,
+): void {
 	for (const methods of Object.values(paths))
 		for (const operation of Object.values(methods)) {
+			if (operation.requestBody && optionalBodies.has(operation.operationId as string))
+				(operation.requestBody as Json).required = false;
 			const parameters = operation.parameters as Json[] | undefined;
 			operation.parameters = parameters?.map((parameter) => {
 				const { contentMediaType, contentSchema, ...schema } = (parameter.schema ?? {}) as Json;
@@ -331,6 +337,8 @@ export function registerOpenApi(app: FastifyInstance, serverUrl: () => string): 
 	let components: Record<string, Json> | undefined;
 	/** The components request bodies refer to, found as the routes are described. */
 	const requestBodies = new Set<string>();
+	/** The operations whose body may be left out. */
+	const optionalBodies = new Set<string>();
 	const schemas = () => (components ??= componentSchemas());
 	void app.register(fastifySwagger, {
 		openapi: {
@@ -376,6 +384,9 @@ export function registerOpenApi(app: FastifyInstance, serverUrl: () => string): 
 			const { body, querystring, params, response, ...rest } = schema as Json;
 			const out: Json = { ...rest };
 			if (body) {
+				// A body every field of which has a default may be left out (parsing.cts).
+				if ((body as z.ZodType).safeParse(undefined).success)
+					optionalBodies.add(rest.operationId as string);
 				const id = idOf(body as z.ZodType);
 				if (id) requestBodies.add(id);
 				out.body = id
@@ -403,7 +414,7 @@ export function registerOpenApi(app: FastifyInstance, serverUrl: () => string): 
 		transformObject: (document) => {
 			const openapiObject = (document as { openapiObject: Json & { components?: Json } })
 				.openapiObject;
-			finishOperations(openapiObject.paths as Record<string, Record<string, Json>>);
+			finishOperations(openapiObject.paths as Record<string, Record<string, Json>>, optionalBodies);
 			return {
 				...openapiObject,
 				servers: [{ url: serverUrl() }],
