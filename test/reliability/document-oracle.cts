@@ -72,13 +72,20 @@ export class DocumentOracle {
 
 	/**
 	 * Why the document rules the query out: a required parameter missing, or a value its schema
-	 * (or its JSON content's schema) refuses. Query integers arrive as text: digits only.
+	 * (or its JSON content's schema) refuses. Query integers arrive as text: digits only. A
+	 * parameter it does not list is neither allowed nor ruled out (OpenAPI cannot say "no others"):
+	 * `unlisted` says which to take it for.
 	 */
 	queryRuledOut(
 		{ method, path, op }: DocumentOperation,
 		query: Record<string, string>,
+		unlisted: 'allowed' | 'ruledOut',
 	): string | undefined {
 		const parameters: Json[] = op.parameters ?? [];
+		const listed = new Set(parameters.filter((p) => p.in === 'query').map((p) => p.name));
+		const other = Object.keys(query).find((name) => !listed.has(name));
+		if (other !== undefined && unlisted === 'ruledOut')
+			return `${other} is not a parameter of the operation`;
 		for (const [index, parameter] of parameters.entries()) {
 			if (parameter.in !== 'query') continue;
 			const value = query[parameter.name];

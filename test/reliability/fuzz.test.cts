@@ -27,6 +27,13 @@ interface Operation {
 	op: Schema;
 }
 
+/**
+ * How the server words a request that breaks the shape of its schema (validation.cts): a request
+ * it refuses so must be one the document rules out, else the document says less than the server.
+ */
+const MALFORMED =
+	/must be at (most|least)|must be (an integer|a number|a string|true or false|an object|an array)|Unknown field|must be one of|must not be empty|must hold at (most|least)|must be a valid email|must be a host name/;
+
 /** Values of every JSON type, for fields the document does not know. */
 const EVERY_JSON_TYPE = [null, true, false, 0, 1.5, '', 'text', [], [null], {}, { a: null }];
 
@@ -208,17 +215,30 @@ describe('a schema-driven fuzz of every operation', () => {
 	it('answers every generated request without a 5xx, with a documented status and body, and refuses what the document rules out', async () => {
 		const oracle = new DocumentOracle(doc);
 		for (const operation of operationsOf(doc)) {
-			const query = fc.dictionary(
-				fc.oneof(
-					fc.constantFrom(
-						...operation.parameters.filter((p) => p.in === 'query').map((p) => p.name),
-						'x',
+			// The declared parameters, each from its own schema (bounds and formats as in bodies;
+			// a JSON parameter as JSON text), or any text; and names the operation does not list.
+			const declared = operation.parameters.filter((p) => p.in === 'query');
+			const text = (value: unknown) =>
+				typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+			const valueFor = (p: (typeof declared)[number]) => {
+				const schema = p.content?.['application/json']?.schema ?? p.schema ?? {};
+				return fc.oneof(
+					{ weight: 3, arbitrary: valueOf(schema, doc.components.schemas).map(text) },
+					{ weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+				);
+			};
+			const query = fc
+				.tuple(
+					fc.record(Object.fromEntries(declared.map((p) => [p.name, valueFor(p)])), {
+						requiredKeys: [],
+					}),
+					fc.dictionary(
+						fc.oneof(fc.constant('x'), fc.string({ maxLength: 8 })),
+						fc.oneof(fc.string({ maxLength: 12 }), fc.integer({ min: -5, max: 2000 }).map(String)),
+						{ maxKeys: 1 },
 					),
-					fc.string({ maxLength: 8 }),
-				),
-				fc.oneof(fc.string({ maxLength: 12 }), fc.integer({ min: -5, max: 2000 }).map(String)),
-				{ maxKeys: 3 },
-			);
+				)
+				.map(([known, other]) => ({ ...other, ...known }) as Record<string, string>);
 			const request = fc.record({
 				query: fc.option(query, { freq: 2 }),
 				// Every path parameter: a value that exists half the time, else any text.
@@ -285,12 +305,25 @@ describe('a schema-driven fuzz of every operation', () => {
 							res.body,
 						),
 					}).toEqual({ name, contradicts: undefined });
+					// Refused as malformed (a bound, a type, a format, an unknown field): then the
+					// document ruled it out too, or it says less than the server enforces.
+					const said = (res.body?.details ?? []).map((d: { message: string }) => d.message);
+					if (res.status === 400 && said.some((m: string) => MALFORMED.test(m)))
+						expect({
+							name,
+							query: q,
+							body,
+							said,
+							documentAllowsIt:
+								oracle.queryRuledOut(documented, q ?? {}, 'ruledOut') === undefined &&
+								oracle.bodyRuledOut(documented, body) === undefined,
+						}).toEqual({ name, query: q, body, said, documentAllowsIt: false });
 					// Accepted: then the document allowed it (a batch answers 200 whatever its
 					// entries, each refused on its own).
 					if (res.status < 300) {
 						const batch = operation.op.operationId === 'createInboxes' && Array.isArray(body);
 						const ruledOut =
-							oracle.queryRuledOut(documented, q ?? {}) ??
+							oracle.queryRuledOut(documented, q ?? {}, 'allowed') ??
 							(batch ? undefined : oracle.bodyRuledOut(documented, body));
 						expect({ name, query: q, body, acceptedThoughRuledOut: ruledOut }).toEqual({
 							name,

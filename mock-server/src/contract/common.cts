@@ -29,6 +29,13 @@ export const errorBody = z
 	});
 
 /**
+ * Text that is trimmed before it is checked, so spaces alone count as empty: documented with a
+ * pattern that asks for a character other than a space.
+ */
+export const trimmedText = (max: number) =>
+	z.string().trim().min(1).max(max).meta({ pattern: '\\S' });
+
+/**
  * Query parameters arrive as strings; integers must be written as plain whole numbers. Documented
  * as the integers they stand for.
  */

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { queryInt } from './common.cjs';
+import { queryInt, trimmedText } from './common.cjs';
 
 /** Inboxes one API key may create per rolling hour. */
 export const HOURLY_LIMIT = 1000;
@@ -52,7 +52,7 @@ export const inboxEntry = z
 		imapPassword: secret.meta({
 			description: 'IMAP password (usually an app password). Stored encrypted, never returned.',
 		}),
-		poolId: z.string().trim().min(1).max(100).optional().meta({
+		poolId: trimmedText(100).optional().meta({
 			description: 'Pool to add the inbox to. Omitted: one new pool is created for the request.',
 		}),
 		smtpPassword: secret.optional().meta({ description: 'Defaults to imapPassword.' }),
@@ -100,7 +100,7 @@ export const createInboxesRequest = z
 
 export const createInboxesQuery = z
 	.strictObject({
-		poolName: z.string().trim().min(1).max(100).optional().meta({
+		poolName: trimmedText(100).optional().meta({
 			description:
 				'Name of the pool this request creates for entries without poolId (a reference-server extension). Default: "Pool YYYY-MM-DD HH:MM UTC"; a name already used in the account gets " (2)", " (3)"...',
 		}),

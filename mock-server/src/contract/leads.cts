@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { trimmedText } from './common.cjs';
 
 const filter = (what: string) =>
 	z
@@ -10,11 +11,11 @@ const filter = (what: string) =>
 
 export const leadSearchRequest = z
 	.strictObject({
-		niche: z.string().trim().min(1).max(200).meta({
+		niche: trimmedText(200).meta({
 			description: 'Business niche, e.g. "dentist" or "roofing contractor".',
 			example: 'dentist',
 		}),
-		city: z.string().trim().min(1).max(200).meta({
+		city: trimmedText(200).meta({
 			description:
 				'City: "Austin", "Austin, TX", "Austin, US", "München". Case and accents are ignored; ambiguous names resolve to the most populous match.',
 			example: 'Austin, TX',

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { PERMISSIONS } from './admin.cjs';
+import { trimmedText } from './common.cjs';
 import { contactKey } from './contact-key.cjs';
 import { INBOX_STATUSES, inboxEntry } from './inboxes.cjs';
 import { contact } from './leads.cjs';
@@ -86,7 +87,7 @@ export const seedSchema = z
 				pools: z
 					.array(
 						z.strictObject({
-							name: z.string().trim().min(1).max(100),
+							name: trimmedText(100),
 							inboxes: z.array(seedInbox).default([]),
 						}),
 					)
