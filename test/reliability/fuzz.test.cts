@@ -97,7 +97,7 @@ function valueOf(
 		valid = fc.oneof(
 			fc.integer({ min, max: Math.min(max, min + 60) }),
 			fc.integer({ min, max }),
-			fc.constantFrom(min - 1, max + 1, 0.5, -0, 1e308, ...bounds),
+			fc.constantFrom(min - 1, max + 1, 0.5, -0, 1e308, 2 ** 53, 1e20, ...bounds),
 		);
 	} else if (type === 'boolean') valid = fc.boolean();
 	else if (type === 'string') {
