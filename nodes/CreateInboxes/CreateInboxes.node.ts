@@ -18,16 +18,12 @@ export class CreateInboxes implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["poolMode"] === "new" ? "Into a new pool" : "Into an existing pool"}}',
+		// One description for the nodes panel and for an AI Agent's model: at run time n8n gives a
+		// tool the node's own description (usableAsTool.replacements reach only the editor's list).
 		description:
-			'Create one email inbox per item in the account (IMAP/SMTP settings detected for Google, Microsoft, Yahoo, Zoho, iCloud, GoDaddy, Namecheap), after a login test; without a pool it makes a new pool. Free; at most 1000 per hour per API key.',
+			'Create one email inbox per item in the account (IMAP/SMTP settings detected for Google, Microsoft, Yahoo, Zoho, iCloud, GoDaddy, Namecheap), after a login test; without a pool it makes a new pool. Free; at most 1000 per hour per API key. Answers with the inboxes created, the entries that failed with their reason and code, and those whose outcome is unknown; on the hourly limit an AI agent is told when it frees instead of waiting.',
 		defaults: { name: 'Create Inboxes' },
-		// The nodes panel shows the description above; an AI Agent's tool gets this one instead.
-		usableAsTool: {
-			replacements: {
-				description:
-					'Create one email inbox per item in the account (IMAP/SMTP settings detected for Google, Microsoft, Yahoo, Zoho, iCloud, GoDaddy, Namecheap), after a login test; without a pool it makes a new pool. Free; at most 1000 per hour per API key. As a tool it answers with the inboxes created, the entries that failed with their reason and code, and those whose outcome is unknown; on the hourly limit it says when the limit frees instead of waiting.',
-			},
-		},
+		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
 		outputNames: ['Created', 'Failed'],

@@ -26,15 +26,11 @@ export class FetchLeads implements INodeType {
 		version: [1, 1.1, 1.2],
 		defaultVersion: 1.2,
 		subtitle: `={{${shown('niche')} + " in " + ${shown('city')}}}`,
-		description:
-			'Find local businesses for a niche in a city (with ad-pixel, TikTok-pixel and Google Analytics filters) and add them as contacts to the account. One credit per new lead; contacts already held are free.',
+		// One description for the nodes panel and for an AI Agent's model: at run time n8n gives a
+		// tool the node's own description (usableAsTool.replacements reach only the editor's list).
+		description: `Find local businesses for a niche in a city (with ad-pixel, TikTok-pixel and Google Analytics filters) and add them as contacts to the account. Costs one credit per new lead added (up to Count per call; contacts already held are free). Answers with the leads, the credits charged and refunded, or that nothing was found; an AI agent's calls spend at most ${TOOL_DEFAULT_MAX_CREDITS} credits per agent run unless Max Credits per Run says otherwise.`,
 		defaults: { name: 'Fetch Leads' },
-		// The nodes panel shows the description above; an AI Agent's tool gets this one instead.
-		usableAsTool: {
-			replacements: {
-				description: `Find local businesses for a niche in a city (with ad-pixel, TikTok-pixel and Google Analytics filters) and add them as contacts to the account. Costs one credit per new lead added (up to Count per call; contacts already held are free). As a tool it spends at most ${TOOL_DEFAULT_MAX_CREDITS} credits per agent run unless Max Credits per Run says otherwise, and answers with the leads, the credits charged and refunded, or that nothing was found.`,
-			},
-		},
+		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: `={{$parameter["spendOutput"] === true ? [{"type":"main","displayName":"Leads"},{"type":"main","displayName":"Spend"}] : ["main"]}}`,
 		credentials: [{ name: 'leadInboxApi', required: true, testedBy: 'leadInboxApiTest' }],

@@ -52,21 +52,24 @@ describe('the community-node package', () => {
 		}
 	});
 
-	it("shows the nodes panel a plain description and an AI Agent's tool its own, saying what a call costs and answers", () => {
+	it('describes each node for a person in the nodes panel and for a model alike: no tool-only wording, what a paid or limited call costs and answers', () => {
+		// n8n gives a tool the node's own description at run time (its node-types.js on 1.123, 2.8
+		// and 2.40): usableAsTool.replacements would reach only the editor's list, not the model.
+		const described: Record<string, string> = {};
 		for (const entry of pkg.n8n.nodes as string[]) {
 			// eslint-disable-next-line @typescript-eslint/no-require-imports
 			const module = require(join(ROOT, entry));
 			const { description } = new (Object.values(module)[0] as new () => any)();
-			expect([description.name, description.description]).not.toEqual([
+			expect([description.name, typeof description.usableAsTool]).not.toEqual([
 				description.name,
-				expect.stringMatching(/\bas a tool\b|\bagent\b/i),
+				'object',
 			]);
-			if (typeof description.usableAsTool === 'object')
-				expect([description.name, description.usableAsTool.replacements.description]).toEqual([
-					description.name,
-					expect.stringMatching(/^.{40,}As a tool it .+$/),
-				]);
+			described[description.name] = description.description;
 		}
+		for (const [name, text] of Object.entries(described))
+			expect([name, text]).not.toEqual([name, expect.stringMatching(/\bas a tool\b/i)]);
+		expect(described.fetchLeads).toMatch(/one credit per new lead.*Answers with the leads/i);
+		expect(described.createInboxes).toMatch(/1000 per hour.*Answers with the inboxes created/);
 	});
 
 	it('packs only what n8n loads: the built nodes and credential, README, licence, package.json', () => {
