@@ -18,6 +18,8 @@ import { line, startServerProcess } from './support.cjs';
  *                                                        (V8 heap by space, external, the C
  *                                                        allocator, the mapped binary)
  *   BURST_IDLE_MS=5000 ...                               a shorter idle time, to try a change's peak
+ *   BENCH_START=npm ...                                  started by `npm start`, as the README
+ *                                                        says (npm's process counted too)
  * The Node.js the bench runs on runs the server (so `PATH=<node 22>:$PATH npx tsx ...` measures 22).
  */
 

@@ -44,6 +44,18 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
 	buildBundle();
 	const db = join(tmpdir(), `lead-inbox-bench-${process.pid}-${Date.now()}.db`);
+	const options = ['--db', db, '--port', '0', '--log', 'off', ...extraArgs];
+	// BENCH_START=npm: started as the README starts it, `npm start` in this checkout (npm's own
+	// process is then the root of the tree the memory benchmarks count).
+	if (process.env.BENCH_START === 'npm')
+		return await serverProcess(
+			spawn('npm', ['start', '--silent', '--', ...options], {
+				cwd: join(__dirname, '..'),
+				stdio: ['ignore', 'pipe', 'inherit'],
+				env: { ...process.env, ...env },
+			}),
+			db,
+		);
 	const child = spawn(
 		process.execPath,
 		[
@@ -55,19 +67,18 @@ export async function startServerProcess(
 			// measure what they change (the server's own environment variables pass through).
 			...(process.env.BENCH_SERVER_FLAGS?.split(/\s+/).filter(Boolean) ?? []),
 			bundle,
-			'--db',
-			db,
-			'--port',
-			'0',
-			'--log',
-			'off',
-			...extraArgs,
+			...options,
 		],
 		{ stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } },
 	);
+	return await serverProcess(child, db);
+}
+
+/** A started server's process, once it printed its banner. */
+async function serverProcess(child: ChildProcess, db: string): Promise<ServerProcess> {
 	let out = '';
 	await new Promise<void>((resolve, reject) => {
-		child.stdout.on('data', (chunk) => {
+		child.stdout!.on('data', (chunk) => {
 			out += chunk;
 			if (out.includes('admin token:')) resolve();
 		});

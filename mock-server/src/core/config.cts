@@ -1,6 +1,5 @@
 import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RUNS_FROM_BUNDLE } from './helpers.cjs';
@@ -130,11 +129,11 @@ export const OPTIONS = {
 		flag: 'scan-threads',
 		env: 'MOCK_SCAN_THREADS',
 		default: 'auto',
-		help: 'helper processes that scan websites: auto (one per core beside the one serving the synthetic websites, 1 to 4), or 0 to 16 (0 scans in the server process)',
-		read: (raw) =>
-			raw!.value === 'auto'
-				? Math.max(1, Math.min(4, availableParallelism() - 1))
-				: integer(raw!, 0, 16, ' or auto'),
+		help: 'helper processes that scan websites: auto (one, on any machine: a burst of large searches then peaks at about the same memory everywhere), or 0 to 16 (each one more lets bursts of large searches use another core, and costs about 50 MiB more at their peak; 0 scans in the server process)',
+		// One scanner by default: each process holds its own runtime and buffers, so one per core
+		// made a burst's peak grow with the machine (309 MiB PSS with two on 2 cores, 364 with
+		// three, against 263 with one; a single count-1000 search took as long: bench/README.md).
+		read: (raw) => (raw!.value === 'auto' ? 1 : integer(raw!, 0, 16, ' or auto')),
 	}),
 	scanConcurrency: spec({
 		flag: 'scan-concurrency',
@@ -355,8 +354,11 @@ export function usage(): string {
 		(o: OptionSpec<unknown>) =>
 			`  --${o.flag.padEnd(22)} ${o.env.padEnd(27)} ${o.help} (${o.default === undefined ? (o.absent ?? 'default none') : `default ${o.default}`})`,
 	);
-	// The published bundle is a bin of its own; from the sources it runs through npm start.
-	const program = RUNS_FROM_BUNDLE ? 'lead-inbox-mock-server' : 'npm start --';
+	// The published bundle is a bin of its own; a clone runs it (or its sources) through npm start,
+	// whose script says so.
+	const program =
+		process.env.LEAD_INBOX_PROGRAM ??
+		(RUNS_FROM_BUNDLE ? 'lead-inbox-mock-server' : 'npm start --');
 	return [
 		`Usage: ${program} [options]`,
 		'',
