@@ -49,6 +49,8 @@ describe('the README, followed by a new n8n user', () => {
 	afterAll(async () => {
 		if (server?.pid) process.kill(-server.pid, 'SIGTERM');
 		await app?.stop();
+		// The clone holds a whole install (hundreds of MB): not kept in the suite's cache.
+		if (home) rmSync(join(home, 'n8n-nodes-lead-inbox'), { recursive: true, force: true });
 	});
 
 	/** Runs README lines in one bash, as a user pastes them into a terminal at ~. */
