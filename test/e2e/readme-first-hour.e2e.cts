@@ -47,10 +47,15 @@ describe('the README, followed by a new n8n user', () => {
 		rmSync(join(home, 'n8n-nodes-lead-inbox'), { recursive: true, force: true });
 	});
 	afterAll(async () => {
-		if (server?.pid) process.kill(-server.pid, 'SIGTERM');
+		if (server?.pid && server.exitCode === null) {
+			const exited = new Promise((resolve) => server!.once('exit', resolve));
+			process.kill(-server.pid, 'SIGTERM');
+			await exited;
+		}
 		await app?.stop();
 		// The clone holds a whole install (hundreds of MB): not kept in the suite's cache.
-		if (home) rmSync(join(home, 'n8n-nodes-lead-inbox'), { recursive: true, force: true });
+		if (home)
+			rmSync(join(home, 'n8n-nodes-lead-inbox'), { recursive: true, force: true, maxRetries: 3 });
 	});
 
 	/** Runs README lines in one bash, as a user pastes them into a terminal at ~. */
