@@ -5,7 +5,7 @@ import { plural } from '../shared/tool';
 import type { CreditHold } from './creditCap';
 import { DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT_MINUTES } from './description';
 import { climbForNewLeads, type Climb } from './newLeads';
-import { shapeContacts, type OutputMode } from './output';
+import { primaryEmail, shapeContacts, type OutputMode } from './output';
 import { type NothingFound, searchLeads, type SearchRequest } from './search';
 
 const FILTER_VALUES: Record<string, boolean | undefined> = { any: undefined, yes: true, no: false };
@@ -56,8 +56,7 @@ const SHORT_REASONS: Record<NonNullable<Climb['stoppedBecause']>, ShortReason> =
 /** Version 1.2: with Only Contacts With an Email, New Leads Wanted counts only leads with one. */
 const COUNTS_ONLY_WITH_EMAIL = 1.2;
 
-const hasEmail = (contact: IDataObject) =>
-	typeof contact.email === 'string' && contact.email.trim() !== '';
+const hasEmail = (contact: IDataObject) => primaryEmail(contact) !== null;
 
 /** What the run's hints add up, over all items. */
 export interface RunTally {

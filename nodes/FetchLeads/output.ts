@@ -26,6 +26,17 @@ const flag = (value: unknown): boolean | null =>
 	value === true || value === 'true' ? true : value === false || value === 'false' ? false : null;
 
 /**
+ * A contact's address: `email`, or the first of `emails` when a service leaves `email` empty
+ * (the spec names it the primary address and does not say it is always set).
+ */
+export function primaryEmail(contact: IDataObject): string | null {
+	const candidates = [contact.email, ...(Array.isArray(contact.emails) ? contact.emails : [])];
+	for (const candidate of candidates)
+		if (typeof candidate === 'string' && candidate.trim() !== '') return candidate.trim();
+	return null;
+}
+
+/**
  * The ten fields a CRM record or an AI agent needs, named for people: the contact's lists turned
  * into text a CRM field takes, the pixel flags named for what they tell a salesperson.
  */
@@ -38,7 +49,7 @@ export function simplifyContact(contact: IDataObject): IDataObject {
 		.filter((url) => url !== null);
 	return {
 		name: text(contact.businessName),
-		email: text(contact.email),
+		email: primaryEmail(contact),
 		phone: text(contact.phone),
 		website: text(contact.website),
 		address: text(contact.address),

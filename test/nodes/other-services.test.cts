@@ -250,6 +250,17 @@ describe('Fetch Leads against another service', () => {
 		);
 	});
 
+	it('takes a contact whose email is empty but whose emails list holds one as having an email', async () => {
+		const listed = { ...contact(1), email: null, emails: ['  owner@one.test '] };
+		const none = { ...contact(2), email: '', emails: [] };
+		service.on(LEADS, { json: { contacts: [listed, none], chargedCredits: 2 } });
+		const result = await run({ onlyWithEmail: true }, { output: 'simplified' });
+		expect(outputOf(result, 'Fetch Leads').map((i) => i.json.email)).toEqual(['owner@one.test']);
+		expect(hintsOf(result, 'Fetch Leads')[0]).toBe(
+			'Charged 2 credits for 1 new lead (1 charged contact without an email left out).',
+		);
+	});
+
 	it('times out saying after how long, and that the search may have been charged', async () => {
 		service.on(LEADS, { stall: true });
 		const error = errorOf(await run({ timeoutMinutes: 0.02 }))!;
