@@ -76,6 +76,11 @@ export class CreditHold {
 		private held: number,
 	) {}
 
+	/** The cap it is held against (undefined: none). */
+	get limit(): number | undefined {
+		return this.cap.limit;
+	}
+
 	/** Whether the cap has room for `total` credits held by this item; if so they are held. */
 	holdUpTo(total: number): boolean {
 		const extra = total - this.held;
@@ -107,7 +112,7 @@ function takeHold(cap: CreditCap, credits: number): boolean {
 }
 
 /** The credits spent or held in the execution: what the next hold must fit beside. */
-export function committed(cap: CreditCap): number {
+function committed(cap: CreditCap): number {
 	return cap.ledger.spent + cap.ledger.held;
 }
 

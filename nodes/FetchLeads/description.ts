@@ -78,6 +78,16 @@ const OUTPUT_OPTIONS = [
 
 const newLeadsOnly = { show: { countMode: ['newLeads'] } };
 
+/** Options > Only Contacts With an Email, as the node versions listed describe what it does. */
+const onlyWithEmail = (versions: number[], description: string): INodeProperties => ({
+	displayName: 'Only Contacts With an Email',
+	name: 'onlyWithEmail',
+	type: 'boolean',
+	default: false,
+	displayOptions: { show: { '@version': versions } },
+	description,
+});
+
 export const fetchLeadsProperties: INodeProperties[] = [
 	{
 		displayName:
@@ -232,22 +242,14 @@ export const fetchLeadsProperties: INodeProperties[] = [
 				description:
 					'How many searches one item may make while looking for new leads. The next run of a published workflow goes on from where this one stopped.',
 			},
-			{
-				displayName: 'Only Contacts With an Email',
-				name: 'onlyWithEmail',
-				type: 'boolean',
-				default: false,
-				description: `Whether to leave contacts without an email address (${NO_EMAIL_SHARE} on the reference server) out of the output. The node filters them: the service still adds them to your account and charges one credit each, so the hint after the run says how many were left out.`,
-				displayOptions: { show: { '@version': [1, 1.1] } },
-			},
-			{
-				displayName: 'Only Contacts With an Email',
-				name: 'onlyWithEmail',
-				type: 'boolean',
-				default: false,
-				displayOptions: { show: { '@version': [1.2] } },
-				description: `Whether to leave contacts without an email address (${NO_EMAIL_SHARE} on the reference server) out of the output. The service still adds them to your account and charges one credit each. In New Leads Wanted the node keeps searching until it has that many leads with an email, so it may charge more than New Leads Wanted (within Max Credits per Run).`,
-			},
+			onlyWithEmail(
+				[1, 1.1],
+				`Whether to leave contacts without an email address (${NO_EMAIL_SHARE} on the reference server) out of the output. The node filters them: the service still adds them to your account and charges one credit each, so the hint after the run says how many were left out.`,
+			),
+			onlyWithEmail(
+				[1.2],
+				`Whether to leave contacts without an email address (${NO_EMAIL_SHARE} on the reference server) out of the output. The service still adds them to your account and charges one credit each. In New Leads Wanted the node keeps searching until it has that many leads with an email, so it may charge more than New Leads Wanted (within Max Credits per Run).`,
+			),
 			{
 				displayName: 'Start From the Top',
 				name: 'fromTheTop',

@@ -202,7 +202,7 @@ export async function fetchLeadsForItem(
 	ctx: IExecuteFunctions,
 	i: number,
 	tally: RunTally,
-	cap: { hold: CreditHold; limit: number | undefined },
+	hold: CreditHold,
 ): Promise<ItemLeads> {
 	const search = searchOf(ctx, i);
 	const options = ctx.getNodeParameter('options', i, {}) as FetchOptions;
@@ -235,11 +235,11 @@ export async function fetchLeadsForItem(
 			fromTheTop: options.fromTheTop === true,
 			timeoutMs,
 			counts: withEmail ? hasEmail : () => true,
-			hold: cap.hold,
+			hold,
 		});
 		if (climb.nothingFound)
 			return nothingFound(ctx, i, search, climb.nothingFound, options, tally, wanted);
-		tally.notes.push(climbNote(search, wanted, climb, withEmail, cap.limit));
+		tally.notes.push(climbNote(search, wanted, climb, withEmail, hold.limit));
 		contacts = climb.contacts;
 		chargedCredits = climb.unknownCharges ? null : climb.charged;
 		reserved = climb.reserved;

@@ -30,26 +30,19 @@ export async function runFetchLeads(ctx: IExecuteFunctions): Promise<INodeExecut
 		cap,
 		inputs.map((_, i) => mostPossibleCharge(ctx, i)),
 	);
-	// Without Continue On Fail a refused item stops the run: before anything is sent, so nothing
-	// is charged that the run then could not output.
-	const [firstRefusal] = refusals.values();
-	if (firstRefusal && (tool || !continueOnFail)) {
-		for (const hold of holds.values()) hold.settle(0);
-		throw firstRefusal;
-	}
-
 	const tally = newTally();
 	const leads: INodeExecutionData[] = [];
 	const spends: INodeExecutionData[] = [];
 	try {
+		// Without Continue On Fail a refused item stops the run: before anything is sent, so
+		// nothing is charged that the run then could not output.
+		const [firstRefusal] = refusals.values();
+		if (firstRefusal && (tool || !continueOnFail)) throw firstRefusal;
 		for (let i = 0; i < inputs.length; i++) {
 			const hold = holds.get(i);
 			try {
 				if (!hold) throw refusals.get(i)!;
-				const { items, spend, mayHaveCharged } = await fetchLeadsForItem(ctx, i, tally, {
-					hold,
-					limit: cap.limit,
-				});
+				const { items, spend, mayHaveCharged } = await fetchLeadsForItem(ctx, i, tally, hold);
 				hold.settle(mayHaveCharged);
 				for (const json of items) leads.push({ json, pairedItem: { item: i } });
 				spends.push({ json: spend, pairedItem: { item: i } });
@@ -67,7 +60,7 @@ export async function runFetchLeads(ctx: IExecuteFunctions): Promise<INodeExecut
 			}
 		}
 	} finally {
-		// Items not reached (the run stopped at an error) give their holds back.
+		// Items not reached (a refusal or an error stopped the run) give their holds back.
 		for (const hold of holds.values()) hold.settle(0);
 	}
 	addRunHints(ctx, tally);

@@ -295,11 +295,10 @@ describe('a schema-driven fuzz of every operation', () => {
 					});
 					if (res.status >= 400)
 						expect({ name, error: typeof res.body?.error }).toEqual({ name, error: 'string' });
-					const documented = { method: operation.method, path: operation.path, op: operation.op };
 					expect({
 						name,
 						contradicts: oracle.answerContradicts(
-							documented,
+							operation,
 							res.status,
 							res.headers.get('content-type'),
 							res.body,
@@ -315,16 +314,16 @@ describe('a schema-driven fuzz of every operation', () => {
 							body,
 							said,
 							documentAllowsIt:
-								oracle.queryRuledOut(documented, q ?? {}, 'ruledOut') === undefined &&
-								oracle.bodyRuledOut(documented, body) === undefined,
+								oracle.queryRuledOut(operation, q ?? {}, 'ruledOut') === undefined &&
+								oracle.bodyRuledOut(operation, body) === undefined,
 						}).toEqual({ name, query: q, body, said, documentAllowsIt: false });
 					// Accepted: then the document allowed it (a batch answers 200 whatever its
 					// entries, each refused on its own).
 					if (res.status < 300) {
 						const batch = operation.op.operationId === 'createInboxes' && Array.isArray(body);
 						const ruledOut =
-							oracle.queryRuledOut(documented, q ?? {}, 'allowed') ??
-							(batch ? undefined : oracle.bodyRuledOut(documented, body));
+							oracle.queryRuledOut(operation, q ?? {}, 'allowed') ??
+							(batch ? undefined : oracle.bodyRuledOut(operation, body));
 						expect({ name, query: q, body, acceptedThoughRuledOut: ruledOut }).toEqual({
 							name,
 							query: q,

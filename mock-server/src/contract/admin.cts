@@ -312,10 +312,7 @@ export const clockRequest = z
 	.meta({
 		id: 'AdminClock',
 		// The refinement above, for the document: at least one of the two, not null.
-		anyOf: [
-			{ required: ['advanceSeconds'], properties: { advanceSeconds: { type: 'integer' } } },
-			{ required: ['frozen'], properties: { frozen: { type: 'boolean' } } },
-		],
+		anyOf: [given('advanceSeconds', { type: 'integer' }), given('frozen', { type: 'boolean' })],
 	});
 
 /** An inbox's new status: what a mail provider or the service would do to it (a login that broke...). */

@@ -300,6 +300,18 @@ const LINKS: Record<string, Record<string, Record<string, Json>>> = {
 	},
 };
 
+/** A parameter whose schema says it carries JSON, declared as JSON content with that JSON's schema. */
+function asJsonContent(parameter: Json): Json {
+	const { schema, ...rest } = parameter;
+	const { contentMediaType, contentSchema, description } = (schema ?? {}) as Json;
+	if (contentMediaType !== 'application/json') return parameter;
+	return {
+		...rest,
+		description: rest.description ?? description,
+		content: { 'application/json': { schema: contentSchema ?? {} } },
+	};
+}
+
 /**
  * The last touches on the operations: a body that may be left out is not required, a parameter
  * carrying JSON is declared as JSON content with its schema, and the links between operations are
@@ -313,18 +325,8 @@ function finishOperations(
 		for (const operation of Object.values(methods)) {
 			if (operation.requestBody && optionalBodies.has(operation.operationId as string))
 				(operation.requestBody as Json).required = false;
-			const parameters = operation.parameters as Json[] | undefined;
-			operation.parameters = parameters?.map((parameter) => {
-				const { contentMediaType, contentSchema, ...schema } = (parameter.schema ?? {}) as Json;
-				if (contentMediaType !== 'application/json') return parameter;
-				const { schema: _, ...rest } = parameter;
-				return {
-					...rest,
-					description: rest.description ?? schema.description,
-					content: { 'application/json': { schema: contentSchema ?? {} } },
-				};
-			});
-			if (!parameters) delete operation.parameters;
+			if (operation.parameters)
+				operation.parameters = (operation.parameters as Json[]).map(asJsonContent);
 			const links = LINKS[operation.operationId as string];
 			const responses = operation.responses as Record<string, Json>;
 			for (const [status, byName] of Object.entries(links ?? {}))
@@ -395,20 +397,21 @@ export function registerOpenApi(app: FastifyInstance, serverUrl: () => string): 
 			}
 			if (querystring) out.querystring = jsonSchemaOf(querystring as z.ZodType, true);
 			if (params) out.params = jsonSchemaOf(params as z.ZodType, true);
-			if (response) {
-				const refusal = ownRefusal({ body, querystring });
+			if (response)
 				out.response = Object.fromEntries(
-					Object.entries(response as Record<string, Answer>).map(([status, answer]) => [
-						status,
-						answerOf(
-							status === '400' && answer.example === undefined && refusal !== undefined
-								? new Answer(answer.description, answer.schema, refusal, answer.headers)
-								: answer,
-							schemas(),
-						),
-					]),
+					Object.entries(response as Record<string, Answer>).map(([status, answer]) => {
+						// A 400 without an example of its own shows what this operation's check says.
+						const refusal =
+							status === '400' && answer.example === undefined
+								? ownRefusal({ body, querystring })
+								: undefined;
+						const shown =
+							refusal === undefined
+								? answer
+								: new Answer(answer.description, answer.schema, refusal, answer.headers);
+						return [status, answerOf(shown, schemas())];
+					}),
 				);
-			}
 			return { schema: out, url };
 		},
 		transformObject: (document) => {

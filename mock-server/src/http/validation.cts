@@ -118,6 +118,14 @@ function knownFieldsOf(schema: z.ZodType, path: PropertyKey[]): string[] {
 	return current instanceof z.ZodObject ? Object.keys(current.shape) : [];
 }
 
+/** The top-level field names of each schema, found once (every request and batch entry asks). */
+const topFields = new WeakMap<z.ZodType, Set<string>>();
+function topFieldsOf(schema: z.ZodType): Set<string> {
+	let fields = topFields.get(schema);
+	if (!fields) topFields.set(schema, (fields = new Set(knownFieldsOf(schema, []))));
+	return fields;
+}
+
 /**
  * null for an optional field means omitted (docs/api.md): drop the null members of a plain object
  * that are fields of `schema`. An unknown field stays, whatever its value, so the strict check
@@ -125,7 +133,7 @@ function knownFieldsOf(schema: z.ZodType, path: PropertyKey[]): string[] {
  */
 export function dropNulls(value: unknown, schema: z.ZodType): unknown {
 	if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-	const known = new Set(knownFieldsOf(schema, []));
+	const known = topFieldsOf(schema);
 	return Object.fromEntries(
 		Object.entries(value).filter(([key, v]) => v !== null || !known.has(key)),
 	);
