@@ -4,6 +4,7 @@ import './core/server-heap.cjs';
 import { buildServer } from './app.cjs';
 import { ConfigError, parseConfig, type ServerConfig, usage } from './core/config.cjs';
 import { probeCommand } from './proxy/index.cjs';
+import { testCommand } from './runner/command.cjs';
 
 /** Whether only this machine can reach an interface (`localhost`, 127.0.0.0/8, ::1). */
 function isLoopback(host: string): boolean {
@@ -15,6 +16,10 @@ async function main(): Promise<void> {
 	// A closed stdout (piped into `head`, or a parent that went away) must not crash the server.
 	process.stdout.on('error', () => undefined);
 	if (process.argv[2] === 'probe') return probeCommand(process.argv.slice(3), process.env);
+	if (process.argv[2] === 'test') {
+		process.exitCode = await testCommand(process.argv.slice(3));
+		return;
+	}
 	let config;
 	try {
 		config = parseConfig(process.argv.slice(2), process.env);

@@ -1,0 +1,139 @@
+/**
+ * Reads a test file (YAML, or JSON, which is YAML too) and the workflow it names, and checks both
+ * before anything runs: every problem is named with its file, line and path, so a wrong file is
+ * fixed in one go (the command exits 2 and runs nothing).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { isNode, LineCounter, parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { type TestFile, testFileSchema } from './schema.cjs';
+
+export interface FileProblem {
+	file: string;
+	/** 1-based; absent when the place is not in the file (a workflow's own problem). */
+	line?: number;
+	/** Where in the file: cases.1.expect.nodes.HubSpot.items */
+	path: string;
+	message: string;
+}
+
+export class TestFileError extends Error {
+	constructor(readonly problems: FileProblem[]) {
+		super(problems.map(describeProblem).join('\n'));
+		this.name = 'TestFileError';
+	}
+}
+
+export const describeProblem = (p: FileProblem): string =>
+	`${p.file}${p.line ? `:${p.line}` : ''}: ${p.path ? `${p.path}: ` : ''}${p.message}`;
+
+export interface LoadedTestFile {
+	/** As given (relative to the working folder), for reports. */
+	file: string;
+	spec: TestFile;
+	workflowPath: string;
+	workflow: Workflow;
+}
+
+export interface WorkflowNode {
+	name: string;
+	type: string;
+	typeVersion?: number;
+	parameters?: Record<string, any>;
+	credentials?: Record<string, { id?: string; name?: string }>;
+	disabled?: boolean;
+	[key: string]: unknown;
+}
+
+export interface Workflow {
+	name?: string;
+	id?: string;
+	nodes: WorkflowNode[];
+	connections: Record<string, any>;
+	settings?: Record<string, unknown>;
+	[key: string]: unknown;
+}
+
+export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile {
+	const file = relative(cwd, resolve(cwd, path)) || path;
+	const text = readFileSync(resolve(cwd, path), 'utf8');
+	const lines = new LineCounter();
+	const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+	const lineAt = (offset: number | undefined) =>
+		offset === undefined ? undefined : lines.linePos(offset).line;
+	if (doc.errors.length)
+		throw new TestFileError(
+			doc.errors.map((e) => ({ file, line: lineAt(e.pos[0]), path: '', message: e.message.split('\n')[0] })),
+		);
+	/** The line of a path in the file: its own node, or the nearest parent the file has. */
+	const lineOf = (path: PropertyKey[]): number | undefined => {
+		for (let n = path.length; n >= 0; n--) {
+			const node = doc.getIn(path.slice(0, n) as (string | number)[], true);
+			if (isNode(node) && node.range) return lineAt(node.range[0]);
+		}
+		return undefined;
+	};
+	const problem = (path: PropertyKey[], message: string): FileProblem => ({
+		file,
+		line: lineOf(path),
+		path: path.map(String).join('.'),
+		message,
+	});
+	const parsed = testFileSchema.safeParse(doc.toJS());
+	if (!parsed.success) throw new TestFileError(parsed.error.issues.map((i) => problem(i.path, issueMessage(i))));
+	const spec = parsed.data;
+	const workflowPath = resolve(dirname(resolve(cwd, path)), spec.workflow);
+	if (!existsSync(workflowPath))
+		throw new TestFileError([problem(['workflow'], `no such file: ${workflowPath} (the path is relative to the test file)`)]);
+	let workflow: Workflow;
+	try {
+		workflow = JSON.parse(readFileSync(workflowPath, 'utf8'));
+	} catch (error) {
+		throw new TestFileError([problem(['workflow'], `${workflowPath} is not JSON: ${(error as Error).message}`)]);
+	}
+	if (!Array.isArray(workflow?.nodes) || typeof workflow.connections !== 'object')
+		throw new TestFileError([
+			problem(['workflow'], `${workflowPath} is not an n8n workflow (no nodes and connections): export it from n8n's editor (Download)`),
+		]);
+	const unknown = unknownNodes(spec, new Set(workflow.nodes.map((n) => n.name)));
+	if (unknown.length)
+		throw new TestFileError(
+			unknown.map(({ path: at, name }) =>
+				problem(at, `the workflow has no node named "${name}" (it has: ${workflow.nodes.map((n) => n.name).join(', ')})`),
+			),
+		);
+	return { file, spec, workflowPath, workflow };
+}
+
+/** zod's message, with what a user needs to fix it. */
+function issueMessage(issue: z.core.$ZodIssue): string {
+	if (issue.code === 'unrecognized_keys') return `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+	if (issue.code === 'invalid_union' && issue.errors.length)
+		return `${issue.message}: ${[...new Set(issue.errors.flat().map((e) => e.message))].slice(0, 3).join('; or ')}`;
+	return issue.message;
+}
+
+/** Every node name the file mentions that the workflow does not have, with where it is. */
+function unknownNodes(spec: TestFile, names: Set<string>): { path: PropertyKey[]; name: string }[] {
+	const found: { path: PropertyKey[]; name: string }[] = [];
+	const check = (name: string | undefined, path: PropertyKey[]) => {
+		if (name !== undefined && !names.has(name)) found.push({ path, name });
+	};
+	const checkRun = (e: TestFile['cases'][number]['expect'] | undefined, at: PropertyKey[]) => {
+		if (!e) return;
+		check(e.error?.node, [...at, 'error', 'node']);
+		for (const name of Object.keys(e.nodes ?? {})) check(name, [...at, 'nodes', name]);
+	};
+	check(spec.start, ['start']);
+	for (const name of Object.keys(spec.stubs ?? {})) check(name, ['stubs', name]);
+	spec.cases.forEach((c, i) => {
+		const at = ['cases', i];
+		for (const name of Object.keys(c.stubs ?? {})) check(name, [...at, 'stubs', name]);
+		checkRun(c.expect, [...at, 'expect']);
+		checkRun(c.expect.everyRun, [...at, 'expect', 'everyRun']);
+		check(c.expect.distinct?.node, [...at, 'expect', 'distinct', 'node']);
+		if (Array.isArray(c.runs)) c.runs.forEach((r, j) => checkRun(r.expect, [...at, 'runs', j, 'expect']));
+	});
+	return found;
+}

@@ -1,0 +1,227 @@
+/**
+ * The test file's format (YAML or JSON), in one place: the loader checks files with it and the
+ * published JSON Schema (workflow-test.schema.json) is generated from it, so editors validate and
+ * complete what the runner accepts. Seeds and faults are the server's own schemas.
+ */
+import { z } from 'zod';
+import { faultRequest } from '../../contract/admin.cjs';
+import { INBOX_STATUSES } from '../../contract/inboxes.cjs';
+import { seedSchema } from '../../contract/seed.cjs';
+
+/** A count: exactly n, or a range. */
+const count = z
+	.union([
+		z.int().min(0),
+		z
+			.strictObject({ atLeast: z.int().min(0).optional(), atMost: z.int().min(0).optional() })
+			.refine((c) => c.atLeast !== undefined || c.atMost !== undefined, {
+				message: 'give atLeast, atMost or both',
+			}),
+	])
+	.meta({ description: 'A number (exactly), or {atLeast, atMost}.' });
+
+/** A value a field must have: equal (JSON), or a "/regular expression/flags" for text. */
+const matcher = z.unknown().meta({
+	description: 'The value, compared as JSON; a string "/pattern/flags" matches text by regular expression.',
+});
+
+const fields = z
+	.record(z.string(), matcher)
+	.meta({ description: 'Field (dot path: address.city) to the value it must have.' });
+
+/** A duration: seconds, or 30s, 15m, 2h, 1d. */
+const duration = z
+	.union([z.int().min(1), z.string().regex(/^\d+(\.\d+)?\s*(s|m|h|d)$/, 'must be like 30s, 15m, 2h or 1d')])
+	.meta({ description: 'Seconds, or a number with s, m, h or d: 90, 30s, 15m, 2h, 1d.' });
+
+const nodeExpectation = z
+	.strictObject({
+		ran: z.boolean().optional().meta({ description: 'Whether the node ran at all.' }),
+		output: z
+			.union([z.int().min(0), z.string().min(1)])
+			.optional()
+			.meta({ description: "Which output: its index or its name (Create Inboxes' Failed). Default the first." }),
+		items: count.optional().meta({ description: 'How many items the output holds (every run of the node together).' }),
+		every: fields.optional().meta({ description: 'Fields every item has.' }),
+		some: fields.optional().meta({ description: 'Fields at least one item has.' }),
+		none: fields.optional().meta({ description: 'Fields no item has.' }),
+		error: matcher.optional().meta({ description: "The node's own error message." }),
+		hint: matcher.optional().meta({ description: 'A hint the node showed (n8n shows them above its output).' }),
+	})
+	.meta({ id: 'NodeExpectation' });
+
+const runExpectation = z.strictObject({
+	status: z.enum(['success', 'error']).optional().meta({ description: "The execution's status." }),
+	error: z
+		.strictObject({ node: z.string().min(1).optional(), message: matcher.optional() })
+		.optional()
+		.meta({ description: 'The node the execution failed at, and its message.' }),
+	nodes: z
+		.record(z.string(), z.union([nodeExpectation, z.array(nodeExpectation).min(1)]))
+		.optional()
+		.meta({ description: 'Per node (by name): what it did; a list checks several outputs.' }),
+});
+
+const requestExpectation = z
+	.strictObject({
+		method: z.string().optional(),
+		path: z.string().optional().meta({ description: 'Exact path, or a prefix ending with *.' }),
+		status: z.int().min(100).max(599).optional(),
+		query: z.record(z.string(), z.string()).optional(),
+		body: z.unknown().optional().meta({ description: 'A JSON subset of the request body.' }),
+		bodyContains: z.string().optional(),
+		times: count.optional().meta({ description: 'How many matching requests (default at least 1).' }),
+	})
+	.meta({ id: 'RequestExpectation' });
+
+const serviceExpectation = z.strictObject({
+	creditsCharged: count.optional().meta({ description: "Credits the case's runs took from the account." }),
+	credits: count.optional().meta({ description: "The account's credits after the case." }),
+	contactsAdded: count.optional(),
+	contacts: count.optional().meta({ description: "The account's contacts after the case." }),
+	pools: count.optional().meta({ description: "The account's pools after the case." }),
+	inboxes: z
+		.union([
+			count,
+			z.strictObject({
+				pool: z.string().optional().meta({ description: 'Only this pool (by name).' }),
+				count: count.optional(),
+				status: z.partialRecord(z.enum(INBOX_STATUSES), count).optional(),
+			}),
+		])
+		.optional()
+		.meta({ description: "The account's inboxes after the case: a count, or by pool and status." }),
+	requests: z
+		.array(requestExpectation)
+		.optional()
+		.meta({ description: 'Requests the workflow made, as the journal recorded them (matched as requests.verify matches).' }),
+	nothingElse: z
+		.boolean()
+		.optional()
+		.meta({ description: 'true: every request the workflow made matches one of `requests`.' }),
+});
+
+const caseExpectation = runExpectation
+	.extend({
+		everyRun: runExpectation.optional().meta({ description: 'What every run must show.' }),
+		distinct: z
+			.strictObject({
+				node: z.string().min(1),
+				field: z.string().min(1),
+				output: z.union([z.int().min(0), z.string().min(1)]).optional(),
+				count: count.optional(),
+			})
+			.optional()
+			.meta({ description: "A field's values across all runs: never one twice, and how many." }),
+		service: serviceExpectation.optional().meta({ description: 'The service after the whole case.' }),
+	})
+	.meta({
+		id: 'CaseExpectation',
+		description: 'status, error and nodes: the last run (the only one, by default); everyRun: each run.',
+	});
+
+/** A change to the service between runs (or trigger checks). */
+const change = z
+	.union([
+		z.strictObject({ advanceClock: duration }),
+		z.strictObject({
+			inboxStatus: z.strictObject({
+				inbox: z.string().min(1).meta({ description: 'The inbox: its email address or ID.' }),
+				status: z.enum(INBOX_STATUSES),
+			}),
+		}),
+		z.strictObject({ credits: z.int().min(0).meta({ description: "Set the account's credits." }) }),
+		z.strictObject({ fault: faultRequest }),
+		z.strictObject({ clearFaults: z.literal(true) }),
+		z.strictObject({ seed: seedSchema }),
+		z.strictObject({
+			admin: z
+				.strictObject({
+					method: z.enum(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']),
+					path: z.string().startsWith('/').meta({
+						description: 'Under /__admin: /accounts/{accountId}/... ({accountId}: the credential\'s account).',
+					}),
+					body: z.unknown().optional(),
+				})
+				.meta({ description: 'Any admin API call.' }),
+		}),
+	])
+	.meta({ id: 'Change', description: 'One change to the service.' });
+
+const items = z.array(z.record(z.string(), z.unknown())).meta({ description: 'Items, as JSON objects.' });
+
+const stub = z
+	.union([
+		z.literal('passThrough').meta({ description: 'Not run: hands on the items it received.' }),
+		z.strictObject({ items: items.meta({ description: 'Not run: hands on these items instead.' }) }),
+	])
+	.meta({ id: 'Stub' });
+const stubs = z
+	.record(z.string(), stub)
+	.meta({ description: 'Nodes (by name) of other services, not run: passThrough, or {items}.' });
+
+const run = z
+	.strictObject({
+		before: z.array(change).optional().meta({ description: 'Changes to the service before this run.' }),
+		input: items.optional(),
+		expect: runExpectation.optional(),
+	})
+	.meta({ id: 'Run' });
+
+const testCase = z
+	.strictObject({
+		name: z.string().trim().min(1),
+		input: items.optional().meta({ description: 'The items the start node hands on (every run).' }),
+		seed: seedSchema.optional().meta({ description: "Applied after the file's seed, for this case." }),
+		faults: z.array(faultRequest).optional().meta({ description: "Armed before the first run (the server's fault format)." }),
+		stubs: stubs.optional(),
+		before: z.array(change).optional().meta({ description: 'Changes to the service before the first run.' }),
+		runs: z
+			.union([z.int().min(1).max(100), z.array(run).min(1).max(100)])
+			.optional()
+			.meta({ description: 'How many runs (default 1), or each run with its own changes and expectations.' }),
+		advanceClock: duration.optional().meta({ description: "Moves the server's clock before each run after the first." }),
+		expect: caseExpectation,
+	})
+	.meta({ id: 'Case' });
+
+export const testFileSchema = z
+	.strictObject({
+		$schema: z.string().optional(),
+		workflow: z.string().min(1).meta({ description: 'The exported workflow, relative to this file.' }),
+		start: z.string().min(1).optional().meta({ description: 'The node runs start from, when the workflow has several triggers.' }),
+		seed: seedSchema.optional().meta({ description: 'The server\'s seed, applied before every case.' }),
+		credential: z
+			.string()
+			.optional()
+			.meta({ description: "The Lead Inbox credential's API key: default the seed's first account, else a dev account." }),
+		stubs: stubs.optional(),
+		cases: z.array(testCase).min(1),
+	})
+	.meta({ id: 'WorkflowTestFile', title: 'Lead Inbox workflow test file' });
+
+export type TestFile = z.output<typeof testFileSchema>;
+export type TestCase = TestFile['cases'][number];
+export type Change = z.output<typeof change>;
+export type Count = z.output<typeof count>;
+export type Stub = z.output<typeof stub>;
+export type NodeExpectation = z.output<typeof nodeExpectation>;
+export type RunExpectation = z.output<typeof runExpectation>;
+export type CaseExpectation = z.output<typeof caseExpectation>;
+export type ServiceExpectation = z.output<typeof serviceExpectation>;
+export type RunSpec = z.output<typeof run>;
+
+/** The JSON Schema editors validate test files with (published as workflow-test.schema.json). */
+export function testFileJsonSchema(): Record<string, unknown> {
+	return {
+		$id: 'https://github.com/n8n-nodes-lead-inbox/n8n-nodes-lead-inbox/blob/main/mock-server/workflow-test.schema.json',
+		...(z.toJSONSchema(testFileSchema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>),
+	};
+}
+
+/** A duration as seconds. */
+export function seconds(value: number | string): number {
+	if (typeof value === 'number') return value;
+	const match = /^(\d+(?:\.\d+)?)\s*(s|m|h|d)$/.exec(value)!;
+	return Number(match[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[match[2] as 's' | 'm' | 'h' | 'd'];
+}

@@ -1,0 +1,309 @@
+/**
+ * One real n8n app with a user folder of its own, driven through its CLI (import, execute) and,
+ * once started, its REST API. Everything n8n writes stays in `dir`. The runner's test files and
+ * the project's own end-to-end suite both drive n8n through this class.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { type Execution, executionList, executionsOf, flattedOf, finished, readExecution, readResultData, type RunData } from './executions.cjs';
+import type { N8nInstall } from './install.cjs';
+import { lineEnv, publishCommand } from './lines.cjs';
+import { type Owner, type Rest, setupOwner, signInOwner, until } from './rest.cjs';
+
+const run = promisify(execFile);
+
+/** A running n8n process and everything it printed so far. */
+export interface N8nProcess {
+	child: ChildProcess;
+	log: string;
+}
+
+export interface RunResult extends RunData {
+	status: 'success' | 'error';
+	/** Items per node and output index, from the last run of each node. */
+	output(node: string, outputIndex?: number): { json: Record<string, any>; pairedItem?: unknown }[];
+	raw: any;
+}
+
+export interface N8nAppOptions {
+	/** The user folder (N8N_USER_FOLDER): made if missing. */
+	dir: string;
+	port: number;
+	/** The task broker's port (2.x runs Code nodes through it; two apps need two). */
+	brokerPort: number;
+	/** More environment (queue mode's database and Redis, say). */
+	env?: Record<string, string>;
+}
+
+export class N8nApp {
+	readonly dir: string;
+	readonly port: number;
+	readonly env: Record<string, string>;
+	private readonly processes: N8nProcess[] = [];
+
+	constructor(
+		readonly install: N8nInstall,
+		options: N8nAppOptions,
+	) {
+		this.dir = options.dir;
+		this.port = options.port;
+		mkdirSync(join(this.dir, '.n8n', 'nodes'), { recursive: true });
+		mkdirSync(this.filesDir, { recursive: true });
+		// Not a test runner's environment: n8n keeps its database in memory under NODE_ENV=test.
+		const inherited = Object.fromEntries(
+			Object.entries(process.env).filter(
+				([key]) => key !== 'NODE_ENV' && !key.startsWith('JEST_') && !key.startsWith('N8N_'),
+			),
+		) as Record<string, string>;
+		this.env = {
+			...inherited,
+			NODE_ENV: 'production',
+			PATH: `${install.nodeBin}:${process.env.PATH}`,
+			N8N_USER_FOLDER: this.dir,
+			N8N_ENCRYPTION_KEY: 'lead-inbox-runner-encryption-key-0001',
+			N8N_PORT: String(options.port),
+			N8N_RUNNERS_BROKER_PORT: String(options.brokerPort),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			WEBHOOK_URL: `http://127.0.0.1:${options.port}/`,
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_SECURE_COOKIE: 'false',
+			N8N_RESTRICT_FILE_ACCESS_TO: this.filesDir,
+			N8N_LOG_LEVEL: 'warn',
+			DB_SQLITE_POOL_SIZE: '2',
+			...lineEnv(install.version),
+			...options.env,
+		};
+	}
+
+	get version(): string {
+		return this.install.version;
+	}
+
+	/** The folder n8n's file nodes may read (N8N_RESTRICT_FILE_ACCESS_TO). */
+	get filesDir(): string {
+		return join(this.dir, 'files');
+	}
+
+	get url(): string {
+		return `http://127.0.0.1:${this.port}`;
+	}
+
+	private get nodesDir(): string {
+		return join(this.dir, '.n8n', 'nodes');
+	}
+
+	/** Installs a packed community package the way the README says: into <user folder>/.n8n/nodes. */
+	async installPackage(tarball: string): Promise<void> {
+		writeFileSync(join(this.nodesDir, 'package.json'), '{"name":"installed-nodes","private":true}\n');
+		await run('npm', ['install', '--omit=peer', '--omit=dev', '--no-audit', '--no-fund', tarball], {
+			cwd: this.nodesDir,
+			env: this.env,
+		});
+	}
+
+	/**
+	 * Installs a package folder as installed (a project's node_modules/n8n-nodes-lead-inbox): a copy
+	 * where n8n looks for community packages, as npm would leave it. The package has no runtime
+	 * dependencies, so nothing is fetched.
+	 */
+	installPackageFolder(folder: string): void {
+		const { name, version } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+		const target = join(this.nodesDir, 'node_modules', name);
+		rmSync(target, { recursive: true, force: true });
+		cpSync(folder, target, {
+			recursive: true,
+			dereference: true,
+			filter: (source) => !source.slice(folder.length).includes('node_modules'),
+		});
+		writeFileSync(
+			join(this.nodesDir, 'package.json'),
+			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [name]: version } }),
+		);
+	}
+
+	async cli(args: string[], env: Record<string, string> = {}): Promise<string> {
+		try {
+			const { stdout } = await run(join(this.install.nodeBin, 'node'), [this.install.bin, ...args], {
+				env: { ...this.env, ...env },
+				maxBuffer: 64 * 1024 * 1024,
+			});
+			return stdout;
+		} catch (error) {
+			const e = error as { stdout?: string; stderr?: string; message: string };
+			throw Object.assign(
+				new Error(`n8n ${args[0]} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`),
+				{ stdout: e.stdout },
+			);
+		}
+	}
+
+	async importCredentials(credentials: object[]): Promise<void> {
+		const file = join(this.dir, 'credentials.json');
+		writeFileSync(file, JSON.stringify(credentials));
+		await this.cli(['import:credentials', `--input=${file}`]);
+		rmSync(file);
+	}
+
+	async importWorkflow(workflow: object): Promise<void> {
+		const file = join(this.dir, 'workflow.json');
+		writeFileSync(file, JSON.stringify(workflow));
+		await this.cli(['import:workflow', `--input=${file}`]);
+	}
+
+	/** Publishes (2.x) or activates (1.x, which has no publishing) an imported workflow. */
+	async publish(workflowId: string): Promise<void> {
+		await this.cli(publishCommand(this.version, workflowId));
+	}
+
+	/**
+	 * Runs an imported workflow headless (`n8n execute --rawOutput`). A failed run is returned as
+	 * such (n8n exits 1 and prints the run data to its log), never thrown.
+	 */
+	async execute(workflowId: string): Promise<RunResult> {
+		let stdout: string;
+		try {
+			// n8n prints a failed run's data at log level info only.
+			stdout = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], {
+				N8N_LOG_LEVEL: 'info',
+			});
+		} catch (error) {
+			stdout = (error as { stdout?: string }).stdout ?? '';
+			if (!/^\{/m.test(stdout)) throw error;
+		}
+		// The JSON starts at the first line that begins with "{"; n8n may log lines before it.
+		const lines = stdout.split('\n');
+		const first = lines.findIndex((line) => line.startsWith('{'));
+		const last = lines.map((line) => line.startsWith('}')).lastIndexOf(true);
+		let raw;
+		try {
+			raw = JSON.parse(lines.slice(first, last + 1).join('\n'));
+		} catch {
+			throw new Error(`n8n execute printed no run data:\n${stdout.slice(-4000)}`);
+		}
+		const resultData = raw.data.resultData;
+		const data = readResultData(resultData);
+		return {
+			...data,
+			status: data.error ? 'error' : 'success',
+			raw,
+			output: (node, outputIndex = 0) => {
+				const runs = resultData.runData[node];
+				return runs?.[runs.length - 1]?.data?.main?.[outputIndex] ?? [];
+			},
+		};
+	}
+
+	/** Starts the app (editor and REST API) and resolves once the editor is accessible. */
+	async start(): Promise<N8nProcess> {
+		return await this.startProcess(['start'], 'Editor is now accessible');
+	}
+
+	/**
+	 * Starts another n8n process on this app's user folder and database (a queue-mode worker, say)
+	 * and resolves once it prints `readyText`. Stopped with the app.
+	 */
+	async startProcess(
+		args: string[],
+		readyText: string,
+		env: Record<string, string> = {},
+	): Promise<N8nProcess> {
+		const child = spawn(join(this.install.nodeBin, 'node'), [this.install.bin, ...args], {
+			env: { ...this.env, N8N_LOG_LEVEL: 'info', ...env },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		const handle: N8nProcess = { child, log: '' };
+		this.processes.push(handle);
+		const exited = new Promise<never>((_, reject) =>
+			child.once('exit', (code) =>
+				reject(
+					new Error(
+						`n8n ${this.version} ${args[0]} exited (${code}) before it was ready:\n${handle.log.slice(-3000)}`,
+					),
+				),
+			),
+		);
+		const ready = new Promise<void>((resolve) => {
+			const watch = (chunk: Buffer) => {
+				// Kept bounded: a long run's log is read only for its end.
+				handle.log = (handle.log + chunk.toString()).slice(-200_000);
+				if (handle.log.includes(readyText)) resolve();
+			};
+			child.stdout.on('data', watch);
+			child.stderr.on('data', watch);
+		});
+		await Promise.race([ready, exited]);
+		return handle;
+	}
+
+	/** Sets up the owner account through the REST API (what the first visit's form does). */
+	async setupOwner(owner: Owner): Promise<void> {
+		await setupOwner(this.url, owner);
+	}
+
+	/** Sets up the owner and signs in through the REST API; returns a caller with the session. */
+	async signInOwner(owner: Owner): Promise<Rest> {
+		return await signInOwner(this.url, owner);
+	}
+
+	private flatted?: { parse(text: string): any };
+	/** n8n's own copy of flatted, which reads its stored run data. */
+	get runDataReader(): { parse(text: string): any } {
+		return (this.flatted ??= flattedOf(this.install.packageDir));
+	}
+
+	/** Finished executions of a workflow, newest first, with their data read. */
+	async executions(rest: Rest, workflowId: string): Promise<Execution[]> {
+		return await executionsOf(rest, this.runDataReader, workflowId);
+	}
+
+	/**
+	 * Starts a stored workflow by hand from `trigger`, with the request the editor sends for
+	 * "Execute workflow" (2.8 reads workflowData, 2.40 the stored workflow); the execution's ID.
+	 * (In queue mode the main instance puts the run on the queue and a worker runs it.)
+	 */
+	async startInEditor(rest: Rest, workflowId: string, trigger: string): Promise<string> {
+		const stored = (await rest('GET', `/workflows/${workflowId}`)).body.data;
+		const started = await rest('POST', `/workflows/${workflowId}/run`, {
+			workflowData: stored,
+			triggerToStartFrom: { name: trigger },
+		});
+		if (started.status !== 200)
+			throw new Error(
+				`n8n ${this.version} refused to run ${workflowId}: ${JSON.stringify(started.body)}`,
+			);
+		return String(started.body.data.executionId);
+	}
+
+	/** Runs a stored workflow by hand from `trigger` (startInEditor) and waits for its execution. */
+	async runInEditor(rest: Rest, workflowId: string, trigger: string): Promise<Execution> {
+		const executionId = await this.startInEditor(rest, workflowId, trigger);
+		await until(
+			async () =>
+				(await executionList(rest, workflowId)).some(
+					(e) => String(e.id) === executionId && finished(e),
+				),
+			120_000,
+			`the manual execution of ${workflowId} in n8n ${this.version}`,
+			250,
+		);
+		return await readExecution(rest, this.runDataReader, executionId);
+	}
+
+	/** Stops every process of the app (workers first, then the main instance). */
+	async stop(): Promise<void> {
+		for (const { child } of [...this.processes].reverse()) {
+			if (child.exitCode !== null || child.signalCode !== null) continue;
+			const exited = new Promise((resolve) => child.once('exit', resolve));
+			child.kill('SIGTERM');
+			const timer = setTimeout(() => child.kill('SIGKILL'), 20000);
+			await exited;
+			clearTimeout(timer);
+		}
+	}
+}

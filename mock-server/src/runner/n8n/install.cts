@@ -1,0 +1,105 @@
+/**
+ * Where the n8n a test runs on comes from (--n8n): an installed n8n (its bin, or a folder holding
+ * it), or a version, installed into a cache the first time as the project's own suite installs it.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { majorOf } from './lines.cjs';
+
+const run = promisify(execFile);
+
+/** An installed n8n and the Node.js it runs on. */
+export interface N8nInstall {
+	version: string;
+	/** n8n's package folder (…/node_modules/n8n). */
+	packageDir: string;
+	/** Its CLI script (…/node_modules/n8n/bin/n8n). */
+	bin: string;
+	/** The folder of the `node` binary it runs on. */
+	nodeBin: string;
+}
+
+/** The n8n package in `root`/node_modules, run on the Node.js in `nodeBin`. */
+export function installAt(root: string, nodeBin: string): N8nInstall {
+	const packageDir = join(root, 'node_modules', 'n8n');
+	const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+	return { version, packageDir, bin: join(packageDir, 'bin', 'n8n'), nodeBin };
+}
+
+/** The cache the runner installs n8n versions into (LEAD_INBOX_N8N_CACHE, or ~/.cache). */
+export const defaultCache = (): string =>
+	process.env.LEAD_INBOX_N8N_CACHE ?? join(homedir(), '.cache', 'lead-inbox-mock-server');
+
+const VERSION = /^\d+\.\d+\.\d+$/;
+
+export class N8nNotFound extends Error {}
+
+/**
+ * Finds the n8n `spec` names: a version (1.123.81) is installed into the cache on first use; a
+ * path is an installed n8n (its bin, node_modules/.bin/n8n, or a folder holding node_modules/n8n).
+ */
+export async function resolveN8n(
+	spec: string,
+	options: { cache?: string; progress?: (line: string) => void } = {},
+): Promise<N8nInstall> {
+	const nodeBin = dirname(process.execPath);
+	if (VERSION.test(spec)) {
+		const root = join(options.cache ?? defaultCache(), `n8n-${spec}`);
+		if (!existsSync(join(root, '.installed'))) {
+			options.progress?.(`installing n8n ${spec} into ${root} (a few minutes, once)`);
+			await installVersion(spec, root);
+		}
+		return installAt(root, nodeBin);
+	}
+	if (/^(docker|podman):/.test(spec))
+		throw new N8nNotFound(
+			`--n8n ${spec}: container images are not supported yet; give an installed n8n (its bin or folder) or a version to install (e.g. --n8n 2.40.7)`,
+		);
+	const path = resolve(spec);
+	if (!existsSync(path))
+		throw new N8nNotFound(
+			`--n8n ${spec}: no such file or folder; give an installed n8n (node_modules/.bin/n8n, or the folder holding node_modules/n8n) or a version to install (e.g. --n8n 2.40.7)`,
+		);
+	let dir = statSync(path).isDirectory() ? path : dirname(realpathSync(path));
+	if (existsSync(join(dir, 'node_modules', 'n8n', 'package.json'))) return installAt(dir, nodeBin);
+	for (; dir !== dirname(dir); dir = dirname(dir)) {
+		const manifest = join(dir, 'package.json');
+		if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'n8n')
+			return installAt(dirname(dirname(dir)), nodeBin);
+	}
+	throw new N8nNotFound(`--n8n ${spec}: found no n8n package there`);
+}
+
+/**
+ * Installs n8n `version` into `root` with the npm on PATH. n8n-nodes-base depends on xlsx through
+ * a tarball URL outside the registry: pinned from the registry. Install scripts are skipped (the
+ * kafka client's downloads sources from the internet); then only the native modules n8n needs are
+ * built: sqlite3, and on 2.x isolated-vm (its expression engine; 1.x runs its legacy one). npm 12
+ * runs no dependency install script allowScripts does not approve.
+ */
+export async function installVersion(version: string, root: string, env = process.env): Promise<void> {
+	rmSync(root, { recursive: true, force: true });
+	mkdirSync(root, { recursive: true });
+	const native = majorOf(version) < 2 ? ['sqlite3'] : ['sqlite3', 'isolated-vm'];
+	writeFileSync(
+		join(root, 'package.json'),
+		JSON.stringify({
+			name: `n8n-app-${version}`,
+			private: true,
+			dependencies: { n8n: version },
+			overrides: { xlsx: '0.18.5' },
+			allowScripts: Object.fromEntries(native.map((name) => [name, true])),
+		}),
+	);
+	const npmEnv = { ...env, npm_config_omit_lockfile_registry_resolved: 'false' };
+	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+		cwd: root,
+		env: npmEnv,
+		maxBuffer: 64 * 1024 * 1024,
+	});
+	await run('npm', ['rebuild', ...native], { cwd: root, env: npmEnv, maxBuffer: 64 * 1024 * 1024 });
+	writeFileSync(join(root, '.installed'), `${new Date().toISOString()}\n`);
+}

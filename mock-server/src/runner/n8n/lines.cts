@@ -1,0 +1,32 @@
+/**
+ * What differs between the n8n lines the package supports (1.123.x, 2.8.x, 2.40.x), in one place:
+ * the Node.js each runs on, the environment each needs, and how a workflow is published.
+ */
+
+export const majorOf = (version: string): number => Number(version.split('.')[0]);
+
+/**
+ * The Node.js major an n8n version's official image runs: 2.8 on Node 22, the lines after it on
+ * 24 (n8n >= 2.9 asks for it); 1.x on 20, as the self-hosted 1.x instances still run it.
+ */
+export function nodeMajorOf(version: string): number {
+	const [major, minor] = version.split('.').map(Number);
+	if (major < 2) return 20;
+	return minor <= 8 && major === 2 ? 22 : 24;
+}
+
+/**
+ * The environment a line needs. 1.x runs its legacy expression engine: its default one needs
+ * isolated-vm, which does not build on Node 20, where 1.x instances run (a 1.x instance on
+ * Node 20 does the same).
+ */
+export function lineEnv(version: string): Record<string, string> {
+	return majorOf(version) < 2 ? { N8N_EXPRESSION_ENGINE: 'legacy' } : {};
+}
+
+/** The CLI command that publishes (2.x) or activates (1.x, which has no publishing) a workflow. */
+export function publishCommand(version: string, workflowId: string): string[] {
+	return majorOf(version) < 2
+		? ['update:workflow', `--id=${workflowId}`, '--active=true']
+		: ['publish:workflow', `--id=${workflowId}`];
+}

@@ -1,0 +1,94 @@
+/*
+ * n8n's REST API as its editor calls it, for a running n8n: the owner set up as on the first
+ * visit, a session, calls with its cookie. The same calls on 1.123, 2.8 and 2.40.
+ */
+
+export interface Owner {
+	email: string;
+	password: string;
+}
+
+export type Rest = (
+	method: string,
+	path: string,
+	body?: unknown,
+) => Promise<{ status: number; body: any }>;
+
+const HEADERS = { 'content-type': 'application/json', 'browser-id': 'lead-inbox-runner' };
+
+/** Resolves once `condition` holds, looking every `everyMs`; fails naming `what` after `withinMs`. */
+export async function until(
+	condition: () => boolean | Promise<boolean>,
+	withinMs: number,
+	what: string,
+	everyMs = 50,
+): Promise<void> {
+	const deadline = Date.now() + withinMs;
+	while (!(await condition())) {
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${withinMs} ms waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, everyMs));
+	}
+}
+
+/**
+ * Waits until n8n's REST API answers. A container's health check passes once the database is
+ * ready, a few seconds before the API is up (until then the editor's page answers every path).
+ */
+export async function n8nReady(url: string): Promise<void> {
+	await until(
+		async () => {
+			const res = await fetch(`${url}/rest/settings`).catch(() => undefined);
+			return res?.status === 200 && (res.headers.get('content-type') ?? '').includes('json');
+		},
+		3 * 60_000,
+		`n8n's REST API at ${url}`,
+		500,
+	);
+}
+
+/** Sets up the owner account (what the first visit's form does). */
+export async function setupOwner(url: string, owner: Owner): Promise<void> {
+	const setup = await fetch(`${url}/rest/owner/setup`, {
+		method: 'POST',
+		headers: HEADERS,
+		body: JSON.stringify({ ...owner, firstName: 'Lead', lastName: 'Inbox' }),
+	});
+	if (setup.status !== 200) throw new Error(`owner setup failed: ${await setup.text()}`);
+}
+
+/**
+ * Signs the owner in, setting the account up first when n8n still asks for one. Returns a caller
+ * of `/rest${path}` (or of `path` itself outside the REST API: /types/nodes.json) that sends the
+ * session cookie and the browser id n8n ties it to.
+ */
+export async function signInOwner(url: string, owner: Owner): Promise<Rest> {
+	await n8nReady(url);
+	const settings = (await (await fetch(`${url}/rest/settings`)).json()) as {
+		data: { userManagement: { showSetupOnFirstLoad: boolean } };
+	};
+	if (settings.data.userManagement.showSetupOnFirstLoad) await setupOwner(url, owner);
+	const login = await fetch(`${url}/rest/login`, {
+		method: 'POST',
+		headers: HEADERS,
+		body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
+	});
+	if (login.status !== 200) throw new Error(`login failed: ${await login.text()}`);
+	const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+	return async (method, path, body) => {
+		const address = path.startsWith('/types/') ? `${url}${path}` : `${url}/rest${path}`;
+		const response = await fetch(address, {
+			method,
+			headers: { ...HEADERS, cookie },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		let parsed: unknown = text;
+		try {
+			parsed = text ? JSON.parse(text) : undefined;
+		} catch {
+			// An HTML error page (a proxy, n8n starting): kept as text for the caller's message.
+		}
+		return { status: response.status, body: parsed };
+	};
+}

@@ -1,0 +1,31 @@
+/** The GitHub job summary (GITHUB_STEP_SUMMARY): a table of cases, and each failure under it. */
+import { appendFileSync } from 'node:fs';
+import { type FileResult, seconds, totals } from './results.cjs';
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+export function githubSummary(files: FileResult[]): string {
+	const { passed, failed } = totals(files);
+	const lines = [
+		`### n8n workflow tests: ${failed ? `\u274c ${failed} failed` : '\u2705 all passed'}, ${passed} passed`,
+		'',
+		'| | Test file | Case | n8n | Time |',
+		'|---|---|---|---|---|',
+		...files.flatMap((f) =>
+			f.cases.map((c) => `| ${c.passed ? '\u2705' : '\u274c'} | ${cell(f.file)} | ${cell(c.name)} | ${f.n8nVersion} | ${seconds(c.durationMs)} |`),
+		),
+	];
+	const failures = files.flatMap((f) => f.cases.filter((c) => !c.passed).map((c) => ({ f, c })));
+	if (failures.length) {
+		lines.push('', '#### What failed');
+		for (const { f, c } of failures) {
+			lines.push('', `**${cell(f.file)} \u203a ${cell(c.name)}**`, '');
+			for (const failure of c.failures) lines.push(`- \`${failure.at}\`: ${cell(failure.message)}`);
+		}
+	}
+	return `${lines.join('\n')}\n`;
+}
+
+export function appendGithubSummary(path: string, files: FileResult[]): void {
+	appendFileSync(path, githubSummary(files));
+}

@@ -1,0 +1,206 @@
+/**
+ * One case: the service put back to the file's seed (and the case's), the workflow created in the
+ * file's n8n as the case runs it, each run started as its start node would start it, and what came
+ * checked against the case's expectations.
+ */
+import type { TestCase } from './file/schema.cjs';
+import type { LoadedTestFile, Workflow, WorkflowNode } from './file/load.cjs';
+import { applyChange } from './changes.cjs';
+import { checkDistinct, checkRun, checkService, type Failure, type RunView, type ServiceView } from './expect/check.cjs';
+import { type Execution, executionList, finished, readExecution } from './n8n/executions.cjs';
+import { until } from './n8n/rest.cjs';
+import type { Session } from './session.cjs';
+import { findStart, prepareWorkflow, type StartPlan } from './workflow/prepare.cjs';
+import { scheduleItem } from './workflow/schedule-item.cjs';
+
+export interface CaseResult {
+	name: string;
+	passed: boolean;
+	failures: Failure[];
+	durationMs: number;
+	runs: number;
+}
+
+const RUN_TIMEOUT_MS = 5 * 60_000;
+
+export async function runCase(session: Session, loaded: LoadedTestFile, testCase: TestCase, index: number): Promise<CaseResult> {
+	const started = Date.now();
+	const result = (failures: Failure[], runs: number): CaseResult => ({
+		name: testCase.name,
+		passed: failures.length === 0,
+		failures,
+		durationMs: Date.now() - started,
+		runs,
+	});
+	const { server, rest } = session;
+	const start = findStart(loaded.workflow, loaded.spec.start) as WorkflowNode;
+	const prepared = prepareWorkflow(loaded.workflow, {
+		start,
+		stubs: { ...loaded.spec.stubs, ...testCase.stubs },
+		credential: session.credential,
+		label: `test: ${testCase.name}`,
+	});
+	// Nothing leaves the machine: a node of another service that is not stubbed stops the case
+	// before anything is sent.
+	if (prepared.blocked.length) return result(prepared.blocked.map((message) => ({ at: 'stubs', message })), 0);
+
+	await session.reset();
+	const { accountId } = session;
+	if (testCase.seed) await server.admin.seed(testCase.seed as never);
+	for (const fault of testCase.faults ?? []) await server.admin.faults.arm(fault as never);
+	for (const change of testCase.before ?? []) await applyChange(server, accountId, change);
+	const before = await server.admin.accounts.get(accountId);
+
+	const created = await rest('POST', '/workflows', prepared.workflow);
+	if (created.status !== 200) throw new Error(`n8n refused the workflow: ${JSON.stringify(created.body).slice(0, 1000)}`);
+	const workflowId = String(created.body.data.id);
+	let versionId = String(created.body.data.versionId);
+	const activate = async () => {
+		const answer = await rest('POST', `/workflows/${workflowId}/activate`, { versionId });
+		if (answer.status === 200) versionId = String(answer.body.data.versionId ?? versionId);
+		return answer;
+	};
+	const deactivate = async () => {
+		await rest('POST', `/workflows/${workflowId}/deactivate`, {});
+	};
+
+	const specs = typeof testCase.runs === 'number' || testCase.runs === undefined
+		? Array.from({ length: testCase.runs ?? 1 }, () => ({}) as NonNullable<Extract<TestCase['runs'], unknown[]>>[number])
+		: testCase.runs;
+	const views: RunView[] = [];
+	const seen = new Set<string>();
+	try {
+		for (const [r, run] of specs.entries()) {
+			if (r > 0 && testCase.advanceClock !== undefined) await applyChange(server, accountId, { advanceClock: testCase.advanceClock });
+			for (const change of run.before ?? []) await applyChange(server, accountId, change);
+			const items = run.input ?? testCase.input ?? (prepared.start.schedule ? [scheduleItem(new Date(), loaded.workflow.settings?.timezone as string | undefined)] : [{}]);
+			const executions =
+				prepared.start.kind === 'webhook'
+					? await webhookRun(session, workflowId, prepared.workflow, prepared.start, items, r === 0 ? activate : undefined, seen)
+					: await check(session, workflowId, prepared.workflow, prepared.start, r === 0 ? activate : async () => (await deactivate(), await activate()), seen);
+			views.push(executions);
+		}
+	} finally {
+		await deactivate().catch(() => undefined);
+	}
+
+	const failures: Failure[] = [];
+	const e = testCase.expect;
+	failures.push(...checkRun(e, views[views.length - 1], 'expect'));
+	if (e.everyRun) views.forEach((v, r) => failures.push(...checkRun(e.everyRun!, v, `expect.everyRun (run ${r + 1})`)));
+	specs.forEach((run, r) => run.expect && failures.push(...checkRun(run.expect, views[r], `runs.${r}.expect`)));
+	if (e.distinct) failures.push(...checkDistinct(e.distinct, views, 'expect.distinct'));
+	if (e.service) failures.push(...(await checkService(e.service, await serviceView(session, before), 'expect.service')));
+	return result(failures, views.length);
+}
+
+type Activation = () => Promise<{ status: number; body: any }>;
+
+/** One run started through the webhook in the start node's place; its execution read once it ends. */
+async function webhookRun(session: Session, workflowId: string, workflow: Workflow, start: StartPlan, items: unknown[], activate: Activation | undefined, seen: Set<string>): Promise<RunView> {
+	if (activate) {
+		const answer = await activate();
+		if (answer.status !== 200) throw new Error(`n8n did not publish the workflow: ${JSON.stringify(answer.body).slice(0, 1000)}`);
+	}
+	const call = () =>
+		fetch(`${session.app.url}/webhook/${start.webhookPath}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ items }),
+		});
+	let answer = await call();
+	// n8n may answer the activation before its webhook is registered: a 404 is retried until then.
+	if (answer.status === 404) {
+		await until(async () => (answer = await call()).status !== 404, 30_000, 'n8n to register the workflow\'s webhook', 200);
+	}
+	if (!answer.ok) throw new Error(`n8n did not start the run (${answer.status}): ${(await answer.text()).slice(0, 500)}`);
+	const executions = await settled(session, workflowId, seen, 1);
+	return viewOf(session, executions, start, workflow);
+}
+
+/**
+ * One check of a Lead Inbox Trigger: an activation of the published workflow, which polls once
+ * (n8n's own schedule never comes during a test). A check that finds changes starts an execution;
+ * one that finds none starts nothing. An activation n8n refuses is the check's error.
+ */
+async function check(session: Session, workflowId: string, workflow: Workflow, start: StartPlan, activate: Activation, seen: Set<string>): Promise<RunView> {
+	const answer = await activate();
+	if (answer.status !== 200) {
+		const message = String(answer.body?.message ?? JSON.stringify(answer.body)).replace(/^There was a problem activating the workflow: "?|"$/g, '');
+		return { status: 'error', error: { node: start.node, message }, nodes: { [start.node]: [{ outputs: [[]], hints: [], error: { message } }] }, outputIndex: () => 0 };
+	}
+	return viewOf(session, await settled(session, workflowId, seen, 0), start, workflow);
+}
+
+/**
+ * The workflow's executions not seen before, once n8n has finished them: at least `least`, and
+ * none still coming. n8n starts a trigger's execution just after the activation answers, so "none
+ * still coming" is read from n8n itself: the list unchanged across two reads after every listed
+ * execution finished.
+ */
+async function settled(session: Session, workflowId: string, seen: Set<string>, least: number): Promise<Execution[]> {
+	let last = '';
+	let stable = 0;
+	let fresh: any[] = [];
+	await until(
+		async () => {
+			fresh = (await executionList(session.rest, workflowId)).filter((e) => !seen.has(String(e.id)));
+			const key = fresh.map((e) => `${e.id}:${e.status}`).join(',');
+			stable = key === last ? stable + 1 : 0;
+			last = key;
+			return fresh.length >= least && fresh.every(finished) && stable >= 2;
+		},
+		RUN_TIMEOUT_MS,
+		`the run of workflow ${workflowId} to end in n8n`,
+		100,
+	);
+	const executions = await Promise.all(fresh.map((e) => readExecution(session.rest, session.app.runDataReader, String(e.id))));
+	executions.forEach((e) => seen.add(e.id));
+	return executions.sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+function viewOf(session: Session, executions: Execution[], start: StartPlan, workflow: Workflow): RunView {
+	const outputIndex = (node: string, output: number | string): number | undefined => {
+		if (typeof output === 'number') return output;
+		const found = workflow.nodes.find((n) => n.name === node);
+		const names = found ? session.outputNames(found.type, found.typeVersion) : undefined;
+		const index = names?.findIndex((name) => name.toLowerCase() === output.toLowerCase()) ?? -1;
+		return index >= 0 ? index : /^\d+$/.test(output) ? Number(output) : undefined;
+	};
+	if (!executions.length)
+		// A check that found no change: the trigger ran and handed on nothing; nothing else ran.
+		return { status: 'success', nodes: { [start.node]: [{ outputs: [[]], hints: [] }] }, outputIndex };
+	const nodes: RunView['nodes'] = {};
+	for (const execution of executions)
+		for (const [name, runs] of Object.entries(execution.run.nodes)) (nodes[name] ??= []).push(...runs);
+	const failed = executions.find((x) => x.run.status === 'error' || x.run.error);
+	return {
+		status: failed ? 'error' : 'success',
+		error: failed?.run.error ? { node: failed.run.error.node, message: failed.run.error.message } : undefined,
+		nodes,
+		outputIndex,
+	};
+}
+
+/** The service after the case, next to the account as it was before the first run. */
+async function serviceView(session: Session, before: { credits: number; contactCount: number }): Promise<ServiceView> {
+	const { admin } = session.server;
+	const after = await admin.accounts.get(session.accountId);
+	const pools = (await (await fetch(`${session.server.url}/__admin/accounts/${session.accountId}/pools`, { headers: { authorization: `Bearer ${session.server.adminToken}` } })).json()) as { pools: { name: string; inboxes: Record<string, number> }[] };
+	const line = (r: { method: string; path: string; query: unknown; status: number | null; body?: unknown }) =>
+		`${r.method} ${r.path} ${JSON.stringify(r.query)} -> ${r.status ?? 'dropped'} (body ${JSON.stringify(r.body) ?? 'not kept'})`;
+	return {
+		creditsCharged: Math.max(0, before.credits - after.credits),
+		credits: after.credits,
+		contactsAdded: after.contactCount - before.contactCount,
+		contacts: after.contactCount,
+		pools: pools.pools.map((p) => ({ name: p.name, inboxes: p.inboxes })),
+		requests: async (filter) => {
+			const matching = await admin.requests.list(filter as never);
+			const near = (await admin.requests.list({ method: filter.method as string | undefined, path: filter.path as string | undefined, limit: 1 }))[0] ?? (await admin.requests.list({ limit: 1 }))[0];
+			return { ids: matching.map((r) => r.id), nearest: near ? line(near) : 'none: the workflow made no request' };
+		},
+		allRequests: async () => (await admin.requests.list()).map((r) => ({ id: r.id, line: line(r) })),
+	};
+}
+

@@ -1,0 +1,168 @@
+/**
+ * Runs test files: every file checked first (a wrong one stops everything, exit 2), then each
+ * file on its own server and n8n, files side by side (`jobs`), cases in a file one after another.
+ * The command line (command.cts) and the package's API (runWorkflowTests) both run here.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { describeProblem, type FileProblem, loadTestFile, type LoadedTestFile, TestFileError } from './file/load.cjs';
+import { type N8nInstall, resolveN8n } from './n8n/install.cjs';
+import { caseLines, summaryLines } from './report/console.cjs';
+import { appendGithubSummary } from './report/github.cjs';
+import { writeJunit } from './report/junit.cjs';
+import type { FileResult } from './report/results.cjs';
+import { runCase } from './run-case.cjs';
+import { type NodesSource, openSession } from './session.cjs';
+import { findStart } from './workflow/prepare.cjs';
+
+export interface WorkflowTestOptions {
+	/** Test files, or folders searched for *.test.yaml, *.test.yml and *.test.json. */
+	paths: string[];
+	/** An installed n8n (its bin, or a folder holding node_modules/n8n), a version to install, or an install. */
+	n8n?: string | N8nInstall;
+	/** The nodes package: a packed .tgz or a package folder; default the project's node_modules. */
+	nodes?: string;
+	/** Writes a JUnit XML report there. */
+	junit?: string;
+	/** Appends a Markdown summary there (default $GITHUB_STEP_SUMMARY when set). */
+	githubSummary?: string;
+	/** Test files run side by side (default: one per two cores, at least one). */
+	jobs?: number;
+	/** Answers the lead search and inbox requests from these recordings (the server's --replay). */
+	replay?: string;
+	cwd?: string;
+	/** Where each line of progress and results goes (default stderr for progress, stdout for results). */
+	out?: (line: string) => void;
+	progress?: (line: string) => void;
+}
+
+export interface WorkflowTestResult {
+	/** 0 all passed, 1 a case failed, 2 a test file is wrong (nothing ran). */
+	exitCode: 0 | 1 | 2;
+	problems: FileProblem[];
+	files: FileResult[];
+}
+
+/** The test files a path names: itself, or those under a folder. */
+export function findTestFiles(path: string): string[] {
+	if (!existsSync(path)) return [path];
+	if (!statSync(path).isDirectory()) return [path];
+	return readdirSync(path, { withFileTypes: true })
+		.filter((entry) => entry.name !== 'node_modules' && !entry.name.startsWith('.'))
+		.sort((a, b) => a.name.localeCompare(b.name))
+		.flatMap((entry) =>
+			entry.isDirectory()
+				? findTestFiles(join(path, entry.name))
+				: /\.test\.(ya?ml|json)$/.test(entry.name)
+					? [join(path, entry.name)]
+					: [],
+		);
+}
+
+export async function runWorkflowTests(options: WorkflowTestOptions): Promise<WorkflowTestResult> {
+	const cwd = options.cwd ?? process.cwd();
+	const out = options.out ?? ((line) => process.stdout.write(`${line}\n`));
+	const progress = options.progress ?? ((line) => process.stderr.write(`${line}\n`));
+	const started = Date.now();
+
+	const paths = options.paths.length ? options.paths : ['.'];
+	const files = [...new Set(paths.flatMap((p) => findTestFiles(resolve(cwd, p))))];
+	const problems: FileProblem[] = [];
+	const loaded: LoadedTestFile[] = [];
+	if (!files.length) problems.push({ file: paths.join(' '), path: '', message: 'no test files (*.test.yaml, *.test.yml, *.test.json) there' });
+	for (const file of files) {
+		try {
+			const test = loadTestFile(file, cwd);
+			const start = findStart(test.workflow, test.spec.start);
+			if (typeof start === 'string') problems.push({ file: test.file, path: 'workflow', message: start });
+			loaded.push(test);
+		} catch (error) {
+			if (error instanceof TestFileError) problems.push(...error.problems);
+			else if ((error as NodeJS.ErrnoException).code === 'ENOENT') problems.push({ file, path: '', message: 'no such file' });
+			else throw error;
+		}
+	}
+	let nodes: NodesSource | undefined;
+	try {
+		nodes = nodesSource(options.nodes, cwd);
+	} catch (error) {
+		problems.push({ file: '--nodes', path: '', message: (error as Error).message });
+	}
+	if (problems.length) {
+		for (const p of problems) out(describeProblem(p));
+		out(`\n${problems.length} problem(s) in the test files: nothing was run.`);
+		return { exitCode: 2, problems, files: [] };
+	}
+
+	const n8n = typeof options.n8n === 'object' ? options.n8n : await resolveN8n(options.n8n ?? defaultN8n(cwd), { progress });
+	const jobs = Math.max(1, options.jobs ?? Math.floor(cpus().length / 2));
+	const work = join(tmpdir(), `lead-inbox-workflow-tests-${process.pid}`);
+	const results: FileResult[] = new Array(loaded.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < loaded.length) {
+			const i = next++;
+			const test = loaded[i];
+			const fileStarted = Date.now();
+			const result: FileResult = { file: test.file, n8nVersion: n8n.version, cases: [], durationMs: 0 };
+			results[i] = result;
+			let session;
+			try {
+				session = await openSession(test, { n8n, nodes: nodes!, dir: join(work, String(i)), replay: options.replay, progress: (line) => progress(`[${test.file}] ${line}`) });
+				for (const [c, testCase] of test.spec.cases.entries()) {
+					progress(`[${test.file}] running "${testCase.name}"`);
+					const outcome = await runCase(session, test, testCase, c).catch((error: Error) => ({
+						name: testCase.name,
+						passed: false,
+						failures: [{ at: 'run', message: `the case could not run: ${error.message}` }],
+						durationMs: 0,
+						runs: 0,
+					}));
+					result.cases.push(outcome);
+					for (const line of caseLines(test.file, outcome)) out(line);
+				}
+			} catch (error) {
+				result.error = (error as Error).message;
+				for (const testCase of test.spec.cases.slice(result.cases.length)) {
+					const outcome = { name: testCase.name, passed: false, failures: [{ at: 'run', message: `the test file could not run: ${result.error}` }], durationMs: 0, runs: 0 };
+					result.cases.push(outcome);
+					for (const line of caseLines(test.file, outcome)) out(line);
+				}
+			} finally {
+				await session?.close().catch(() => undefined);
+				result.durationMs = Date.now() - fileStarted;
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(jobs, loaded.length) }, worker));
+
+	for (const line of summaryLines(results, Date.now() - started)) out(line);
+	if (options.junit) writeJunit(resolve(cwd, options.junit), results);
+	const summary = options.githubSummary ?? process.env.GITHUB_STEP_SUMMARY;
+	if (summary) appendGithubSummary(summary, results);
+	const failed = results.some((f) => f.cases.some((c) => !c.passed));
+	return { exitCode: failed ? 1 : 0, problems: [], files: results };
+}
+
+/** The nodes package: the path given (.tgz or folder), or the one the project installed. */
+function nodesSource(path: string | undefined, cwd: string): NodesSource {
+	if (path) {
+		const full = resolve(cwd, path);
+		if (!existsSync(full)) throw new Error(`no such file or folder: ${full}`);
+		return statSync(full).isDirectory() ? { folder: full } : { tarball: full };
+	}
+	try {
+		return { folder: dirname(createRequire(join(cwd, 'package.json')).resolve('n8n-nodes-lead-inbox/package.json')) };
+	} catch {
+		throw new Error('n8n-nodes-lead-inbox is not installed in this project: npm install --save-dev n8n-nodes-lead-inbox, or pass --nodes (a packed .tgz or the package folder)');
+	}
+}
+
+/** The project's own n8n (node_modules/.bin/n8n), when --n8n is not given. */
+function defaultN8n(cwd: string): string {
+	const local = join(cwd, 'node_modules', '.bin', 'n8n');
+	if (existsSync(local)) return local;
+	throw new Error('no n8n to run the workflows on: pass --n8n (an installed n8n, e.g. $(which n8n), or a version to install, e.g. 2.40.7)');
+}

@@ -1,0 +1,125 @@
+/**
+ * What a test file runs on: a reference server of its own (its seed, its clock: files running
+ * side by side never see each other's time or faults) and an n8n of its own (a fresh user folder
+ * with the nodes package installed and the Lead Inbox credential pointing at that server), started
+ * once and reused by the file's cases.
+ */
+import { createServer } from 'node:net';
+import { rmSync } from 'node:fs';
+import { startMockServer, type MockServer } from '../api/start.cjs';
+import { N8nApp } from './n8n/app.cjs';
+import type { N8nInstall } from './n8n/install.cjs';
+import type { Rest } from './n8n/rest.cjs';
+import type { LoadedTestFile } from './file/load.cjs';
+import { credentialIds } from './workflow/prepare.cjs';
+
+/** The nodes package to install: a packed tarball, or an installed package's folder. */
+export type NodesSource = { tarball: string } | { folder: string };
+
+export interface Session {
+	server: MockServer;
+	app: N8nApp;
+	rest: Rest;
+	/** The credential's account (its ID changes with every reset). */
+	accountId: string;
+	/** Puts the service back as the file's seed has it: every account, the clock, faults, journal. */
+	reset(): Promise<void>;
+	credential: { id: string; name: string };
+	/** Output names per node type and version, as n8n describes them (Create Inboxes' Failed). */
+	outputNames(type: string, version?: number): string[] | undefined;
+	close(): Promise<void>;
+}
+
+const OWNER = { email: 'owner@workflow-tests.test', password: 'Workflow-tests-1' };
+const CREDENTIAL_NAME = 'Lead Inbox (workflow test)';
+/** The credential ID used where the workflow names none. */
+export const DEFAULT_CREDENTIAL_ID = 'leadInboxTest0001';
+
+export async function freePort(): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const probe = createServer();
+		probe.once('error', reject);
+		probe.listen(0, '127.0.0.1', () => {
+			const { port } = probe.address() as { port: number };
+			probe.close(() => resolve(port));
+		});
+	});
+}
+
+export async function openSession(
+	loaded: LoadedTestFile,
+	options: {
+		n8n: N8nInstall;
+		nodes: NodesSource;
+		dir: string;
+		replay?: string;
+		progress: (line: string) => void;
+	},
+): Promise<Session> {
+	const { spec, workflow } = loaded;
+	const server = await startMockServer({ seed: spec.seed as never, replay: options.replay, log: false });
+	const cleanups: (() => Promise<void> | void)[] = [() => server.close()];
+	try {
+		const index = spec.seed && spec.credential ? spec.seed.accounts.findIndex((a) => a.apiKey === spec.credential) : 0;
+		const apiKey = spec.seed ? spec.seed.accounts[index].apiKey : server.apiKey;
+		/** The credential's account: applying the seed again changes nothing and answers each account's ID. */
+		const accountOf = async () =>
+			spec.seed
+				? (await server.admin.seed(spec.seed as never)).accounts[index].accountId
+				: (await server.admin.accounts.list()).find((a) => a.dev)!.id;
+		const accountId = await accountOf();
+		const app = new N8nApp(options.n8n, {
+			dir: options.dir,
+			port: await freePort(),
+			brokerPort: await freePort(),
+			// Belt and braces beside the stubs: n8n's HTTP clients send anything but loopback to a
+			// closed port, so an outside call fails instead of reaching a real service.
+			env: {
+				HTTP_PROXY: 'http://127.0.0.1:9',
+				HTTPS_PROXY: 'http://127.0.0.1:9',
+				NO_PROXY: '127.0.0.1,localhost,::1',
+			},
+		});
+		cleanups.push(() => rmSync(options.dir, { recursive: true, force: true }));
+		options.progress(`installing the nodes package into a fresh n8n ${options.n8n.version} folder`);
+		if ('tarball' in options.nodes) await app.installPackage(options.nodes.tarball);
+		else app.installPackageFolder(options.nodes.folder);
+		const credential = { id: DEFAULT_CREDENTIAL_ID, name: CREDENTIAL_NAME };
+		await app.importCredentials(
+			credentialIds(workflow, credential.id).map((id) => ({
+				id,
+				name: CREDENTIAL_NAME,
+				type: 'leadInboxApi',
+				data: { apiKey, leadsBaseUrl: server.url, inboxBaseUrl: `${server.url}/api/v1` },
+			})),
+		);
+		options.progress(`starting n8n ${options.n8n.version}`);
+		await app.start();
+		cleanups.unshift(() => app.stop());
+		const rest = await app.signInOwner(OWNER);
+		const types = (await rest('GET', '/types/nodes.json')).body as { name: string; version: number | number[]; outputNames?: string[] }[];
+		const session: Session = {
+			server,
+			app,
+			rest,
+			accountId,
+			reset: async () => {
+				await server.admin.reset();
+				session.accountId = await accountOf();
+			},
+			credential,
+			outputNames: (type, version) => {
+				const all = Array.isArray(types) ? types.filter((t) => t.name === type) : [];
+				const match = all.find((t) => version === undefined || (Array.isArray(t.version) ? t.version.includes(version) : t.version === version)) ?? all[0];
+				return Array.isArray(match?.outputNames) ? match.outputNames : undefined;
+			},
+			close: async () => {
+				for (const cleanup of cleanups) await cleanup();
+			},
+		};
+		return session;
+	} catch (error) {
+		for (const cleanup of cleanups) await Promise.resolve(cleanup()).catch(() => undefined);
+		throw error;
+	}
+}

@@ -1,0 +1,154 @@
+/**
+ * The workflow as a test runs it: the user's export, with only what a run in a test needs changed.
+ * - Its start node: a Lead Inbox Trigger stays (each check is an activation of the published
+ *   workflow, which polls once); any other trigger is replaced by a webhook the runner calls and a
+ *   node of the trigger's name handing on the run's items (a Schedule Trigger's item, or `input`),
+ *   so that every run is a production run: n8n saves the workflow's static data after it, as after
+ *   a scheduled run (Fetch Leads' New Leads Wanted remembers its depth there).
+ * - Stubbed nodes: pass-through (n8n's No Operation) or given items, under the node's name.
+ * - The package's nodes use the test's credential.
+ * Nodes that would call another service and are not stubbed are returned as `blocked`: the case
+ * fails before anything runs.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Workflow, WorkflowNode } from '../file/load.cjs';
+import type { Stub } from '../file/schema.cjs';
+import { isOwnNode, isSchedule, isTrigger, LEAD_INBOX_TRIGGER, staysInside } from './node-kinds.cjs';
+
+export interface StartPlan {
+	/** webhook: the runner calls it for each run; poll: each run is an activation (one check). */
+	kind: 'webhook' | 'poll';
+	node: string;
+	/** For webhook starts: whether the start node was a schedule (the default items differ). */
+	schedule: boolean;
+	webhookPath?: string;
+}
+
+export interface Prepared {
+	workflow: Workflow;
+	start: StartPlan;
+	/** Why the case cannot run: nodes of other services not stubbed. */
+	blocked: string[];
+}
+
+/** The start node: the one named, else the workflow's only enabled trigger. */
+export function findStart(workflow: Workflow, named?: string): WorkflowNode | string {
+	if (named) return workflow.nodes.find((n) => n.name === named) ?? `the workflow has no node named "${named}"`;
+	const triggers = workflow.nodes.filter((n) => isTrigger(n.type) && !n.disabled);
+	if (triggers.length === 1) return triggers[0];
+	if (!triggers.length)
+		return 'the workflow has no trigger to start from: add a Manual Trigger (or name the start node with `start:`)';
+	return `the workflow has ${triggers.length} triggers (${triggers.map((t) => t.name).join(', ')}): name the one to start from with \`start:\``;
+}
+
+/** The credential IDs the package's nodes reference (one credential is made for each). */
+export function credentialIds(workflow: Workflow, fallback: string): string[] {
+	const ids = workflow.nodes
+		.filter((n) => isOwnNode(n.type))
+		.map((n) => n.credentials?.leadInboxApi?.id ?? fallback);
+	return [...new Set(ids.length ? ids : [fallback])];
+}
+
+export function prepareWorkflow(
+	source: Workflow,
+	options: {
+		start: WorkflowNode;
+		stubs: Record<string, Stub>;
+		credential: { id: string; name: string };
+		label: string;
+	},
+): Prepared {
+	const workflow: Workflow = JSON.parse(JSON.stringify(source));
+	for (const key of ['id', 'versionId', 'pinData', 'activeVersionId', 'shared', 'tags', 'meta'])
+		delete workflow[key];
+	// Created unpublished (1.x requires the field), then published by the runner.
+	workflow.active = false;
+	workflow.name = `${source.name ?? 'Workflow'} [${options.label}]`;
+	workflow.settings = { ...(source.settings ?? {}), saveManualExecutions: true };
+
+	for (const node of workflow.nodes)
+		if (isOwnNode(node.type) && !node.disabled)
+			node.credentials = {
+				...node.credentials,
+				leadInboxApi: { id: node.credentials?.leadInboxApi?.id ?? options.credential.id, name: options.credential.name },
+			};
+
+	const blocked: string[] = [];
+	for (const node of [...workflow.nodes]) {
+		const stub = options.stubs[node.name];
+		if (stub) stubNode(workflow, node, stub);
+		else if (!node.disabled && node.name !== options.start.name && !staysInside(node.type))
+			blocked.push(
+				`node "${node.name}" (${node.type}) would call another service: stub it in the test file (stubs: { "${node.name}": passThrough }, or { items: [...] } for what it should hand on)`,
+			);
+	}
+
+	const start = options.start;
+	if (start.type === LEAD_INBOX_TRIGGER) {
+		// Checks are driven by the runner (an activation polls once); n8n's own schedule is moved to
+		// a date that does not come during a test (29 February), so it never adds a check.
+		const trigger = workflow.nodes.find((n) => n.name === start.name)!;
+		trigger.parameters = { ...trigger.parameters, pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 29 2 *' }] } };
+		return { workflow, start: { kind: 'poll', node: start.name, schedule: false }, blocked };
+	}
+	const webhookPath = `lead-inbox-test-${randomUUID()}`;
+	replaceStart(workflow, start, webhookPath);
+	return { workflow, start: { kind: 'webhook', node: start.name, schedule: isSchedule(start.type), webhookPath }, blocked };
+}
+
+/** A node named `name` handing on `field` of its input's first item, split into items. */
+function splitNode(name: string, field: string, position: unknown): WorkflowNode {
+	return {
+		id: randomUUID(),
+		name,
+		type: 'n8n-nodes-base.splitOut',
+		typeVersion: 1,
+		position,
+		parameters: { fieldToSplitOut: field, options: {} },
+	};
+}
+
+function replaceStart(workflow: Workflow, start: WorkflowNode, path: string): void {
+	const webhook = `${start.name} (test start)`;
+	workflow.nodes = workflow.nodes.filter((n) => n.name !== start.name);
+	workflow.nodes.push(
+		{
+			id: randomUUID(),
+			name: webhook,
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: start.position,
+			webhookId: randomUUID(),
+			parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+		},
+		splitNode(start.name, 'body.items', start.position),
+	);
+	workflow.connections[webhook] = { main: [[{ node: start.name, type: 'main', index: 0 }]] };
+}
+
+function stubNode(workflow: Workflow, node: WorkflowNode, stub: Stub): void {
+	const index = workflow.nodes.indexOf(node);
+	const base = { id: node.id ?? randomUUID(), name: node.name, position: node.position };
+	if (stub === 'passThrough') {
+		workflow.nodes[index] = { ...base, type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} };
+		return;
+	}
+	// Given items: a Set node (once, whatever it received) holding them, split into items by a
+	// node of the stubbed node's name, whose connections onward are the stubbed node's own.
+	const holder = `${node.name} (test stub items)`;
+	workflow.nodes[index] = splitNode(node.name, 'items', node.position);
+	workflow.nodes.push({
+		id: randomUUID(),
+		name: holder,
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		position: node.position,
+		executeOnce: true,
+		parameters: { mode: 'raw', jsonOutput: JSON.stringify({ items: stub.items }), options: {} },
+	});
+	for (const outputs of Object.values(workflow.connections))
+		for (const list of Object.values<any[]>(outputs ?? {}))
+			for (const targets of list ?? [])
+				for (const target of targets ?? []) if (target.node === node.name) target.node = holder;
+	workflow.connections[holder] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
+}
