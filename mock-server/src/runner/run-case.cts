@@ -85,7 +85,7 @@ export async function runCase(session: Session, loaded: LoadedTestFile, testCase
 	}
 
 	const failures: Failure[] = [];
-	const e = testCase.expect;
+	const e = testCase.expect ?? {};
 	failures.push(...checkRun(e, views[views.length - 1], 'expect'));
 	if (e.everyRun) views.forEach((v, r) => failures.push(...checkRun(e.everyRun!, v, `expect.everyRun (run ${r + 1})`)));
 	specs.forEach((run, r) => run.expect && failures.push(...checkRun(run.expect, views[r], `runs.${r}.expect`)));
@@ -124,36 +124,33 @@ async function webhookRun(session: Session, workflowId: string, workflow: Workfl
  * one that finds none starts nothing. An activation n8n refuses is the check's error.
  */
 async function check(session: Session, workflowId: string, workflow: Workflow, start: StartPlan, activate: Activation, seen: Set<string>): Promise<RunView> {
+	const eventsBefore = session.triggerEvents(workflow.name!);
 	const answer = await activate();
 	if (answer.status !== 200) {
 		const message = String(answer.body?.message ?? JSON.stringify(answer.body)).replace(/^There was a problem activating the workflow: "?|"$/g, '');
 		return { status: 'error', error: { node: start.node, message }, nodes: { [start.node]: [{ outputs: [[]], hints: [], error: { message } }] }, outputIndex: () => 0 };
 	}
-	return viewOf(session, await settled(session, workflowId, seen, 0), start, workflow);
+	// n8n logged the check's event (if it found changes) before it answered; one more call to n8n
+	// lets this process read what n8n wrote by then.
+	await executionList(session.rest, workflowId);
+	const events = session.triggerEvents(workflow.name!) - eventsBefore;
+	if (process.env.RUNNER_DEBUG) console.error('events', events, session.log().split('\n').filter((l) => /oll|trigger|Trigger/.test(l)).slice(-6).join('\n'));
+	return viewOf(session, await settled(session, workflowId, seen, events), start, workflow);
 }
 
-/**
- * The workflow's executions not seen before, once n8n has finished them: at least `least`, and
- * none still coming. n8n starts a trigger's execution just after the activation answers, so "none
- * still coming" is read from n8n itself: the list unchanged across two reads after every listed
- * execution finished.
- */
-async function settled(session: Session, workflowId: string, seen: Set<string>, least: number): Promise<Execution[]> {
-	let last = '';
-	let stable = 0;
+/** The workflow's `expected` executions not seen before, once n8n has finished them. */
+async function settled(session: Session, workflowId: string, seen: Set<string>, expected: number): Promise<Execution[]> {
 	let fresh: any[] = [];
 	await until(
 		async () => {
 			fresh = (await executionList(session.rest, workflowId)).filter((e) => !seen.has(String(e.id)));
-			const key = fresh.map((e) => `${e.id}:${e.status}`).join(',');
-			stable = key === last ? stable + 1 : 0;
-			last = key;
-			return fresh.length >= least && fresh.every(finished) && stable >= 2;
+			return fresh.length >= expected && fresh.every(finished);
 		},
 		RUN_TIMEOUT_MS,
 		`the run of workflow ${workflowId} to end in n8n`,
 		100,
 	);
+	if (process.env.RUNNER_DEBUG) console.error('settled', workflowId, new Date().toISOString(), JSON.stringify(fresh.map((e) => [e.id, e.status, e.mode, e.startedAt])));
 	const executions = await Promise.all(fresh.map((e) => readExecution(session.rest, session.app.runDataReader, String(e.id))));
 	executions.forEach((e) => seen.add(e.id));
 	return executions.sort((a, b) => Number(a.id) - Number(b.id));

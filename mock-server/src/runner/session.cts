@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { rmSync } from 'node:fs';
 import { startMockServer, type MockServer } from '../api/start.cjs';
 import { N8nApp } from './n8n/app.cjs';
+import { RUNNER_ENV } from './n8n/lines.cjs';
 import type { N8nInstall } from './n8n/install.cjs';
 import type { Rest } from './n8n/rest.cjs';
 import type { LoadedTestFile } from './file/load.cjs';
@@ -25,6 +26,13 @@ export interface Session {
 	/** Puts the service back as the file's seed has it: every account, the clock, faults, journal. */
 	reset(): Promise<void>;
 	credential: { id: string; name: string };
+	/**
+	 * How many events n8n's triggers have handed to a workflow (by name) so far: each starts an
+	 * execution. Read from n8n's debug log, which n8n writes before it answers the activation.
+	 */
+	triggerEvents(workflowName: string): number;
+	/** What n8n printed last (its debug log). */
+	log(): string;
 	/** Output names per node type and version, as n8n describes them (Create Inboxes' Failed). */
 	outputNames(type: string, version?: number): string[] | undefined;
 	close(): Promise<void>;
@@ -75,6 +83,7 @@ export async function openSession(
 			// Belt and braces beside the stubs: n8n's HTTP clients send anything but loopback to a
 			// closed port, so an outside call fails instead of reaching a real service.
 			env: {
+				...RUNNER_ENV,
 				HTTP_PROXY: 'http://127.0.0.1:9',
 				HTTPS_PROXY: 'http://127.0.0.1:9',
 				NO_PROXY: '127.0.0.1,localhost,::1',
@@ -94,7 +103,19 @@ export async function openSession(
 			})),
 		);
 		options.progress(`starting n8n ${options.n8n.version}`);
-		await app.start();
+		// At debug level n8n logs each event a trigger hands on (every line supported says it so).
+		const main = await app.start({ N8N_LOG_LEVEL: 'debug' });
+		const events = new Map<string, number>();
+		const EVENT = /Received event to trigger execution for workflow "(.*)"/g;
+		let partial = '';
+		const count = (chunk: Buffer) => {
+			const text = partial + chunk.toString();
+			const end = text.lastIndexOf('\n');
+			partial = text.slice(end + 1);
+			for (const match of text.slice(0, end + 1).matchAll(EVENT)) events.set(match[1], (events.get(match[1]) ?? 0) + 1);
+		};
+		main.child.stdout?.on('data', count);
+		main.child.stderr?.on('data', count);
 		cleanups.unshift(() => app.stop());
 		const rest = await app.signInOwner(OWNER);
 		const types = (await rest('GET', '/types/nodes.json')).body as { name: string; version: number | number[]; outputNames?: string[] }[];
@@ -108,6 +129,8 @@ export async function openSession(
 				session.accountId = await accountOf();
 			},
 			credential,
+			triggerEvents: (name) => events.get(name) ?? 0,
+			log: () => main.log,
 			outputNames: (type, version) => {
 				const all = Array.isArray(types) ? types.filter((t) => t.name === type) : [];
 				const match = all.find((t) => version === undefined || (Array.isArray(t.version) ? t.version.includes(version) : t.version === version)) ?? all[0];

@@ -2,7 +2,7 @@
  * Checks what runs did against a case's expectations. Each failed expectation says where it is in
  * the test file, what was expected, what came, and the nearest item (or request) to what was asked.
  */
-import type { NodeExpectation, RunExpectation, ServiceExpectation, TestCase } from '../file/schema.cjs';
+import type { CaseExpectation, NodeExpectation, RunExpectation, ServiceExpectation } from '../file/schema.cjs';
 import type { NodeRun } from '../n8n/executions.cjs';
 import { countHolds, describeCount, fieldOf, shown, valueMatches } from './match.cjs';
 
@@ -94,7 +94,7 @@ function checkNode(node: string, e: NodeExpectation, run: RunView, at: string): 
 }
 
 /** A field's values across all runs: none twice, and how many. */
-export function checkDistinct(expect: NonNullable<TestCase['expect']['distinct']>, runs: RunView[], at: string): Failure[] {
+export function checkDistinct(expect: NonNullable<CaseExpectation['distinct']>, runs: RunView[], at: string): Failure[] {
 	const seen = new Map<string, number>();
 	const failures: Failure[] = [];
 	runs.forEach((run, r) => {

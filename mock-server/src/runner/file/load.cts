@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { type TestFile, testFileSchema } from './schema.cjs';
+import { type RunExpectation, type TestFile, testFileSchema } from './schema.cjs';
 
 export interface FileProblem {
 	file: string;
@@ -108,6 +108,7 @@ export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile 
 
 /** zod's message, with what a user needs to fix it. */
 function issueMessage(issue: z.core.$ZodIssue): string {
+	if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) return `missing: give a ${issue.expected}`;
 	if (issue.code === 'unrecognized_keys') return `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
 	if (issue.code === 'invalid_union' && issue.errors.length)
 		return `${issue.message}: ${[...new Set(issue.errors.flat().map((e) => e.message))].slice(0, 3).join('; or ')}`;
@@ -120,7 +121,7 @@ function unknownNodes(spec: TestFile, names: Set<string>): { path: PropertyKey[]
 	const check = (name: string | undefined, path: PropertyKey[]) => {
 		if (name !== undefined && !names.has(name)) found.push({ path, name });
 	};
-	const checkRun = (e: TestFile['cases'][number]['expect'] | undefined, at: PropertyKey[]) => {
+	const checkRun = (e: RunExpectation | undefined, at: PropertyKey[]) => {
 		if (!e) return;
 		check(e.error?.node, [...at, 'error', 'node']);
 		for (const name of Object.keys(e.nodes ?? {})) check(name, [...at, 'nodes', name]);
@@ -131,8 +132,8 @@ function unknownNodes(spec: TestFile, names: Set<string>): { path: PropertyKey[]
 		const at = ['cases', i];
 		for (const name of Object.keys(c.stubs ?? {})) check(name, [...at, 'stubs', name]);
 		checkRun(c.expect, [...at, 'expect']);
-		checkRun(c.expect.everyRun, [...at, 'expect', 'everyRun']);
-		check(c.expect.distinct?.node, [...at, 'expect', 'distinct', 'node']);
+		checkRun(c.expect?.everyRun, [...at, 'expect', 'everyRun']);
+		check(c.expect?.distinct?.node, [...at, 'expect', 'distinct', 'node']);
 		if (Array.isArray(c.runs)) c.runs.forEach((r, j) => checkRun(r.expect, [...at, 'runs', j, 'expect']));
 	});
 	return found;

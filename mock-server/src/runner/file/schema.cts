@@ -181,7 +181,7 @@ const testCase = z
 			.optional()
 			.meta({ description: 'How many runs (default 1), or each run with its own changes and expectations.' }),
 		advanceClock: duration.optional().meta({ description: "Moves the server's clock before each run after the first." }),
-		expect: caseExpectation,
+		expect: caseExpectation.optional().meta({ description: 'What the case must show (a case of runs with their own expect may leave it out).' }),
 	})
 	.meta({ id: 'Case' });
 

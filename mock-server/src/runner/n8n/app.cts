@@ -200,8 +200,8 @@ export class N8nApp {
 	}
 
 	/** Starts the app (editor and REST API) and resolves once the editor is accessible. */
-	async start(): Promise<N8nProcess> {
-		return await this.startProcess(['start'], 'Editor is now accessible');
+	async start(env: Record<string, string> = {}): Promise<N8nProcess> {
+		return await this.startProcess(['start'], 'Editor is now accessible', env);
 	}
 
 	/**

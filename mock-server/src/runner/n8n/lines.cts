@@ -24,6 +24,15 @@ export function lineEnv(version: string): Record<string, string> {
 	return majorOf(version) < 2 ? { N8N_EXPRESSION_ENGINE: 'legacy' } : {};
 }
 
+/**
+ * What the workflow test runner needs beside: a trigger check is an activation, answered once
+ * the trigger has polled. n8n >= 2.3x publishes through an outbox by default, answering before
+ * the triggers are set up and dropping what the activation's poll remembers when it finds
+ * nothing (its first check); its synchronous publication (still there, behind this switch) polls
+ * and saves the trigger's memory before it answers, as 2.8 and 1.x do.
+ */
+export const RUNNER_ENV: Record<string, string> = { N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'false' };
+
 /** The CLI command that publishes (2.x) or activates (1.x, which has no publishing) a workflow. */
 export function publishCommand(version: string, workflowId: string): string[] {
 	return majorOf(version) < 2

@@ -63,7 +63,8 @@ export function prepareWorkflow(
 		delete workflow[key];
 	// Created unpublished (1.x requires the field), then published by the runner.
 	workflow.active = false;
-	workflow.name = `${source.name ?? 'Workflow'} [${options.label}]`;
+	// n8n takes names of up to 128 characters.
+	workflow.name = `${(source.name ?? 'Workflow').slice(0, 60)} [${options.label}]`.slice(0, 128);
 	workflow.settings = { ...(source.settings ?? {}), saveManualExecutions: true };
 
 	for (const node of workflow.nodes)
