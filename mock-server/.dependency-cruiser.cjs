@@ -43,10 +43,18 @@ module.exports = {
 		},
 		{
 			name: 'nothing-imports-the-api',
-			comment: 'api/ (startMockServer) is a way in, like cli.cts: the server does not depend on it',
+			comment: 'api/ (startMockServer) is a way in, like cli.cts: the server does not depend on it (the workflow test runner is its client)',
 			severity: 'error',
-			from: { path: SRC, pathNot: `${SRC}api/` },
+			from: { path: SRC, pathNot: [`${SRC}api/`, `${SRC}runner/`] },
 			to: { path: `${SRC}api/` },
+		},
+		layer('the-runner-is-a-client', 'runner', ['runner', 'api', 'contract', 'core'], 'runner/ (the workflow test runner) starts the server through api/ and checks files with the contract: it reaches into no feature'),
+		{
+			name: 'only-the-ways-in-run-tests',
+			comment: 'runner/ is used by the command line (cli.cts) and the package API (api/) only',
+			severity: 'error',
+			from: { path: SRC, pathNot: [`${SRC}cli\\.cts$`, `${SRC}api/`, `${SRC}runner/`] },
+			to: { path: `${SRC}runner/` },
 		},
 		{
 			name: 'no-circular',

@@ -5,7 +5,8 @@
 //   dist/lead-inbox-mock-server-api and index.d.ts: the in-process API (startMockServer, also
 //                                extensionless);
 //   dist/lead-inbox-mock-server-helper: what the helper processes of both run (the synthetic web,
-//                                the scanners), their code only.
+//                                the scanners), their code only;
+//   dist/lead-inbox-mock-server-test: the workflow test runner (`test`), loaded only by that command.
 // Large data modules, the mail clients and the scanner's HTTP client stay separate packages,
 // required on first use (every process parses its bundle whole). The Swagger UI files the docs page serves
 // are copied into dist/docs (swagger-ui-dist is no runtime dependency: it pulls in a package with
@@ -97,7 +98,7 @@ const bundle = async (entry, outfile) => {
  */
 function declarations() {
 	const api = join(src, 'api');
-	const files = ['admin-client.cts', 'options.cts', 'start.cts'];
+	const files = ['admin-client.cts', 'options.cts', 'start.cts', 'workflow-tests.cts'];
 	const program = ts.createProgram(
 		files.map((file) => join(api, file)),
 		{
@@ -161,7 +162,10 @@ async function buildDashboard() {
 	chmodSync(join(dist, 'lead-inbox-mock-server'), 0o755);
 	await bundle(join('api', 'index.cts'), 'lead-inbox-mock-server-api');
 	await bundle('thread.cts', 'lead-inbox-mock-server-helper');
+	await bundle(join('runner', 'command.cts'), 'lead-inbox-mock-server-test');
 	declarations();
+	// The test files' JSON Schema (generated from runner/file/schema.cts; a test keeps it in step).
+	copyFileSync(join(__dirname, 'workflow-test.schema.json'), join(dist, 'workflow-test.schema.json'));
 	copySwaggerUi();
 	await buildDashboard();
 })().catch((error) => {

@@ -3,8 +3,9 @@ import './core/require-node.cjs';
 import './core/server-heap.cjs';
 import { buildServer } from './app.cjs';
 import { ConfigError, parseConfig, type ServerConfig, usage } from './core/config.cjs';
+import { join } from 'node:path';
+import { RUNS_FROM_BUNDLE } from './core/helpers.cjs';
 import { probeCommand } from './proxy/index.cjs';
-import { testCommand } from './runner/command.cjs';
 
 /** Whether only this machine can reach an interface (`localhost`, 127.0.0.0/8, ::1). */
 function isLoopback(host: string): boolean {
@@ -17,6 +18,11 @@ async function main(): Promise<void> {
 	process.stdout.on('error', () => undefined);
 	if (process.argv[2] === 'probe') return probeCommand(process.argv.slice(3), process.env);
 	if (process.argv[2] === 'test') {
+		// The workflow test runner is a bundle of its own (build.cjs): a server never parses it.
+		const entry = RUNS_FROM_BUNDLE
+			? join(__dirname, 'lead-inbox-mock-server-test')
+			: join(__dirname, 'runner', 'command.cts');
+		const { testCommand } = require(entry) as typeof import('./runner/command.cjs');
 		process.exitCode = await testCommand(process.argv.slice(3));
 		return;
 	}

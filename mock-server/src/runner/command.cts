@@ -16,6 +16,8 @@ Options:
   --n8n SPEC      the n8n to run on: an installed n8n (its bin, e.g. $(which n8n), or the folder
                   holding node_modules/n8n), or a version to install into a cache the first time
                   (e.g. 2.40.7). Default: ./node_modules/.bin/n8n
+  --n8n-node PATH the Node.js n8n runs on: a node binary or its folder (default: the first
+                  node on PATH, as n8n's own bin would pick it)
   --nodes PATH    the nodes package: a packed .tgz or a package folder
                   (default: n8n-nodes-lead-inbox in ./node_modules)
   --junit FILE    also write a JUnit XML report
@@ -35,6 +37,7 @@ export async function testCommand(argv: string[]): Promise<number> {
 			options: {
 				n8n: { type: 'string' },
 				nodes: { type: 'string' },
+				'n8n-node': { type: 'string' },
 				junit: { type: 'string' },
 				jobs: { type: 'string' },
 				replay: { type: 'string' },
@@ -56,7 +59,7 @@ export async function testCommand(argv: string[]): Promise<number> {
 		return 2;
 	}
 	try {
-		const result = await runWorkflowTests({ paths: positionals, n8n: values.n8n, nodes: values.nodes, junit: values.junit, jobs, replay: values.replay });
+		const result = await runWorkflowTests({ paths: positionals, n8n: values.n8n, n8nNode: values['n8n-node'], nodes: values.nodes, junit: values.junit, jobs, replay: values.replay });
 		return result.exitCode;
 	} catch (error) {
 		if (error instanceof N8nNotFound || /^no n8n to run/.test((error as Error).message)) {

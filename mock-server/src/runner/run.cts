@@ -22,6 +22,8 @@ export interface WorkflowTestOptions {
 	paths: string[];
 	/** An installed n8n (its bin, or a folder holding node_modules/n8n), a version to install, or an install. */
 	n8n?: string | N8nInstall;
+	/** The Node.js n8n runs on (a node binary or its folder); default the first node on PATH. */
+	n8nNode?: string;
 	/** The nodes package: a packed .tgz or a package folder; default the project's node_modules. */
 	nodes?: string;
 	/** Writes a JUnit XML report there. */
@@ -96,7 +98,7 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 		return { exitCode: 2, problems, files: [] };
 	}
 
-	const n8n = typeof options.n8n === 'object' ? options.n8n : await resolveN8n(options.n8n ?? defaultN8n(cwd), { progress });
+	const n8n = typeof options.n8n === 'object' ? options.n8n : await resolveN8n(options.n8n ?? defaultN8n(cwd), { progress, node: options.n8nNode });
 	const jobs = Math.max(1, options.jobs ?? Math.floor(cpus().length / 2));
 	const work = join(tmpdir(), `lead-inbox-workflow-tests-${process.pid}`);
 	const results: FileResult[] = new Array(loaded.length);

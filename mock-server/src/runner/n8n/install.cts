@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { majorOf } from './lines.cjs';
 
@@ -35,6 +35,24 @@ export const defaultCache = (): string =>
 
 const VERSION = /^\d+\.\d+\.\d+$/;
 
+/**
+ * The Node.js an installed n8n runs on by default: the first `node` on PATH, as the n8n bin's
+ * `#!/usr/bin/env node` would pick it.
+ */
+function nodeOnPath(): string | undefined {
+	return (process.env.PATH ?? '')
+		.split(delimiter)
+		.find((dir) => dir && existsSync(join(dir, 'node')) && statSync(join(dir, 'node')).isFile());
+}
+
+/** --n8n-node: a node binary or the folder holding one. */
+function nodeFolder(path: string): string {
+	const full = resolve(path);
+	if (existsSync(join(full, 'node'))) return full;
+	if (existsSync(full) && statSync(full).isFile()) return dirname(full);
+	throw new N8nNotFound(`--n8n-node ${path}: no node binary there (give the node binary or its folder)`);
+}
+
 export class N8nNotFound extends Error {}
 
 /**
@@ -43,9 +61,9 @@ export class N8nNotFound extends Error {}
  */
 export async function resolveN8n(
 	spec: string,
-	options: { cache?: string; progress?: (line: string) => void } = {},
+	options: { cache?: string; progress?: (line: string) => void; node?: string } = {},
 ): Promise<N8nInstall> {
-	const nodeBin = dirname(process.execPath);
+	const nodeBin = options.node ? nodeFolder(options.node) : (nodeOnPath() ?? dirname(process.execPath));
 	if (VERSION.test(spec)) {
 		const root = join(options.cache ?? defaultCache(), `n8n-${spec}`);
 		if (!existsSync(join(root, '.installed'))) {
