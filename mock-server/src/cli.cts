@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import './core/require-node.cjs';
 import './core/server-heap.cjs';
+import { join } from 'node:path';
 import { buildServer } from './app.cjs';
 import { ConfigError, parseConfig, type ServerConfig, usage } from './core/config.cjs';
-import { join } from 'node:path';
 import { RUNS_FROM_BUNDLE } from './core/helpers.cjs';
 import { probeCommand } from './proxy/index.cjs';
 
@@ -22,6 +22,7 @@ async function main(): Promise<void> {
 		const entry = RUNS_FROM_BUNDLE
 			? join(__dirname, 'lead-inbox-mock-server-test')
 			: join(__dirname, 'runner', 'command.cts');
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on this command only
 		const { testCommand } = require(entry) as typeof import('./runner/command.cjs');
 		process.exitCode = await testCommand(process.argv.slice(3));
 		return;

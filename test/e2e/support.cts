@@ -1,6 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+	type Execution as RunnerExecution,
+	executionsOf as readExecutions,
+	flattedOf as flattedIn,
+	runInEditor as runManually,
+	startInEditor as startManually,
+} from '../../mock-server/src/runner/n8n/executions.cjs';
 import type { Rest } from '../helpers/n8n-rest.cjs';
 import { freePort } from '../helpers/ports.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
@@ -166,10 +173,7 @@ export async function waitFor<T>(
 }
 
 /** n8n keeps run data in its "flatted" format; its own copy of the library reads it. */
-function flattedOf(version: string): { parse(text: string): any } {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return require(join(CACHE, `n8n-${version}`, 'node_modules', 'flatted'));
-}
+const flattedOf = (version: string) => flattedIn(join(CACHE, `n8n-${version}`, 'node_modules', 'n8n'));
 
 /**
  * The run data of the newest execution as n8n stored it in its own database (the user folder's
@@ -184,34 +188,17 @@ export function lastStoredRunData(app: N8nApp): Record<string, any[]> {
 			.prepare('SELECT data FROM execution_data ORDER BY executionId DESC LIMIT 1')
 			.get() as { data: string } | undefined;
 		if (!row) throw new Error('n8n stored no execution');
-		return flattedOf(app.target.version).parse(row.data).resultData.runData;
+		return (app.runDataReader.parse(row.data) as any).resultData.runData;
 	} finally {
 		db.close();
 	}
 }
 
-export interface Execution {
-	id: string;
-	mode: string;
-	status: string;
-	startedAt: string;
-	/** A node's first run: its main output's items (json), and its hints. */
-	items: (node: string) => any[];
-	hints: (node: string) => string[];
-	/** The execution's error message, for a failed one, and its description (the why). */
-	error?: string;
-	errorDescription?: string;
-}
+export { executionList, finished } from '../../mock-server/src/runner/n8n/executions.cjs';
 
-/** Every execution of a workflow n8n has started, finished or not, newest first (n8n's REST API). */
-export async function executionList(rest: Rest, workflowId: string): Promise<any[]> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const list = await rest('GET', `/executions?filter=${filter}`);
-	return (list.body.data.results ?? list.body.data) as any[];
-}
-
-/** Whether n8n has finished an execution (as listed by executionList). */
-export const finished = (e: any) => e.finished || e.status === 'success' || e.status === 'error';
+/** An execution as the suite reads it: a node's items of any shape (asserting on them is the point). */
+export type Execution = Omit<RunnerExecution, 'items'> & { items: (node: string) => any[] };
+const forSuite = (e: RunnerExecution): Execution => e as Execution;
 
 /** Finished executions of a workflow, newest first, with their data parsed (n8n's REST API). */
 export async function executionsOf(
@@ -219,59 +206,25 @@ export async function executionsOf(
 	version: string,
 	workflowId: string,
 ): Promise<Execution[]> {
-	const flatted = flattedOf(version);
-	const results = await executionList(rest, workflowId);
-	return await Promise.all(
-		results.filter(finished).map(async (e) => {
-			const full = (await rest('GET', `/executions/${e.id}`)).body.data;
-			const { runData, error } = flatted.parse(full.data).resultData;
-			return {
-				id: String(e.id),
-				mode: e.mode,
-				status: e.status,
-				startedAt: e.startedAt,
-				items: (node: string) =>
-					(runData[node]?.[0]?.data?.main?.[0] ?? []).map((i: any) => i.json),
-				hints: (node: string) => (runData[node]?.[0]?.hints ?? []).map((h: any) => h.message),
-				error: error?.message,
-				errorDescription: error?.description ?? undefined,
-			};
-		}),
-	);
+	return (await readExecutions(rest, flattedOf(version), workflowId)).map(forSuite);
 }
 
-/**
- * Starts a stored workflow by hand from `trigger`, with the request the editor sends for "Execute
- * workflow" (2.8.4 reads workflowData, 2.40.7 the stored workflow); resolves with the execution ID.
- * (In queue mode the main instance puts the run on the queue and a worker runs it.)
- */
+/** Starts a stored workflow by hand from `trigger`, as the editor's "Execute workflow" does. */
 export async function startInEditor(
 	rest: Rest,
-	version: string,
+	_version: string,
 	workflowId: string,
 	trigger: string,
 ): Promise<string> {
-	const stored = (await rest('GET', `/workflows/${workflowId}`)).body.data;
-	const started = await rest('POST', `/workflows/${workflowId}/run`, {
-		workflowData: stored,
-		triggerToStartFrom: { name: trigger },
-	});
-	if (started.status !== 200)
-		throw new Error(`n8n ${version} refused to run ${workflowId}: ${JSON.stringify(started.body)}`);
-	return String(started.body.data.executionId);
+	return await startManually(rest, workflowId, trigger);
 }
 
-/** Runs a stored workflow by hand from `trigger` (startInEditor) and waits for its execution. */
+/** Runs a stored workflow by hand from `trigger` and waits for its execution. */
 export async function runInEditor(
 	rest: Rest,
 	version: string,
 	workflowId: string,
 	trigger: string,
 ): Promise<Execution> {
-	const executionId = await startInEditor(rest, version, workflowId, trigger);
-	return await waitFor(
-		`the manual execution of ${workflowId} in n8n ${version}`,
-		async () => (await executionsOf(rest, version, workflowId)).find((e) => e.id === executionId),
-		120_000,
-	);
+	return forSuite(await runManually(rest, flattedOf(version), workflowId, trigger));
 }

@@ -1,75 +1,11 @@
-import { waitUntil } from './wait.cjs';
-
 /*
- * n8n's REST API as its editor calls it, for a running n8n (the e2e suite's apps, the compose
- * stacks' containers): the owner set up as on the first visit, a session, calls with its cookie.
+ * n8n's REST API as its editor calls it (the e2e suite's apps, the compose stacks' containers):
+ * the workflow test runner's own calls (mock-server/src/runner/n8n/rest.cts), one place for both.
  */
-
-export interface Owner {
-	email: string;
-	password: string;
-}
-
-const HEADERS = { 'content-type': 'application/json', 'browser-id': 'lead-inbox-tests' };
-
-/**
- * Waits until n8n's REST API answers. A container's health check passes once the database is
- * ready, a few seconds before the API is up (until then the editor's page answers every path).
- */
-export async function n8nReady(url: string): Promise<void> {
-	await waitUntil(
-		async () => {
-			const res = await fetch(`${url}/rest/settings`).catch(() => undefined);
-			return res?.status === 200 && (res.headers.get('content-type') ?? '').includes('json');
-		},
-		3 * 60_000,
-		`n8n's REST API at ${url}`,
-		500,
-	);
-}
-
-/** Sets up the owner account (what the first visit's form does). */
-export async function setupOwner(url: string, owner: Owner): Promise<void> {
-	const setup = await fetch(`${url}/rest/owner/setup`, {
-		method: 'POST',
-		headers: HEADERS,
-		body: JSON.stringify({ ...owner, firstName: 'Lead', lastName: 'Inbox' }),
-	});
-	if (setup.status !== 200) throw new Error(`owner setup failed: ${await setup.text()}`);
-}
-
-export type Rest = (
-	method: string,
-	path: string,
-	body?: unknown,
-) => Promise<{ status: number; body: any }>;
-
-/**
- * Signs the owner in, setting the account up first when n8n still asks for one. Returns a caller
- * of `/rest${path}` (or of `path` itself outside the REST API: /types/nodes.json) that sends the
- * session cookie and the browser id n8n ties it to.
- */
-export async function signInOwner(url: string, owner: Owner): Promise<Rest> {
-	await n8nReady(url);
-	const settings = (await (await fetch(`${url}/rest/settings`)).json()) as {
-		data: { userManagement: { showSetupOnFirstLoad: boolean } };
-	};
-	if (settings.data.userManagement.showSetupOnFirstLoad) await setupOwner(url, owner);
-	const login = await fetch(`${url}/rest/login`, {
-		method: 'POST',
-		headers: HEADERS,
-		body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
-	});
-	if (login.status !== 200) throw new Error(`login failed: ${await login.text()}`);
-	const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
-	return async (method, path, body) => {
-		const address = path.startsWith('/types/') ? `${url}${path}` : `${url}/rest${path}`;
-		const response = await fetch(address, {
-			method,
-			headers: { ...HEADERS, cookie },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await response.text();
-		return { status: response.status, body: text ? JSON.parse(text) : undefined };
-	};
-}
+export {
+	n8nReady,
+	type Owner,
+	type Rest,
+	setupOwner,
+	signInOwner,
+} from '../../mock-server/src/runner/n8n/rest.cjs';

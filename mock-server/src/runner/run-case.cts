@@ -3,11 +3,11 @@
  * file's n8n as the case runs it, each run started as its start node would start it, and what came
  * checked against the case's expectations.
  */
-import type { TestCase } from './file/schema.cjs';
-import type { LoadedTestFile, Workflow, WorkflowNode } from './file/load.cjs';
 import { applyChange } from './changes.cjs';
 import { checkDistinct, checkRun, checkService, type Failure, type RunView, type ServiceView } from './expect/check.cjs';
-import { type Execution, executionList, finished, readExecution } from './n8n/executions.cjs';
+import type { LoadedTestFile, Workflow, WorkflowNode } from './file/load.cjs';
+import type { TestCase } from './file/schema.cjs';
+import { type Execution, executionList, finished, type ListedExecution, readExecution } from './n8n/executions.cjs';
 import { until } from './n8n/rest.cjs';
 import type { Session } from './session.cjs';
 import { findStart, prepareWorkflow, type StartPlan } from './workflow/prepare.cjs';
@@ -23,7 +23,7 @@ export interface CaseResult {
 
 const RUN_TIMEOUT_MS = 5 * 60_000;
 
-export async function runCase(session: Session, loaded: LoadedTestFile, testCase: TestCase, index: number): Promise<CaseResult> {
+export async function runCase(session: Session, loaded: LoadedTestFile, testCase: TestCase): Promise<CaseResult> {
 	const started = Date.now();
 	const result = (failures: Failure[], runs: number): CaseResult => ({
 		name: testCase.name,
@@ -53,12 +53,13 @@ export async function runCase(session: Session, loaded: LoadedTestFile, testCase
 
 	const created = await rest('POST', '/workflows', prepared.workflow);
 	if (created.status !== 200) throw new Error(`n8n refused the workflow: ${JSON.stringify(created.body).slice(0, 1000)}`);
-	const workflowId = String(created.body.data.id);
-	let versionId = String(created.body.data.versionId);
+	const stored = (created.body as { data: StoredWorkflow }).data;
+	const workflowId = String(stored.id);
+	let versionId = stored.versionId;
 	const activate = async () => {
 		const answer = await rest('POST', `/workflows/${workflowId}/activate`, { versionId });
-		if (answer.status === 200) versionId = String(answer.body.data.versionId ?? versionId);
-		return answer;
+		if (answer.status === 200) versionId = (answer.body as { data: StoredWorkflow }).data.versionId ?? versionId;
+		return answer as N8nAnswer;
 	};
 	const deactivate = async () => {
 		await rest('POST', `/workflows/${workflowId}/deactivate`, {});
@@ -94,7 +95,14 @@ export async function runCase(session: Session, loaded: LoadedTestFile, testCase
 	return result(failures, views.length);
 }
 
-type Activation = () => Promise<{ status: number; body: any }>;
+/** n8n's answer to an activation: the workflow, or its error message. */
+type N8nAnswer = { status: number; body: { message?: string } | undefined };
+type Activation = () => Promise<N8nAnswer>;
+/** A workflow as n8n's REST API answers it (the part read here). */
+interface StoredWorkflow {
+	id: string;
+	versionId?: string;
+}
 
 /** One run started through the webhook in the start node's place; its execution read once it ends. */
 async function webhookRun(session: Session, workflowId: string, workflow: Workflow, start: StartPlan, items: unknown[], activate: Activation | undefined, seen: Set<string>): Promise<RunView> {
@@ -127,20 +135,19 @@ async function check(session: Session, workflowId: string, workflow: Workflow, s
 	const eventsBefore = session.triggerEvents(workflow.name!);
 	const answer = await activate();
 	if (answer.status !== 200) {
-		const message = String(answer.body?.message ?? JSON.stringify(answer.body)).replace(/^There was a problem activating the workflow: "?|"$/g, '');
+		const message = (answer.body?.message ?? JSON.stringify(answer.body)).replace(/^There was a problem activating the workflow: "?|"$/g, '');
 		return { status: 'error', error: { node: start.node, message }, nodes: { [start.node]: [{ outputs: [[]], hints: [], error: { message } }] }, outputIndex: () => 0 };
 	}
 	// n8n logged the check's event (if it found changes) before it answered; one more call to n8n
 	// lets this process read what n8n wrote by then.
 	await executionList(session.rest, workflowId);
 	const events = session.triggerEvents(workflow.name!) - eventsBefore;
-	if (process.env.RUNNER_DEBUG) console.error('events', events, session.log().split('\n').filter((l) => /oll|trigger|Trigger/.test(l)).slice(-6).join('\n'));
 	return viewOf(session, await settled(session, workflowId, seen, events), start, workflow);
 }
 
 /** The workflow's `expected` executions not seen before, once n8n has finished them. */
 async function settled(session: Session, workflowId: string, seen: Set<string>, expected: number): Promise<Execution[]> {
-	let fresh: any[] = [];
+	let fresh: ListedExecution[] = [];
 	await until(
 		async () => {
 			fresh = (await executionList(session.rest, workflowId)).filter((e) => !seen.has(String(e.id)));
@@ -150,7 +157,6 @@ async function settled(session: Session, workflowId: string, seen: Set<string>, 
 		`the run of workflow ${workflowId} to end in n8n`,
 		100,
 	);
-	if (process.env.RUNNER_DEBUG) console.error('settled', workflowId, new Date().toISOString(), JSON.stringify(fresh.map((e) => [e.id, e.status, e.mode, e.startedAt])));
 	const executions = await Promise.all(fresh.map((e) => readExecution(session.rest, session.app.runDataReader, String(e.id))));
 	executions.forEach((e) => seen.add(e.id));
 	return executions.sort((a, b) => Number(a.id) - Number(b.id));

@@ -101,7 +101,7 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 	const n8n = typeof options.n8n === 'object' ? options.n8n : await resolveN8n(options.n8n ?? defaultN8n(cwd), { progress, node: options.n8nNode });
 	const jobs = Math.max(1, options.jobs ?? Math.floor(cpus().length / 2));
 	const work = join(tmpdir(), `lead-inbox-workflow-tests-${process.pid}`);
-	const results: FileResult[] = new Array(loaded.length);
+	const results: FileResult[] = [];
 	let next = 0;
 	const worker = async () => {
 		while (next < loaded.length) {
@@ -113,9 +113,9 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 			let session;
 			try {
 				session = await openSession(test, { n8n, nodes: nodes!, dir: join(work, String(i)), replay: options.replay, progress: (line) => progress(`[${test.file}] ${line}`) });
-				for (const [c, testCase] of test.spec.cases.entries()) {
+				for (const testCase of test.spec.cases) {
 					progress(`[${test.file}] running "${testCase.name}"`);
-					const outcome = await runCase(session, test, testCase, c).catch((error: Error) => ({
+					const outcome = await runCase(session, test, testCase).catch((error: Error) => ({
 						name: testCase.name,
 						passed: false,
 						failures: [{ at: 'run', message: `the case could not run: ${error.message}` }],

@@ -4,14 +4,14 @@
  * with the nodes package installed and the Lead Inbox credential pointing at that server), started
  * once and reused by the file's cases.
  */
-import { createServer } from 'node:net';
 import { rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { startMockServer, type MockServer } from '../api/start.cjs';
-import { N8nApp } from './n8n/app.cjs';
-import { RUNNER_ENV } from './n8n/lines.cjs';
-import type { N8nInstall } from './n8n/install.cjs';
-import type { Rest } from './n8n/rest.cjs';
 import type { LoadedTestFile } from './file/load.cjs';
+import { N8nApp } from './n8n/app.cjs';
+import type { N8nInstall } from './n8n/install.cjs';
+import { RUNNER_ENV } from './n8n/lines.cjs';
+import type { Rest } from './n8n/rest.cjs';
 import { credentialIds } from './workflow/prepare.cjs';
 
 /** The nodes package to install: a packed tarball, or an installed package's folder. */

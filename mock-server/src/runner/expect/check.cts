@@ -146,7 +146,7 @@ export async function checkService(e: ServiceExpectation, service: ServiceView, 
 	if (e.pools !== undefined && !countHolds(e.pools, service.pools.length))
 		failures.push({ at: `${at}.pools`, message: `expected ${describeCount(e.pools)} pool(s), got ${service.pools.length} (${service.pools.map((p) => p.name).join(', ') || 'none'})` });
 	if (e.inboxes !== undefined) {
-		const spec = typeof e.inboxes === 'object' && !('atLeast' in e.inboxes || 'atMost' in e.inboxes) ? e.inboxes : { count: e.inboxes as Parameters<typeof countHolds>[0] };
+		const spec = typeof e.inboxes === 'object' && !('atLeast' in e.inboxes || 'atMost' in e.inboxes) ? e.inboxes : { count: e.inboxes };
 		const pools = 'pool' in spec && spec.pool !== undefined ? service.pools.filter((p) => p.name === spec.pool) : service.pools;
 		const byStatus: Record<string, number> = {};
 		for (const pool of pools) for (const [status, n] of Object.entries(pool.inboxes)) byStatus[status] = (byStatus[status] ?? 0) + n;

@@ -26,10 +26,10 @@ export function valueMatches(expected: unknown, actual: unknown): boolean {
 
 /** A field by dot path (address.city, emails.0). */
 export function fieldOf(item: unknown, path: string): unknown {
-	let value: any = item;
+	let value: unknown = item;
 	for (const part of path.split('.')) {
 		if (value === null || typeof value !== 'object') return undefined;
-		value = value[part];
+		value = (value as Record<string, unknown>)[part];
 	}
 	return value;
 }

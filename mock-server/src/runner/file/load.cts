@@ -40,17 +40,20 @@ export interface WorkflowNode {
 	name: string;
 	type: string;
 	typeVersion?: number;
-	parameters?: Record<string, any>;
+	parameters?: Record<string, unknown>;
 	credentials?: Record<string, { id?: string; name?: string }>;
 	disabled?: boolean;
 	[key: string]: unknown;
 }
 
+/** A node's connections onward: per connection type (main), per output, the nodes it feeds. */
+export type Connections = Record<string, ({ node: string; type: string; index: number }[] | null)[]>;
+
 export interface Workflow {
 	name?: string;
 	id?: string;
 	nodes: WorkflowNode[];
-	connections: Record<string, any>;
+	connections: Record<string, Connections>;
 	settings?: Record<string, unknown>;
 	[key: string]: unknown;
 }
@@ -88,7 +91,7 @@ export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile 
 		throw new TestFileError([problem(['workflow'], `no such file: ${workflowPath} (the path is relative to the test file)`)]);
 	let workflow: Workflow;
 	try {
-		workflow = JSON.parse(readFileSync(workflowPath, 'utf8'));
+		workflow = JSON.parse(readFileSync(workflowPath, 'utf8')) as Workflow;
 	} catch (error) {
 		throw new TestFileError([problem(['workflow'], `${workflowPath} is not JSON: ${(error as Error).message}`)]);
 	}

@@ -7,10 +7,10 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type Execution, executionList, executionsOf, flattedOf, finished, readExecution, readResultData, type RunData } from './executions.cjs';
+import { type Execution, executionsOf, type Flatted, flattedOf, readResultData, type RunData, type StoredResultData } from './executions.cjs';
 import type { N8nInstall } from './install.cjs';
 import { lineEnv, publishCommand } from './lines.cjs';
-import { type Owner, type Rest, setupOwner, signInOwner, until } from './rest.cjs';
+import { type Owner, type Rest, setupOwner, signInOwner } from './rest.cjs';
 
 const run = promisify(execFile);
 
@@ -20,11 +20,19 @@ export interface N8nProcess {
 	log: string;
 }
 
+/** An item as n8n hands it on. */
+export interface N8nItem {
+	json: Record<string, unknown>;
+	pairedItem?: unknown;
+	binary?: Record<string, unknown>;
+}
+
 export interface RunResult extends RunData {
 	status: 'success' | 'error';
 	/** Items per node and output index, from the last run of each node. */
-	output(node: string, outputIndex?: number): { json: Record<string, any>; pairedItem?: unknown }[];
-	raw: any;
+	output(node: string, outputIndex?: number): N8nItem[];
+	/** What `n8n execute --rawOutput` printed, parsed. */
+	raw: unknown;
 }
 
 export interface N8nAppOptions {
@@ -113,7 +121,7 @@ export class N8nApp {
 	 * dependencies, so nothing is fetched.
 	 */
 	installPackageFolder(folder: string): void {
-		const { name, version } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+		const { name, version } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { name: string; version: string };
 		const target = join(this.nodesDir, 'node_modules', name);
 		rmSync(target, { recursive: true, force: true });
 		cpSync(folder, target, {
@@ -180,9 +188,9 @@ export class N8nApp {
 		const lines = stdout.split('\n');
 		const first = lines.findIndex((line) => line.startsWith('{'));
 		const last = lines.map((line) => line.startsWith('}')).lastIndexOf(true);
-		let raw;
+		let raw: { data: { resultData: StoredResultData & { runData: Record<string, { data?: { main?: N8nItem[][] } }[]> } } };
 		try {
-			raw = JSON.parse(lines.slice(first, last + 1).join('\n'));
+			raw = JSON.parse(lines.slice(first, last + 1).join('\n')) as typeof raw;
 		} catch {
 			throw new Error(`n8n execute printed no run data:\n${stdout.slice(-4000)}`);
 		}
@@ -251,48 +259,15 @@ export class N8nApp {
 		return await signInOwner(this.url, owner);
 	}
 
-	private flatted?: { parse(text: string): any };
+	private flatted?: Flatted;
 	/** n8n's own copy of flatted, which reads its stored run data. */
-	get runDataReader(): { parse(text: string): any } {
+	get runDataReader(): Flatted {
 		return (this.flatted ??= flattedOf(this.install.packageDir));
 	}
 
 	/** Finished executions of a workflow, newest first, with their data read. */
 	async executions(rest: Rest, workflowId: string): Promise<Execution[]> {
 		return await executionsOf(rest, this.runDataReader, workflowId);
-	}
-
-	/**
-	 * Starts a stored workflow by hand from `trigger`, with the request the editor sends for
-	 * "Execute workflow" (2.8 reads workflowData, 2.40 the stored workflow); the execution's ID.
-	 * (In queue mode the main instance puts the run on the queue and a worker runs it.)
-	 */
-	async startInEditor(rest: Rest, workflowId: string, trigger: string): Promise<string> {
-		const stored = (await rest('GET', `/workflows/${workflowId}`)).body.data;
-		const started = await rest('POST', `/workflows/${workflowId}/run`, {
-			workflowData: stored,
-			triggerToStartFrom: { name: trigger },
-		});
-		if (started.status !== 200)
-			throw new Error(
-				`n8n ${this.version} refused to run ${workflowId}: ${JSON.stringify(started.body)}`,
-			);
-		return String(started.body.data.executionId);
-	}
-
-	/** Runs a stored workflow by hand from `trigger` (startInEditor) and waits for its execution. */
-	async runInEditor(rest: Rest, workflowId: string, trigger: string): Promise<Execution> {
-		const executionId = await this.startInEditor(rest, workflowId, trigger);
-		await until(
-			async () =>
-				(await executionList(rest, workflowId)).some(
-					(e) => String(e.id) === executionId && finished(e),
-				),
-			120_000,
-			`the manual execution of ${workflowId} in n8n ${this.version}`,
-			250,
-		);
-		return await readExecution(rest, this.runDataReader, executionId);
 	}
 
 	/** Stops every process of the app (workers first, then the main instance). */

@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Rest } from './rest.cjs';
+import { type Rest, until } from './rest.cjs';
 
 /** One run of a node: its items per output (json only) and what it said. */
 export interface NodeRun {
@@ -23,18 +23,44 @@ export interface RunData {
 	lastNodeExecuted?: string;
 }
 
+/** The part of n8n's stored run data read here (the same on every supported line). */
+export interface StoredResultData {
+	runData?: Record<
+		string,
+		({
+			data?: { main?: ({ json?: Record<string, unknown> } | null)[][] | null };
+			error?: { message?: unknown; description?: string | null };
+			hints?: { message?: unknown }[];
+		} | null)[]
+	>;
+	error?: { message?: unknown; description?: string | null; node?: { name?: string } };
+	lastNodeExecuted?: string;
+}
+
+/** An execution as n8n lists it. */
+export interface ListedExecution {
+	id: string | number;
+	status?: string;
+	finished?: boolean;
+	mode?: string;
+	startedAt?: string;
+}
+
+/** n8n's copy of flatted. */
+export interface Flatted {
+	parse(text: string): unknown;
+}
+
 /** Reads n8n's resultData (from an execution, or `n8n execute --rawOutput`) into RunData. */
-export function readResultData(resultData: any, status?: string): RunData {
+export function readResultData(resultData: StoredResultData | undefined, status?: string): RunData {
 	const nodes: Record<string, NodeRun[]> = {};
-	for (const [name, runs] of Object.entries<any[]>(resultData?.runData ?? {}))
+	for (const [name, runs] of Object.entries(resultData?.runData ?? {}))
 		nodes[name] = runs.map((run) => ({
-			outputs: (run?.data?.main ?? []).map((items: any[] | null) =>
-				(items ?? []).map((item) => item?.json ?? {}),
-			),
+			outputs: (run?.data?.main ?? []).map((items) => (items ?? []).map((item) => item?.json ?? {})),
 			error: run?.error
 				? { message: String(run.error.message), description: run.error.description ?? undefined }
 				: undefined,
-			hints: (run?.hints ?? []).map((hint: any) => String(hint.message)),
+			hints: (run?.hints ?? []).map((hint) => String(hint.message)),
 		}));
 	const error = resultData?.error
 		? {
@@ -52,22 +78,24 @@ export function readResultData(resultData: any, status?: string): RunData {
 }
 
 /** n8n's own copy of flatted, found from its package folder. */
-export function flattedOf(n8nPackage: string): { parse(text: string): any } {
-	return createRequire(join(n8nPackage, 'package.json'))('flatted');
+export function flattedOf(n8nPackage: string): Flatted {
+	return createRequire(join(n8nPackage, 'package.json'))('flatted') as Flatted;
 }
 
 /** Every execution of a workflow n8n has started, finished or not, newest first. */
-export async function executionList(rest: Rest, workflowId: string): Promise<any[]> {
+export async function executionList(rest: Rest, workflowId: string): Promise<ListedExecution[]> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	const list = await rest('GET', `/executions?filter=${filter}&limit=250`);
 	if (list.status !== 200)
 		throw new Error(`n8n did not list the executions: ${JSON.stringify(list.body)}`);
-	return (list.body.data.results ?? list.body.data) as any[];
+	// 1.x and 2.x answer {data: {results}}; older lines {data: [...]}.
+	const data = (list.body as { data: ListedExecution[] | { results: ListedExecution[] } }).data;
+	return Array.isArray(data) ? data : data.results;
 }
 
 /** Whether n8n has finished an execution (as executionList lists it). */
-export const finished = (e: any): boolean =>
-	['success', 'error', 'crashed', 'canceled'].includes(e.status) ||
+export const finished = (e: ListedExecution): boolean =>
+	['success', 'error', 'crashed', 'canceled'].includes(e.status ?? '') ||
 	(e.finished === true && e.status !== 'running');
 
 export interface Execution {
@@ -77,7 +105,7 @@ export interface Execution {
 	startedAt: string;
 	run: RunData;
 	/** A node's first run: its main output's items (json), and its hints. */
-	items: (node: string) => any[];
+	items: (node: string) => Record<string, unknown>[];
 	hints: (node: string) => string[];
 	/** The execution's error message, for a failed one, and its description (the why). */
 	error?: string;
@@ -87,16 +115,19 @@ export interface Execution {
 /** One execution, with its data read. */
 export async function readExecution(
 	rest: Rest,
-	flatted: { parse(text: string): any },
+	flatted: Flatted,
 	id: string,
 ): Promise<Execution> {
-	const full = (await rest('GET', `/executions/${id}`)).body.data;
-	const run = readResultData(flatted.parse(full.data).resultData, full.status);
+	const full = (await rest('GET', `/executions/${id}`)).body as {
+		data: ListedExecution & { data: string; mode: string; status: string; startedAt: string };
+	};
+	const stored = flatted.parse(full.data.data) as { resultData?: StoredResultData };
+	const run = readResultData(stored.resultData, full.data.status);
 	return {
-		id: String(full.id),
-		mode: full.mode,
-		status: full.status,
-		startedAt: full.startedAt,
+		id: String(full.data.id),
+		mode: full.data.mode,
+		status: full.data.status,
+		startedAt: full.data.startedAt,
 		run,
 		items: (node) => run.nodes[node]?.[0]?.outputs[0] ?? [],
 		hints: (node) => run.nodes[node]?.[0]?.hints ?? [],
@@ -108,9 +139,43 @@ export async function readExecution(
 /** Finished executions of a workflow, newest first, with their data read. */
 export async function executionsOf(
 	rest: Rest,
-	flatted: { parse(text: string): any },
+	flatted: Flatted,
 	workflowId: string,
 ): Promise<Execution[]> {
 	const listed = (await executionList(rest, workflowId)).filter(finished);
 	return await Promise.all(listed.map((e) => readExecution(rest, flatted, String(e.id))));
+}
+
+/**
+ * Starts a stored workflow by hand from `trigger`, with the request the editor sends for
+ * "Execute workflow" (2.8 reads workflowData, 2.40 the stored workflow); the execution's ID.
+ * (In queue mode the main instance puts the run on the queue and a worker runs it.)
+ */
+export async function startInEditor(rest: Rest, workflowId: string, trigger: string): Promise<string> {
+	const stored = (await rest('GET', `/workflows/${workflowId}`)).body as { data: unknown };
+	const started = await rest('POST', `/workflows/${workflowId}/run`, {
+		workflowData: stored.data,
+		triggerToStartFrom: { name: trigger },
+	});
+	if (started.status !== 200)
+		throw new Error(`n8n refused to run ${workflowId}: ${JSON.stringify(started.body)}`);
+	return String((started.body as { data: { executionId: string | number } }).data.executionId);
+}
+
+/** Runs a stored workflow by hand from `trigger` (startInEditor) and waits for its execution. */
+export async function runInEditor(
+	rest: Rest,
+	flatted: Flatted,
+	workflowId: string,
+	trigger: string,
+): Promise<Execution> {
+	const executionId = await startInEditor(rest, workflowId, trigger);
+	await until(
+		async () =>
+			(await executionList(rest, workflowId)).some((e) => String(e.id) === executionId && finished(e)),
+		120_000,
+		`the manual execution of ${workflowId}`,
+		250,
+	);
+	return await readExecution(rest, flatted, executionId);
 }

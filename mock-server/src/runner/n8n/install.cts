@@ -25,7 +25,7 @@ export interface N8nInstall {
 /** The n8n package in `root`/node_modules, run on the Node.js in `nodeBin`. */
 export function installAt(root: string, nodeBin: string): N8nInstall {
 	const packageDir = join(root, 'node_modules', 'n8n');
-	const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+	const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
 	return { version, packageDir, bin: join(packageDir, 'bin', 'n8n'), nodeBin };
 }
 
@@ -85,7 +85,7 @@ export async function resolveN8n(
 	if (existsSync(join(dir, 'node_modules', 'n8n', 'package.json'))) return installAt(dir, nodeBin);
 	for (; dir !== dirname(dir); dir = dirname(dir)) {
 		const manifest = join(dir, 'package.json');
-		if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'n8n')
+		if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'n8n')
 			return installAt(dirname(dirname(dir)), nodeBin);
 	}
 	throw new N8nNotFound(`--n8n ${spec}: found no n8n package there`);

@@ -8,10 +8,15 @@ export interface Owner {
 	password: string;
 }
 
+/**
+ * A REST call. Its answer's body is n8n's JSON, whose shape differs between lines and endpoints:
+ * each caller states the part it reads.
+ */
 export type Rest = (
 	method: string,
 	path: string,
 	body?: unknown,
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
 ) => Promise<{ status: number; body: any }>;
 
 const HEADERS = { 'content-type': 'application/json', 'browser-id': 'lead-inbox-runner' };

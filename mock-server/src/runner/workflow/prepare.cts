@@ -58,7 +58,7 @@ export function prepareWorkflow(
 		label: string;
 	},
 ): Prepared {
-	const workflow: Workflow = JSON.parse(JSON.stringify(source));
+	const workflow = structuredClone(source);
 	for (const key of ['id', 'versionId', 'pinData', 'activeVersionId', 'shared', 'tags', 'meta'])
 		delete workflow[key];
 	// Created unpublished (1.x requires the field), then published by the runner.
@@ -148,7 +148,7 @@ function stubNode(workflow: Workflow, node: WorkflowNode, stub: Stub): void {
 		parameters: { mode: 'raw', jsonOutput: JSON.stringify({ items: stub.items }), options: {} },
 	});
 	for (const outputs of Object.values(workflow.connections))
-		for (const list of Object.values<any[]>(outputs ?? {}))
+		for (const list of Object.values(outputs ?? {}))
 			for (const targets of list ?? [])
 				for (const target of targets ?? []) if (target.node === node.name) target.node = holder;
 	workflow.connections[holder] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
