@@ -84,7 +84,13 @@ export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile 
 		message,
 	});
 	const parsed = testFileSchema.safeParse(doc.toJS());
-	if (!parsed.success) throw new TestFileError(parsed.error.issues.map((i) => problem(i.path, issueMessage(i))));
+	if (!parsed.success)
+		throw new TestFileError(
+			parsed.error.issues.map((issue) => {
+				const { path: at, line, message } = explain(issue);
+				return { ...problem(at, message), line: lineOf(line) };
+			}),
+		);
 	const spec = parsed.data;
 	const workflowPath = resolve(dirname(resolve(cwd, path)), spec.workflow);
 	if (!existsSync(workflowPath))
@@ -109,13 +115,28 @@ export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile 
 	return { file, spec, workflowPath, workflow };
 }
 
-/** zod's message, with what a user needs to fix it. */
-function issueMessage(issue: z.core.$ZodIssue): string {
-	if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) return `missing: give a ${issue.expected}`;
-	if (issue.code === 'unrecognized_keys') return `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-	if (issue.code === 'invalid_union' && issue.errors.length)
-		return `${issue.message}: ${[...new Set(issue.errors.flat().map((e) => e.message))].slice(0, 3).join('; or ')}`;
-	return issue.message;
+type Issue = z.core.$ZodIssue;
+
+const article = (type: string): string => `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+
+/**
+ * zod's issues as a user fixes them: an unknown field at its own line; of a value that matches no
+ * form of a union, the form it came closest to (the deepest issue), or the forms it may take.
+ */
+function explain(issue: Issue, base: PropertyKey[] = []): { path: PropertyKey[]; line: PropertyKey[]; message: string } {
+	const path = [...base, ...issue.path];
+	if (issue.code === 'unrecognized_keys')
+		return { path, line: [...path, issue.keys[0]], message: `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}` };
+	if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message))
+		return { path, line: path, message: `missing: give ${article(issue.expected)}` };
+	if (issue.code === 'invalid_union' && issue.errors.length) {
+		const depth = (branch: Issue[]) => Math.max(...branch.map((i) => i.path.length + (i.code === 'invalid_type' ? 0 : 1)));
+		const deepest = [...issue.errors].sort((a, b) => depth(b) - depth(a))[0];
+		if (depth(deepest) > 0 && deepest.length) return explain(deepest[0], path);
+		const forms = [...new Set(issue.errors.flat().map((i) => (i.code === 'invalid_type' ? article(i.expected) : i.message)))];
+		return { path, line: path, message: `expected ${forms.join(' or ')}` };
+	}
+	return { path, line: path, message: issue.message };
 }
 
 /** Every node name the file mentions that the workflow does not have, with where it is. */

@@ -1,0 +1,195 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ALL_LINES, CACHE, type N8nVersion } from './n8n-app.cjs';
+import { processFolder } from './process-folders.cjs';
+import { pack, packedPackage, ROOT } from './support.cjs';
+
+const run = promisify(execFile);
+
+/**
+ * `lead-inbox-mock-server test` as a user runs it: a project of its own that installs the two
+ * packed packages (the nodes and the server) and keeps its exported workflows and their test
+ * files (test/workflow-tests/project), run on each supported n8n line. The right workflows pass;
+ * each workflow broken the way users break them fails, naming the case and the expectation; a
+ * node of another service left unstubbed fails its case before anything runs; a wrong test file
+ * exits 2 naming file, line and path.
+ */
+const PROJECT = join(ROOT, 'test', 'workflow-tests', 'project');
+const MINUTE = 60_000;
+
+interface Outcome {
+	code: number;
+	stdout: string;
+	stderr: string;
+}
+
+/** A workflow broken as a user breaks it, and where its test must say so. */
+interface Breakage {
+	name: string;
+	test: string;
+	change(workflow: any, test: string): { workflow: any; test: string };
+	/** The case that must fail, and the start of the failed expectation's line. */
+	failing: { case: string; at: string; says?: RegExp };
+}
+
+const node = (workflow: any, name: string) => workflow.nodes.find((n: any) => n.name === name);
+const assignment = (workflow: any, nodeName: string, field: string) =>
+	node(workflow, nodeName).parameters.assignments.assignments.find((a: any) => a.name === field);
+const MORNING = "a morning's pull sends new dentists with a Meta pixel to HubSpot";
+
+const BREAKAGES: Breakage[] = [
+	{
+		name: 'mapping-to-a-missing-field',
+		test: 'dentists-to-hubspot',
+		change: (w, t) => ((assignment(w, 'CRM contact', 'email').value = '={{ $json.mail }}'), { workflow: w, test: t }),
+		failing: { case: MORNING, at: 'expect.nodes.HubSpot.every.email' },
+	},
+	{
+		name: 'wrong-count-mode',
+		test: 'dentists-to-hubspot',
+		change: (w, t) => ((node(w, 'Fetch Leads').parameters.countMode = 'requested'), { workflow: w, test: t }),
+		failing: { case: 'three mornings bring new dentists each, never one twice', at: 'expect.distinct' },
+	},
+	{
+		name: 'dropped-filter',
+		test: 'dentists-to-hubspot',
+		change: (w, t) => (delete node(w, 'Fetch Leads').parameters.metaAds, { workflow: w, test: t }),
+		failing: { case: MORNING, at: 'expect.nodes.Fetch Leads.every.runsMetaAds' },
+	},
+	{
+		name: 'unwired-failed-output',
+		test: 'onboard-inboxes',
+		change: (w, t) => (w.connections['Create Inboxes'].main.splice(1), { workflow: w, test: t }),
+		failing: { case: "the sheet's inboxes are created and a bad one is reported to the team", at: 'expect.nodes.Tell the team.items' },
+	},
+	{
+		name: 'password-from-the-wrong-column',
+		test: 'onboard-inboxes',
+		change: (w, t) => ((node(w, 'Create Inboxes').parameters.imapPassword = '={{ $json.password }}'), { workflow: w, test: t }),
+		failing: { case: "the sheet's inboxes are created and a bad one is reported to the team", at: 'expect.nodes.Welcome note.items' },
+	},
+	{
+		name: 'trigger-watching-the-wrong-event',
+		test: 'inbox-alert',
+		change: (w, t) => ((node(w, 'Inbox broke').parameters.event = 'newInbox'), { workflow: w, test: t }),
+		failing: { case: 'an inbox that breaks raises one alert on the next check', at: 'runs.1.expect.nodes.Alert text.items' },
+	},
+	{
+		name: 'node-of-another-service-not-stubbed',
+		test: 'dentists-to-hubspot',
+		change: (w, t) => ({ workflow: w, test: t.replace(/^stubs:\n(  .*\n)+/m, '') }),
+		failing: { case: MORNING, at: 'stubs', says: /node "HubSpot" \(n8n-nodes-base\.hubspot\) would call another service: stub it/ },
+	},
+];
+
+describe('lead-inbox-mock-server test, in a user project', () => {
+	let project: string;
+	const bin = () => join(project, 'node_modules', '.bin', 'lead-inbox-mock-server');
+	const runTests = async (args: string[], env: Record<string, string> = {}): Promise<Outcome> => {
+		try {
+			const { stdout, stderr } = await run(bin(), ['test', ...args], {
+				cwd: project,
+				env: { ...process.env, ...env },
+				maxBuffer: 16 * 1024 * 1024,
+			});
+			return { code: 0, stdout, stderr };
+		} catch (error) {
+			const e = error as { code?: number; stdout: string; stderr: string };
+			return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout, stderr: e.stderr };
+		}
+	};
+	const n8nOf = (line: N8nVersion) => ['--n8n', join(CACHE, `n8n-${line.version}`, 'node_modules', '.bin', 'n8n'), '--n8n-node', line.nodeBin];
+
+	beforeAll(async () => {
+		const nodes = packedPackage();
+		const server = pack(join(ROOT, 'mock-server'), 'pack-server');
+		project = processFolder(CACHE, 'workflow-tests-project');
+		cpSync(PROJECT, project, { recursive: true });
+		writeFileSync(join(project, 'package.json'), '{"name":"my-n8n-workflows","private":true}\n');
+		// The user's install; offline from npm's cache (tests reach only loopback). The nodes'
+		// peer (n8n-workflow) comes with n8n, not with the project.
+		await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--legacy-peer-deps', '--save-dev', nodes, server], { cwd: project });
+		// The broken workflows, each with its test file, in a folder of their own.
+		mkdirSync(join(project, 'broken'));
+		for (const b of BREAKAGES) {
+			const workflow = JSON.parse(readFileSync(join(PROJECT, 'workflows', `${b.test}.json`), 'utf8'));
+			const test = readFileSync(join(PROJECT, 'tests', `${b.test}.test.yaml`), 'utf8').replace(/^workflow: .*$/m, `workflow: ./${b.name}.json`);
+			const changed = b.change(workflow, test);
+			writeFileSync(join(project, 'broken', `${b.name}.json`), JSON.stringify(changed.workflow));
+			writeFileSync(join(project, 'broken', `${b.name}.test.yaml`), changed.test);
+		}
+	}, 5 * MINUTE);
+
+	describe.each(ALL_LINES)('on n8n $version', (line) => {
+		test(
+			'every case of the right workflows passes; JUnit and the job summary say so',
+			async () => {
+				const summary = join(project, `summary-${line.version}.md`);
+				const outcome = await runTests(['tests', ...n8nOf(line), '--junit', `reports/${line.version}.xml`], { GITHUB_STEP_SUMMARY: summary });
+				expect({ code: outcome.code, out: outcome.stdout }).toEqual({ code: 0, out: expect.stringContaining('5 passed, 0 failed') });
+				expect(outcome.stdout).toContain(`\u2713 tests/inbox-alert.test.yaml \u203a an inbox that breaks raises one alert on the next check`);
+				expect(outcome.stdout).toContain('\u2713 tests/dentists-to-hubspot.test.yaml \u203a three mornings bring new dentists each, never one twice');
+				expect(outcome.stderr).toContain(`starting n8n ${line.version}`);
+				const junit = readFileSync(join(project, 'reports', `${line.version}.xml`), 'utf8');
+				expect(junit).toMatch(/<testsuites name="n8n workflow tests" tests="5" failures="0">/);
+				expect(junit.match(/<testcase /g)).toHaveLength(5);
+				expect(readFileSync(summary, 'utf8')).toMatch(/all passed, 5 passed[\s\S]*\| \u2705 \| tests\/onboard-inboxes\.test\.yaml \|/);
+			},
+			8 * MINUTE,
+		);
+
+		test(
+			'a workflow broken as users break it fails, naming the case and the expectation that failed',
+			async () => {
+				const summary = join(project, `broken-${line.version}.md`);
+				const outcome = await runTests(['broken', ...n8nOf(line), '--jobs', '2', '--junit', `reports/broken-${line.version}.xml`], { GITHUB_STEP_SUMMARY: summary });
+				expect(outcome.code).toBe(1);
+				const lines = outcome.stdout.split('\n');
+				for (const b of BREAKAGES) {
+					const head = lines.indexOf(lines.find((l) => l.startsWith(`\u2717 broken/${b.name}.test.yaml \u203a ${b.failing.case} (`))!);
+					expect({ breakage: b.name, failed: head >= 0 }).toEqual({ breakage: b.name, failed: true });
+					const failures = lines.slice(head + 1).filter((_, i, rest) => rest.slice(0, i + 1).every((l) => l.startsWith('    ')));
+					const named = failures.find((l) => l.startsWith(`    ${b.failing.at}`));
+					expect({ breakage: b.name, failures, named: named !== undefined }).toEqual({ breakage: b.name, failures, named: true });
+					if (b.failing.says) expect(named).toMatch(b.failing.says);
+				}
+				const junit = readFileSync(join(project, 'reports', `broken-${line.version}.xml`), 'utf8');
+				expect(junit).toMatch(/<failure message="/);
+				expect(readFileSync(summary, 'utf8')).toMatch(/#### What failed[\s\S]*broken\/dropped-filter\.test\.yaml/);
+			},
+			10 * MINUTE,
+		);
+	});
+
+	test('a wrong test file exits 2 naming its file, line and path, and nothing runs', async () => {
+		mkdirSync(join(project, 'wrong'), { recursive: true });
+		writeFileSync(
+			join(project, 'wrong', 'typos.test.yaml'),
+			[
+				'workflow: ../workflows/dentists-to-hubspot.json',
+				'stubs: { HubSpot: passThrough }',
+				'cases:',
+				'  - name: typos',
+				'    expect:',
+				'      nodes:',
+				'        HubSpot: { items: 3 }',
+				'        Fetch Leads: { items: many }',
+				'      servce: { creditsCharged: 0 }',
+				'',
+			].join('\n'),
+		);
+		writeFileSync(
+			join(project, 'wrong', 'names.test.yaml'),
+			'workflow: ../workflows/dentists-to-hubspot.json\nstubs: { HubSpot: passThrough }\ncases:\n  - name: a node name with a typo\n    expect:\n      nodes: { Hubspot: { ran: true } }\n',
+		);
+		const outcome = await runTests(['wrong', '--n8n', join(CACHE, 'n8n-2.40.7', 'node_modules', '.bin', 'n8n')]);
+		expect(outcome.code).toBe(2);
+		expect(outcome.stdout).toContain('wrong/typos.test.yaml:9: cases.0.expect: unknown field "servce"');
+		expect(outcome.stdout).toContain('wrong/typos.test.yaml:8: cases.0.expect.nodes.Fetch Leads.items: expected a number or an object');
+		expect(outcome.stdout).toContain('wrong/names.test.yaml:6: cases.0.expect.nodes.Hubspot: the workflow has no node named "Hubspot"');
+		expect(outcome.stdout).toContain('nothing was run');
+		expect(outcome.stderr).not.toContain('starting n8n');
+	});
+});
