@@ -213,9 +213,13 @@ export type RunSpec = z.output<typeof run>;
 
 /** The JSON Schema editors validate test files with (published as workflow-test.schema.json). */
 export function testFileJsonSchema(): Record<string, unknown> {
+	const schema = z.toJSONSchema(testFileSchema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+	// zod keeps each named schema's `id` beside its $defs entry; JSON Schema 2020-12 has no such
+	// keyword (validators refuse it): the name is the $defs key.
+	for (const definition of [schema, ...Object.values((schema.$defs ?? {}) as Record<string, Record<string, unknown>>)]) delete definition.id;
 	return {
 		$id: 'https://github.com/n8n-nodes-lead-inbox/n8n-nodes-lead-inbox/blob/main/mock-server/workflow-test.schema.json',
-		...(z.toJSONSchema(testFileSchema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>),
+		...schema,
 	};
 }
 

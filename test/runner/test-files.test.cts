@@ -1,0 +1,118 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { parse } from 'yaml';
+import { loadTestFile, TestFileError } from '../../mock-server/src/runner/file/load.cjs';
+import { testFileJsonSchema } from '../../mock-server/src/runner/file/schema.cjs';
+import { findTestFiles, runWorkflowTests } from '../../mock-server/src/runner/run.cjs';
+
+/**
+ * Test files as users write them: the project's own load, a wrong one is named with its file, line
+ * and path before anything runs, and the published JSON Schema accepts what the runner accepts.
+ */
+const ROOT = join(__dirname, '..', '..');
+const SCHEMA = join(ROOT, 'mock-server', 'workflow-test.schema.json');
+const TEST_FILES = [
+	...findTestFiles(join(ROOT, 'examples', 'workflow-tests')),
+	...findTestFiles(join(ROOT, 'test', 'workflow-tests', 'project', 'tests')),
+];
+
+/** A folder with the project's test workflows and the given test files. */
+function project(files: Record<string, string>): string {
+	const dir = mkdtempSync(join(tmpdir(), 'workflow-test-files-'));
+	writeFileSync(join(dir, 'flow.json'), readFileSync(join(ROOT, 'test', 'workflow-tests', 'project', 'workflows', 'dentists-to-hubspot.json')));
+	for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+	return dir;
+}
+
+const problemsOf = (dir: string, file: string) => {
+	try {
+		loadTestFile(file, dir);
+	} catch (error) {
+		if (error instanceof TestFileError) return error.problems.map((p) => `${p.file}:${p.line ?? '-'}: ${p.path}: ${p.message}`);
+		throw error;
+	}
+	return [];
+};
+
+describe('workflow test files', () => {
+	it.each(TEST_FILES.map((f) => [f.slice(ROOT.length + 1)]))('%s loads', (file) => {
+		expect(problemsOf(ROOT, file)).toEqual([]);
+	});
+
+	it('names each problem with its line and path: unknown field, wrong value, missing field, union forms', () => {
+		const dir = project({
+			'a.test.yaml': [
+				'workflow: flow.json', // 1
+				'stubs: { HubSpot: passThrough }', // 2
+				'cases:', // 3
+				'  - name: one', // 4
+				'    runs: 0', // 5
+				'    expect:', // 6
+				'      nodes:', // 7
+				'        Fetch Leads: { items: { atLeast: -1 } }', // 8
+				'        HubSpot: { every: { email: "/@/" }, itemz: 3 }', // 9
+				'      service: { inboxes: { status: { broken: 1 } } }', // 10
+				'  - expect: {}', // 11
+				'',
+			].join('\n'),
+		});
+		expect(problemsOf(dir, 'a.test.yaml')).toEqual([
+			'a.test.yaml:5: cases.0.runs: Too small: expected number to be >=1',
+			'a.test.yaml:8: cases.0.expect.nodes.Fetch Leads.items.atLeast: Too small: expected number to be >=0',
+			'a.test.yaml:9: cases.0.expect.nodes.HubSpot: unknown field "itemz"',
+			expect.stringMatching(/^a\.test\.yaml:10: cases\.0\.expect\.service\.inboxes\.status\.broken: /),
+			'a.test.yaml:11: cases.1.name: missing: give a string',
+		]);
+	});
+
+	it('names nodes the workflow does not have', () => {
+		const dir = project({
+			'b.test.yaml': 'workflow: flow.json\nstubs: { Hubspot: passThrough }\ncases:\n  - name: x\n    expect: { error: { node: Fetch leads } }\n',
+		});
+		expect(problemsOf(dir, 'b.test.yaml')).toEqual([
+			'b.test.yaml:2: stubs.Hubspot: the workflow has no node named "Hubspot" (it has: Every morning, Fetch Leads, CRM contact, HubSpot)',
+			'b.test.yaml:5: cases.0.expect.error.node: the workflow has no node named "Fetch leads" (it has: Every morning, Fetch Leads, CRM contact, HubSpot)',
+		]);
+	});
+
+	it('says where the YAML itself is broken, and what is wrong with the workflow file', () => {
+		const dir = project({
+			'c.test.yaml': 'workflow: flow.json\ncases:\n  - name: x\n    expect: { status: success\n',
+			'd.test.yaml': 'workflow: missing.json\ncases: [{ name: x }]\n',
+			'e.test.json': JSON.stringify({ workflow: 'e.test.json', cases: [{ name: 'x' }] }),
+		});
+		expect(problemsOf(dir, 'c.test.yaml')[0]).toMatch(/^c\.test\.yaml:[45]: : /);
+		expect(problemsOf(dir, 'd.test.yaml')).toEqual([expect.stringMatching(/^d\.test\.yaml:1: workflow: no such file: .*missing\.json \(the path is relative to the test file\)$/)]);
+		expect(problemsOf(dir, 'e.test.json')).toEqual([expect.stringMatching(/^e\.test\.json:1: workflow: .* is not an n8n workflow \(no nodes and connections\)/)]);
+	});
+
+	it('runs nothing while any file is wrong, and lists every problem of every file (exit 2)', async () => {
+		const dir = project({
+			'ok.test.yaml': 'workflow: flow.json\nstubs: { HubSpot: passThrough }\ncases: [{ name: fine }]\n',
+			'bad.test.yaml': 'workflow: flow.json\ncases: [{ name: x, runs: many }]\n',
+		});
+		const lines: string[] = [];
+		const result = await runWorkflowTests({ paths: ['.'], cwd: dir, n8n: 'never-resolved', nodes: ROOT, out: (l) => lines.push(l), progress: (l) => lines.push(l) });
+		expect(result.exitCode).toBe(2);
+		expect(result.files).toEqual([]);
+		expect(lines).toEqual(['bad.test.yaml:2: cases.0.runs: expected a number or an array', '\n1 problem(s) in the test files: nothing was run.']);
+	});
+
+	it('the published JSON Schema is generated from the runner\'s own (UPDATE_SCHEMA=1 rewrites it)', () => {
+		const generated = `${JSON.stringify(testFileJsonSchema(), null, '\t')}\n`;
+		if (process.env.UPDATE_SCHEMA) writeFileSync(SCHEMA, generated);
+		expect(readFileSync(SCHEMA, 'utf8')).toBe(generated);
+	});
+
+	it('the JSON Schema accepts every test file the runner accepts and refuses what it refuses', () => {
+		const ajv = new Ajv2020({ strict: false, allErrors: true });
+		addFormats(ajv);
+		const validate = ajv.compile(JSON.parse(readFileSync(SCHEMA, 'utf8')));
+		for (const file of TEST_FILES) expect({ file, valid: validate(parse(readFileSync(file, 'utf8'))), errors: validate.errors }).toEqual({ file, valid: true, errors: null });
+		expect(validate({ workflow: 'x.json', cases: [{ name: 'x', expect: { nodes: { A: { itemz: 1 } } } }] })).toBe(false);
+		expect(validate({ workflow: 'x.json', cases: [{ name: 'x', runs: 0 }] })).toBe(false);
+	});
+});
