@@ -34,6 +34,16 @@ package="${INPUT_PACKAGE:-lead-inbox-mock-server}"
 case "$package" in
 *.tgz | *.tar.gz) [ "${package#/}" = "$package" ] && package="$PWD/$package" ;;
 esac
+
+# With tests: the workflow tests run in real n8n (each test file starts a server of its own).
+if [ -n "${INPUT_TESTS:-}" ]; then
+	echo "Installing $package..."
+	npm install --prefix "$state/install" --no-audit --no-fund --loglevel=error "$package" >/dev/null
+	read -r -a tests <<<"$INPUT_TESTS"
+	exec "$state/install/node_modules/.bin/lead-inbox-mock-server" test "${tests[@]}" --n8n "${INPUT_N8N:-2.40.7}" \
+		${INPUT_NODES:+--nodes "$INPUT_NODES"} ${INPUT_JUNIT:+--junit "$INPUT_JUNIT"}
+fi
+
 seed="${INPUT_SEED:-}"
 if [ -n "$seed" ]; then
 	[ "${seed#/}" = "$seed" ] && seed="$PWD/$seed"

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { runCompositeAction } from '../helpers/composite-action.cjs';
 import { ALL_LINES, CACHE, type N8nVersion } from './n8n-app.cjs';
 import { processFolder } from './process-folders.cjs';
 import { pack, packedPackage, ROOT } from './support.cjs';
@@ -86,6 +87,7 @@ const BREAKAGES: Breakage[] = [
 
 describe('lead-inbox-mock-server test, in a user project', () => {
 	let project: string;
+	let serverTarball: string;
 	const bin = () => join(project, 'node_modules', '.bin', 'lead-inbox-mock-server');
 	const runTests = async (args: string[], env: Record<string, string> = {}): Promise<Outcome> => {
 		try {
@@ -104,13 +106,13 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 
 	beforeAll(async () => {
 		const nodes = packedPackage();
-		const server = pack(join(ROOT, 'mock-server'), 'pack-server');
+		serverTarball = pack(join(ROOT, 'mock-server'), 'pack-server');
 		project = processFolder(CACHE, 'workflow-tests-project');
 		cpSync(PROJECT, project, { recursive: true });
 		writeFileSync(join(project, 'package.json'), '{"name":"my-n8n-workflows","private":true}\n');
 		// The user's install; offline from npm's cache (tests reach only loopback). The nodes'
 		// peer (n8n-workflow) comes with n8n, not with the project.
-		await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--legacy-peer-deps', '--save-dev', nodes, server], { cwd: project });
+		await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--legacy-peer-deps', '--save-dev', nodes, serverTarball], { cwd: project });
 		// The broken workflows, each with its test file, in a folder of their own.
 		mkdirSync(join(project, 'broken'));
 		for (const b of BREAKAGES) {
@@ -162,6 +164,23 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			10 * MINUTE,
 		);
 	});
+
+	test(
+		'the composite action runs the tests (tests input) and fills the job summary',
+		async () => {
+			const summary = join(project, 'action-summary.md');
+			writeFileSync(summary, '');
+			const action = await runCompositeAction(
+				join(ROOT, 'mock-server'),
+				{ package: serverTarball, tests: 'tests/inbox-alert.test.yaml', n8n: join(CACHE, 'n8n-2.40.7', 'node_modules', '.bin', 'n8n'), junit: 'reports/action.xml' },
+				{ workspace: project, runnerTemp: processFolder(CACHE, 'workflow-tests-runner-temp'), env: { GITHUB_STEP_SUMMARY: summary } },
+			);
+			expect(action.log).toContain('\u2713 tests/inbox-alert.test.yaml \u203a an inbox that breaks raises one alert on the next check');
+			expect(readFileSync(join(project, 'reports', 'action.xml'), 'utf8')).toContain('tests="1" failures="0"');
+			expect(readFileSync(summary, 'utf8')).toContain('all passed, 1 passed');
+		},
+		5 * MINUTE,
+	);
 
 	test('a wrong test file exits 2 naming its file, line and path, and nothing runs', async () => {
 		mkdirSync(join(project, 'wrong'), { recursive: true });

@@ -5,6 +5,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { loadTestFile, TestFileError } from '../../mock-server/src/runner/file/load.cjs';
+import { referenceTables } from '../../mock-server/src/runner/file/reference.cjs';
 import { testFileJsonSchema } from '../../mock-server/src/runner/file/schema.cjs';
 import { findTestFiles, runWorkflowTests } from '../../mock-server/src/runner/run.cjs';
 
@@ -14,6 +15,7 @@ import { findTestFiles, runWorkflowTests } from '../../mock-server/src/runner/ru
  */
 const ROOT = join(__dirname, '..', '..');
 const SCHEMA = join(ROOT, 'mock-server', 'workflow-test.schema.json');
+const DOC = join(ROOT, 'docs', 'testing-workflows.md');
 const TEST_FILES = [
 	...findTestFiles(join(ROOT, 'examples', 'workflow-tests')),
 	...findTestFiles(join(ROOT, 'test', 'workflow-tests', 'project', 'tests')),
@@ -105,6 +107,14 @@ describe('workflow test files', () => {
 		const generated = `${JSON.stringify(testFileJsonSchema(), null, '\t')}\n`;
 		if (process.env.UPDATE_SCHEMA) writeFileSync(SCHEMA, generated);
 		expect(readFileSync(SCHEMA, 'utf8')).toBe(generated);
+	});
+
+	it("the docs' format reference is generated from the JSON Schema (UPDATE_SCHEMA=1 rewrites it)", () => {
+		const doc = readFileSync(DOC, 'utf8');
+		const table = referenceTables(JSON.parse(readFileSync(SCHEMA, 'utf8')));
+		const generated = doc.replace(/(<!-- reference:start -->\n)[\s\S]*(<!-- reference:end -->)/, `$1${table}\n$2`);
+		if (process.env.UPDATE_SCHEMA) writeFileSync(DOC, generated);
+		expect(doc).toBe(generated);
 	});
 
 	it('the JSON Schema accepts every test file the runner accepts and refuses what it refuses', () => {

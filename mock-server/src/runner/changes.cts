@@ -2,25 +2,35 @@
 import type { MockServer } from '../api/start.cjs';
 import { type Change, seconds } from './file/schema.cjs';
 
-export async function applyChange(server: MockServer, accountId: string, change: Change): Promise<void> {
+export async function applyChange(
+	server: MockServer,
+	accountId: string,
+	change: Change,
+): Promise<void> {
 	const { admin } = server;
 	if ('advanceClock' in change) await admin.advanceClock(seconds(change.advanceClock));
-	else if ('inboxStatus' in change) await admin.setInboxStatus(accountId, change.inboxStatus.inbox, change.inboxStatus.status);
+	else if ('inboxStatus' in change)
+		await admin.setInboxStatus(accountId, change.inboxStatus.inbox, change.inboxStatus.status);
 	else if ('credits' in change) await admin.accounts.update(accountId, { credits: change.credits });
 	else if ('fault' in change) await admin.faults.arm(change.fault as never);
 	else if ('clearFaults' in change) await admin.faults.clear();
 	else if ('seed' in change) await admin.seed(change.seed as never);
 	else {
 		const { method, path, body } = change.admin;
-		const response = await fetch(`${server.url}/__admin${path.replaceAll('{accountId}', accountId)}`, {
-			method,
-			headers: {
-				authorization: `Bearer ${server.adminToken}`,
-				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+		const response = await fetch(
+			`${server.url}/__admin${path.replaceAll('{accountId}', accountId)}`,
+			{
+				method,
+				headers: {
+					authorization: `Bearer ${server.adminToken}`,
+					...(body === undefined ? {} : { 'content-type': 'application/json' }),
+				},
+				body: body === undefined ? undefined : JSON.stringify(body),
 			},
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
+		);
 		if (!response.ok)
-			throw new Error(`admin call ${method} ${path} answered ${response.status}: ${(await response.text()).slice(0, 500)}`);
+			throw new Error(
+				`admin call ${method} ${path} answered ${response.status}: ${(await response.text()).slice(0, 500)}`,
+			);
 	}
 }

@@ -55,11 +55,21 @@ export async function testCommand(argv: string[]): Promise<number> {
 	}
 	const jobs = values.jobs === undefined ? undefined : Number(values.jobs);
 	if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1)) {
-		process.stderr.write(`Error: --jobs must be a whole number of at least 1, not ${values.jobs}\n`);
+		process.stderr.write(
+			`Error: --jobs must be a whole number of at least 1, not ${values.jobs}\n`,
+		);
 		return 2;
 	}
 	try {
-		const result = await runWorkflowTests({ paths: positionals, n8n: values.n8n, n8nNode: values['n8n-node'], nodes: values.nodes, junit: values.junit, jobs, replay: values.replay });
+		const result = await runWorkflowTests({
+			paths: positionals,
+			n8n: values.n8n,
+			n8nNode: values['n8n-node'],
+			nodes: values.nodes,
+			junit: values.junit,
+			jobs,
+			replay: values.replay,
+		});
 		return result.exitCode;
 	} catch (error) {
 		if (error instanceof N8nNotFound || /^no n8n to run/.test((error as Error).message)) {

@@ -4,10 +4,23 @@
  * checked against the case's expectations.
  */
 import { applyChange } from './changes.cjs';
-import { checkDistinct, checkRun, checkService, type Failure, type RunView, type ServiceView } from './expect/check.cjs';
+import {
+	checkDistinct,
+	checkRun,
+	checkService,
+	type Failure,
+	type RunView,
+	type ServiceView,
+} from './expect/check.cjs';
 import type { LoadedTestFile, Workflow, WorkflowNode } from './file/load.cjs';
 import type { TestCase } from './file/schema.cjs';
-import { type Execution, executionList, finished, type ListedExecution, readExecution } from './n8n/executions.cjs';
+import {
+	type Execution,
+	executionList,
+	finished,
+	type ListedExecution,
+	readExecution,
+} from './n8n/executions.cjs';
 import { until } from './n8n/rest.cjs';
 import type { Session } from './session.cjs';
 import { findStart, prepareWorkflow, type StartPlan } from './workflow/prepare.cjs';
@@ -23,7 +36,11 @@ export interface CaseResult {
 
 const RUN_TIMEOUT_MS = 5 * 60_000;
 
-export async function runCase(session: Session, loaded: LoadedTestFile, testCase: TestCase): Promise<CaseResult> {
+export async function runCase(
+	session: Session,
+	loaded: LoadedTestFile,
+	testCase: TestCase,
+): Promise<CaseResult> {
 	const started = Date.now();
 	const result = (failures: Failure[], runs: number): CaseResult => ({
 		name: testCase.name,
@@ -42,7 +59,11 @@ export async function runCase(session: Session, loaded: LoadedTestFile, testCase
 	});
 	// Nothing leaves the machine: a node of another service that is not stubbed stops the case
 	// before anything is sent.
-	if (prepared.blocked.length) return result(prepared.blocked.map((message) => ({ at: 'stubs', message })), 0);
+	if (prepared.blocked.length)
+		return result(
+			prepared.blocked.map((message) => ({ at: 'stubs', message })),
+			0,
+		);
 
 	await session.reset();
 	const { accountId } = session;
@@ -52,33 +73,60 @@ export async function runCase(session: Session, loaded: LoadedTestFile, testCase
 	const before = await server.admin.accounts.get(accountId);
 
 	const created = await rest('POST', '/workflows', prepared.workflow);
-	if (created.status !== 200) throw new Error(`n8n refused the workflow: ${JSON.stringify(created.body).slice(0, 1000)}`);
+	if (created.status !== 200)
+		throw new Error(`n8n refused the workflow: ${JSON.stringify(created.body).slice(0, 1000)}`);
 	const stored = (created.body as { data: StoredWorkflow }).data;
 	const workflowId = String(stored.id);
 	let versionId = stored.versionId;
 	const activate = async () => {
 		const answer = await rest('POST', `/workflows/${workflowId}/activate`, { versionId });
-		if (answer.status === 200) versionId = (answer.body as { data: StoredWorkflow }).data.versionId ?? versionId;
+		if (answer.status === 200)
+			versionId = (answer.body as { data: StoredWorkflow }).data.versionId ?? versionId;
 		return answer as N8nAnswer;
 	};
 	const deactivate = async () => {
 		await rest('POST', `/workflows/${workflowId}/deactivate`, {});
 	};
 
-	const specs = typeof testCase.runs === 'number' || testCase.runs === undefined
-		? Array.from({ length: testCase.runs ?? 1 }, () => ({}) as NonNullable<Extract<TestCase['runs'], unknown[]>>[number])
-		: testCase.runs;
+	const specs =
+		typeof testCase.runs === 'number' || testCase.runs === undefined
+			? Array.from(
+					{ length: testCase.runs ?? 1 },
+					() => ({}) as NonNullable<Extract<TestCase['runs'], unknown[]>>[number],
+				)
+			: testCase.runs;
 	const views: RunView[] = [];
 	const seen = new Set<string>();
 	try {
 		for (const [r, run] of specs.entries()) {
-			if (r > 0 && testCase.advanceClock !== undefined) await applyChange(server, accountId, { advanceClock: testCase.advanceClock });
+			if (r > 0 && testCase.advanceClock !== undefined)
+				await applyChange(server, accountId, { advanceClock: testCase.advanceClock });
 			for (const change of run.before ?? []) await applyChange(server, accountId, change);
-			const items = run.input ?? testCase.input ?? (prepared.start.schedule ? [scheduleItem(new Date(), loaded.workflow.settings?.timezone as string | undefined)] : [{}]);
+			const items =
+				run.input ??
+				testCase.input ??
+				(prepared.start.schedule
+					? [scheduleItem(new Date(), loaded.workflow.settings?.timezone as string | undefined)]
+					: [{}]);
 			const executions =
 				prepared.start.kind === 'webhook'
-					? await webhookRun(session, workflowId, prepared.workflow, prepared.start, items, r === 0 ? activate : undefined, seen)
-					: await check(session, workflowId, prepared.workflow, prepared.start, r === 0 ? activate : async () => (await deactivate(), await activate()), seen);
+					? await webhookRun(
+							session,
+							workflowId,
+							prepared.workflow,
+							prepared.start,
+							items,
+							r === 0 ? activate : undefined,
+							seen,
+						)
+					: await check(
+							session,
+							workflowId,
+							prepared.workflow,
+							prepared.start,
+							r === 0 ? activate : async () => (await deactivate(), await activate()),
+							seen,
+						);
 			views.push(executions);
 		}
 	} finally {
@@ -88,10 +136,18 @@ export async function runCase(session: Session, loaded: LoadedTestFile, testCase
 	const failures: Failure[] = [];
 	const e = testCase.expect ?? {};
 	failures.push(...checkRun(e, views[views.length - 1], 'expect'));
-	if (e.everyRun) views.forEach((v, r) => failures.push(...checkRun(e.everyRun!, v, `expect.everyRun (run ${r + 1})`)));
-	specs.forEach((run, r) => run.expect && failures.push(...checkRun(run.expect, views[r], `runs.${r}.expect`)));
+	if (e.everyRun)
+		views.forEach((v, r) =>
+			failures.push(...checkRun(e.everyRun!, v, `expect.everyRun (run ${r + 1})`)),
+		);
+	specs.forEach(
+		(run, r) => run.expect && failures.push(...checkRun(run.expect, views[r], `runs.${r}.expect`)),
+	);
 	if (e.distinct) failures.push(...checkDistinct(e.distinct, views, 'expect.distinct'));
-	if (e.service) failures.push(...(await checkService(e.service, await serviceView(session, before), 'expect.service')));
+	if (e.service)
+		failures.push(
+			...(await checkService(e.service, await serviceView(session, before), 'expect.service')),
+		);
 	return result(failures, views.length);
 }
 
@@ -105,10 +161,21 @@ interface StoredWorkflow {
 }
 
 /** One run started through the webhook in the start node's place; its execution read once it ends. */
-async function webhookRun(session: Session, workflowId: string, workflow: Workflow, start: StartPlan, items: unknown[], activate: Activation | undefined, seen: Set<string>): Promise<RunView> {
+async function webhookRun(
+	session: Session,
+	workflowId: string,
+	workflow: Workflow,
+	start: StartPlan,
+	items: unknown[],
+	activate: Activation | undefined,
+	seen: Set<string>,
+): Promise<RunView> {
 	if (activate) {
 		const answer = await activate();
-		if (answer.status !== 200) throw new Error(`n8n did not publish the workflow: ${JSON.stringify(answer.body).slice(0, 1000)}`);
+		if (answer.status !== 200)
+			throw new Error(
+				`n8n did not publish the workflow: ${JSON.stringify(answer.body).slice(0, 1000)}`,
+			);
 	}
 	const call = () =>
 		fetch(`${session.app.url}/webhook/${start.webhookPath}`, {
@@ -119,9 +186,17 @@ async function webhookRun(session: Session, workflowId: string, workflow: Workfl
 	let answer = await call();
 	// n8n may answer the activation before its webhook is registered: a 404 is retried until then.
 	if (answer.status === 404) {
-		await until(async () => (answer = await call()).status !== 404, 30_000, 'n8n to register the workflow\'s webhook', 200);
+		await until(
+			async () => (answer = await call()).status !== 404,
+			30_000,
+			"n8n to register the workflow's webhook",
+			200,
+		);
 	}
-	if (!answer.ok) throw new Error(`n8n did not start the run (${answer.status}): ${(await answer.text()).slice(0, 500)}`);
+	if (!answer.ok)
+		throw new Error(
+			`n8n did not start the run (${answer.status}): ${(await answer.text()).slice(0, 500)}`,
+		);
 	const executions = await settled(session, workflowId, seen, 1);
 	return viewOf(session, executions, start, workflow);
 }
@@ -131,12 +206,27 @@ async function webhookRun(session: Session, workflowId: string, workflow: Workfl
  * (n8n's own schedule never comes during a test). A check that finds changes starts an execution;
  * one that finds none starts nothing. An activation n8n refuses is the check's error.
  */
-async function check(session: Session, workflowId: string, workflow: Workflow, start: StartPlan, activate: Activation, seen: Set<string>): Promise<RunView> {
+async function check(
+	session: Session,
+	workflowId: string,
+	workflow: Workflow,
+	start: StartPlan,
+	activate: Activation,
+	seen: Set<string>,
+): Promise<RunView> {
 	const eventsBefore = session.triggerEvents(workflow.name!);
 	const answer = await activate();
 	if (answer.status !== 200) {
-		const message = (answer.body?.message ?? JSON.stringify(answer.body)).replace(/^There was a problem activating the workflow: "?|"$/g, '');
-		return { status: 'error', error: { node: start.node, message }, nodes: { [start.node]: [{ outputs: [[]], hints: [], error: { message } }] }, outputIndex: () => 0 };
+		const message = (answer.body?.message ?? JSON.stringify(answer.body)).replace(
+			/^There was a problem activating the workflow: "?|"$/g,
+			'',
+		);
+		return {
+			status: 'error',
+			error: { node: start.node, message },
+			nodes: { [start.node]: [{ outputs: [[]], hints: [], error: { message } }] },
+			outputIndex: () => 0,
+		};
 	}
 	// n8n logged the check's event (if it found changes) before it answered; one more call to n8n
 	// lets this process read what n8n wrote by then.
@@ -146,23 +236,37 @@ async function check(session: Session, workflowId: string, workflow: Workflow, s
 }
 
 /** The workflow's `expected` executions not seen before, once n8n has finished them. */
-async function settled(session: Session, workflowId: string, seen: Set<string>, expected: number): Promise<Execution[]> {
+async function settled(
+	session: Session,
+	workflowId: string,
+	seen: Set<string>,
+	expected: number,
+): Promise<Execution[]> {
 	let fresh: ListedExecution[] = [];
 	await until(
 		async () => {
-			fresh = (await executionList(session.rest, workflowId)).filter((e) => !seen.has(String(e.id)));
+			fresh = (await executionList(session.rest, workflowId)).filter(
+				(e) => !seen.has(String(e.id)),
+			);
 			return fresh.length >= expected && fresh.every(finished);
 		},
 		RUN_TIMEOUT_MS,
 		`the run of workflow ${workflowId} to end in n8n`,
 		100,
 	);
-	const executions = await Promise.all(fresh.map((e) => readExecution(session.rest, session.app.runDataReader, String(e.id))));
+	const executions = await Promise.all(
+		fresh.map((e) => readExecution(session.rest, session.app.runDataReader, String(e.id))),
+	);
 	executions.forEach((e) => seen.add(e.id));
 	return executions.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
-function viewOf(session: Session, executions: Execution[], start: StartPlan, workflow: Workflow): RunView {
+function viewOf(
+	session: Session,
+	executions: Execution[],
+	start: StartPlan,
+	workflow: Workflow,
+): RunView {
 	const outputIndex = (node: string, output: number | string): number | undefined => {
 		if (typeof output === 'number') return output;
 		const found = workflow.nodes.find((n) => n.name === node);
@@ -172,25 +276,45 @@ function viewOf(session: Session, executions: Execution[], start: StartPlan, wor
 	};
 	if (!executions.length)
 		// A check that found no change: the trigger ran and handed on nothing; nothing else ran.
-		return { status: 'success', nodes: { [start.node]: [{ outputs: [[]], hints: [] }] }, outputIndex };
+		return {
+			status: 'success',
+			nodes: { [start.node]: [{ outputs: [[]], hints: [] }] },
+			outputIndex,
+		};
 	const nodes: RunView['nodes'] = {};
 	for (const execution of executions)
-		for (const [name, runs] of Object.entries(execution.run.nodes)) (nodes[name] ??= []).push(...runs);
+		for (const [name, runs] of Object.entries(execution.run.nodes))
+			(nodes[name] ??= []).push(...runs);
 	const failed = executions.find((x) => x.run.status === 'error' || x.run.error);
 	return {
 		status: failed ? 'error' : 'success',
-		error: failed?.run.error ? { node: failed.run.error.node, message: failed.run.error.message } : undefined,
+		error: failed?.run.error
+			? { node: failed.run.error.node, message: failed.run.error.message }
+			: undefined,
 		nodes,
 		outputIndex,
 	};
 }
 
 /** The service after the case, next to the account as it was before the first run. */
-async function serviceView(session: Session, before: { credits: number; contactCount: number }): Promise<ServiceView> {
+async function serviceView(
+	session: Session,
+	before: { credits: number; contactCount: number },
+): Promise<ServiceView> {
 	const { admin } = session.server;
 	const after = await admin.accounts.get(session.accountId);
-	const pools = (await (await fetch(`${session.server.url}/__admin/accounts/${session.accountId}/pools`, { headers: { authorization: `Bearer ${session.server.adminToken}` } })).json()) as { pools: { name: string; inboxes: Record<string, number> }[] };
-	const line = (r: { method: string; path: string; query: unknown; status: number | null; body?: unknown }) =>
+	const pools = (await (
+		await fetch(`${session.server.url}/__admin/accounts/${session.accountId}/pools`, {
+			headers: { authorization: `Bearer ${session.server.adminToken}` },
+		})
+	).json()) as { pools: { name: string; inboxes: Record<string, number> }[] };
+	const line = (r: {
+		method: string;
+		path: string;
+		query: unknown;
+		status: number | null;
+		body?: unknown;
+	}) =>
 		`${r.method} ${r.path} ${JSON.stringify(r.query)} -> ${r.status ?? 'dropped'} (body ${JSON.stringify(r.body) ?? 'not kept'})`;
 	return {
 		creditsCharged: Math.max(0, before.credits - after.credits),
@@ -200,10 +324,20 @@ async function serviceView(session: Session, before: { credits: number; contactC
 		pools: pools.pools.map((p) => ({ name: p.name, inboxes: p.inboxes })),
 		requests: async (filter) => {
 			const matching = await admin.requests.list(filter as never);
-			const near = (await admin.requests.list({ method: filter.method as string | undefined, path: filter.path as string | undefined, limit: 1 }))[0] ?? (await admin.requests.list({ limit: 1 }))[0];
-			return { ids: matching.map((r) => r.id), nearest: near ? line(near) : 'none: the workflow made no request' };
+			const near =
+				(
+					await admin.requests.list({
+						method: filter.method as string | undefined,
+						path: filter.path as string | undefined,
+						limit: 1,
+					})
+				)[0] ?? (await admin.requests.list({ limit: 1 }))[0];
+			return {
+				ids: matching.map((r) => r.id),
+				nearest: near ? line(near) : 'none: the workflow made no request',
+			};
 		},
-		allRequests: async () => (await admin.requests.list()).map((r) => ({ id: r.id, line: line(r) })),
+		allRequests: async () =>
+			(await admin.requests.list()).map((r) => ({ id: r.id, line: line(r) })),
 	};
 }
-

@@ -7,7 +7,13 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { describeProblem, type FileProblem, loadTestFile, type LoadedTestFile, TestFileError } from './file/load.cjs';
+import {
+	describeProblem,
+	type FileProblem,
+	loadTestFile,
+	type LoadedTestFile,
+	TestFileError,
+} from './file/load.cjs';
 import { type N8nInstall, resolveN8n } from './n8n/install.cjs';
 import { caseLines, summaryLines } from './report/console.cjs';
 import { appendGithubSummary } from './report/github.cjs';
@@ -73,16 +79,23 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 	const files = [...new Set(paths.flatMap((p) => findTestFiles(resolve(cwd, p))))];
 	const problems: FileProblem[] = [];
 	const loaded: LoadedTestFile[] = [];
-	if (!files.length) problems.push({ file: paths.join(' '), path: '', message: 'no test files (*.test.yaml, *.test.yml, *.test.json) there' });
+	if (!files.length)
+		problems.push({
+			file: paths.join(' '),
+			path: '',
+			message: 'no test files (*.test.yaml, *.test.yml, *.test.json) there',
+		});
 	for (const file of files) {
 		try {
 			const test = loadTestFile(file, cwd);
 			const start = findStart(test.workflow, test.spec.start);
-			if (typeof start === 'string') problems.push({ file: test.file, path: 'workflow', message: start });
+			if (typeof start === 'string')
+				problems.push({ file: test.file, path: 'workflow', message: start });
 			loaded.push(test);
 		} catch (error) {
 			if (error instanceof TestFileError) problems.push(...error.problems);
-			else if ((error as NodeJS.ErrnoException).code === 'ENOENT') problems.push({ file, path: '', message: 'no such file' });
+			else if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+				problems.push({ file, path: '', message: 'no such file' });
 			else throw error;
 		}
 	}
@@ -98,7 +111,10 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 		return { exitCode: 2, problems, files: [] };
 	}
 
-	const n8n = typeof options.n8n === 'object' ? options.n8n : await resolveN8n(options.n8n ?? defaultN8n(cwd), { progress, node: options.n8nNode });
+	const n8n =
+		typeof options.n8n === 'object'
+			? options.n8n
+			: await resolveN8n(options.n8n ?? defaultN8n(cwd), { progress, node: options.n8nNode });
 	const jobs = Math.max(1, options.jobs ?? Math.floor(cpus().length / 2));
 	const work = join(tmpdir(), `lead-inbox-workflow-tests-${process.pid}`);
 	const results: FileResult[] = [];
@@ -108,11 +124,22 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 			const i = next++;
 			const test = loaded[i];
 			const fileStarted = Date.now();
-			const result: FileResult = { file: test.file, n8nVersion: n8n.version, cases: [], durationMs: 0 };
+			const result: FileResult = {
+				file: test.file,
+				n8nVersion: n8n.version,
+				cases: [],
+				durationMs: 0,
+			};
 			results[i] = result;
 			let session;
 			try {
-				session = await openSession(test, { n8n, nodes: nodes!, dir: join(work, String(i)), replay: options.replay, progress: (line) => progress(`[${test.file}] ${line}`) });
+				session = await openSession(test, {
+					n8n,
+					nodes: nodes!,
+					dir: join(work, String(i)),
+					replay: options.replay,
+					progress: (line) => progress(`[${test.file}] ${line}`),
+				});
 				for (const testCase of test.spec.cases) {
 					progress(`[${test.file}] running "${testCase.name}"`);
 					const outcome = await runCase(session, test, testCase).catch((error: Error) => ({
@@ -128,7 +155,13 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 			} catch (error) {
 				result.error = (error as Error).message;
 				for (const testCase of test.spec.cases.slice(result.cases.length)) {
-					const outcome = { name: testCase.name, passed: false, failures: [{ at: 'run', message: `the test file could not run: ${result.error}` }], durationMs: 0, runs: 0 };
+					const outcome = {
+						name: testCase.name,
+						passed: false,
+						failures: [{ at: 'run', message: `the test file could not run: ${result.error}` }],
+						durationMs: 0,
+						runs: 0,
+					};
 					result.cases.push(outcome);
 					for (const line of caseLines(test.file, outcome)) out(line);
 				}
@@ -156,9 +189,15 @@ function nodesSource(path: string | undefined, cwd: string): NodesSource {
 		return statSync(full).isDirectory() ? { folder: full } : { tarball: full };
 	}
 	try {
-		return { folder: dirname(createRequire(join(cwd, 'package.json')).resolve('n8n-nodes-lead-inbox/package.json')) };
+		return {
+			folder: dirname(
+				createRequire(join(cwd, 'package.json')).resolve('n8n-nodes-lead-inbox/package.json'),
+			),
+		};
 	} catch {
-		throw new Error('n8n-nodes-lead-inbox is not installed in this project: npm install --save-dev n8n-nodes-lead-inbox, or pass --nodes (a packed .tgz or the package folder)');
+		throw new Error(
+			'n8n-nodes-lead-inbox is not installed in this project: npm install --save-dev n8n-nodes-lead-inbox, or pass --nodes (a packed .tgz or the package folder)',
+		);
 	}
 }
 
@@ -166,5 +205,7 @@ function nodesSource(path: string | undefined, cwd: string): NodesSource {
 function defaultN8n(cwd: string): string {
 	const local = join(cwd, 'node_modules', '.bin', 'n8n');
 	if (existsSync(local)) return local;
-	throw new Error('no n8n to run the workflows on: pass --n8n (an installed n8n, e.g. $(which n8n), or a version to install, e.g. 2.40.7)');
+	throw new Error(
+		'no n8n to run the workflows on: pass --n8n (an installed n8n, e.g. $(which n8n), or a version to install, e.g. 2.40.7)',
+	);
 }

@@ -65,10 +65,18 @@ export async function openSession(
 	},
 ): Promise<Session> {
 	const { spec, workflow } = loaded;
-	const server = await startMockServer({ seed: spec.seed as never, replay: options.replay, log: false });
+	const server = await startMockServer({
+		seed: spec.seed as never,
+		replay: options.replay,
+		log: false,
+	});
 	const cleanups: (() => Promise<void> | void)[] = [() => server.close()];
+	let closing: Promise<void> | undefined;
 	try {
-		const index = spec.seed && spec.credential ? spec.seed.accounts.findIndex((a) => a.apiKey === spec.credential) : 0;
+		const index =
+			spec.seed && spec.credential
+				? spec.seed.accounts.findIndex((a) => a.apiKey === spec.credential)
+				: 0;
 		const apiKey = spec.seed ? spec.seed.accounts[index].apiKey : server.apiKey;
 		/** The credential's account: applying the seed again changes nothing and answers each account's ID. */
 		const accountOf = async () =>
@@ -112,13 +120,18 @@ export async function openSession(
 			const text = partial + chunk.toString();
 			const end = text.lastIndexOf('\n');
 			partial = text.slice(end + 1);
-			for (const match of text.slice(0, end + 1).matchAll(EVENT)) events.set(match[1], (events.get(match[1]) ?? 0) + 1);
+			for (const match of text.slice(0, end + 1).matchAll(EVENT))
+				events.set(match[1], (events.get(match[1]) ?? 0) + 1);
 		};
 		main.child.stdout?.on('data', count);
 		main.child.stderr?.on('data', count);
 		cleanups.unshift(() => app.stop());
 		const rest = await app.signInOwner(OWNER);
-		const types = (await rest('GET', '/types/nodes.json')).body as { name: string; version: number | number[]; outputNames?: string[] }[];
+		const types = (await rest('GET', '/types/nodes.json')).body as {
+			name: string;
+			version: number | number[];
+			outputNames?: string[];
+		}[];
 		const session: Session = {
 			server,
 			app,
@@ -133,12 +146,19 @@ export async function openSession(
 			log: () => main.log,
 			outputNames: (type, version) => {
 				const all = Array.isArray(types) ? types.filter((t) => t.name === type) : [];
-				const match = all.find((t) => version === undefined || (Array.isArray(t.version) ? t.version.includes(version) : t.version === version)) ?? all[0];
+				const match =
+					all.find(
+						(t) =>
+							version === undefined ||
+							(Array.isArray(t.version) ? t.version.includes(version) : t.version === version),
+					) ?? all[0];
 				return Array.isArray(match?.outputNames) ? match.outputNames : undefined;
 			},
-			close: async () => {
-				for (const cleanup of cleanups) await cleanup();
-			},
+			// A second close waits for the first.
+			close: () =>
+				(closing ??= (async () => {
+					for (const cleanup of cleanups) await cleanup();
+				})()),
 		};
 		return session;
 	} catch (error) {

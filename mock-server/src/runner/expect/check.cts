@@ -2,7 +2,12 @@
  * Checks what runs did against a case's expectations. Each failed expectation says where it is in
  * the test file, what was expected, what came, and the nearest item (or request) to what was asked.
  */
-import type { CaseExpectation, NodeExpectation, RunExpectation, ServiceExpectation } from '../file/schema.cjs';
+import type {
+	CaseExpectation,
+	NodeExpectation,
+	RunExpectation,
+	ServiceExpectation,
+} from '../file/schema.cjs';
 import type { NodeRun } from '../n8n/executions.cjs';
 import { countHolds, describeCount, fieldOf, shown, valueMatches } from './match.cjs';
 
@@ -30,22 +35,43 @@ export function checkRun(expect: RunExpectation, run: RunView, at: string): Fail
 			message: `expected ${expect.status}, got ${run.status}${run.error ? ` (${run.error.node ? `node "${run.error.node}": ` : ''}${run.error.message})` : ''}`,
 		});
 	if (expect.error) {
-		if (!run.error) failures.push({ at: `${at}.error`, message: 'expected the run to fail, but it succeeded' });
+		if (!run.error)
+			failures.push({ at: `${at}.error`, message: 'expected the run to fail, but it succeeded' });
 		else {
 			if (expect.error.node !== undefined && expect.error.node !== run.error.node)
-				failures.push({ at: `${at}.error.node`, message: `expected it to fail at "${expect.error.node}", it failed at "${run.error.node ?? '?'}": ${run.error.message}` });
-			if (expect.error.message !== undefined && !valueMatches(expect.error.message, run.error.message))
-				failures.push({ at: `${at}.error.message`, message: `expected ${shown(expect.error.message)}, got ${shown(run.error.message)}` });
+				failures.push({
+					at: `${at}.error.node`,
+					message: `expected it to fail at "${expect.error.node}", it failed at "${run.error.node ?? '?'}": ${run.error.message}`,
+				});
+			if (
+				expect.error.message !== undefined &&
+				!valueMatches(expect.error.message, run.error.message)
+			)
+				failures.push({
+					at: `${at}.error.message`,
+					message: `expected ${shown(expect.error.message)}, got ${shown(run.error.message)}`,
+				});
 		}
 	}
 	for (const [node, expectations] of Object.entries(expect.nodes ?? {}))
 		for (const [i, e] of (Array.isArray(expectations) ? expectations : [expectations]).entries())
-			failures.push(...checkNode(node, e, run, `${at}.nodes.${node}${Array.isArray(expectations) ? `.${i}` : ''}`));
+			failures.push(
+				...checkNode(
+					node,
+					e,
+					run,
+					`${at}.nodes.${node}${Array.isArray(expectations) ? `.${i}` : ''}`,
+				),
+			);
 	return failures;
 }
 
 /** A node's items on an output, over every run of the node. */
-export function itemsOf(run: RunView, node: string, output: number | string = 0): Record<string, unknown>[] | string {
+export function itemsOf(
+	run: RunView,
+	node: string,
+	output: number | string = 0,
+): Record<string, unknown>[] | string {
 	const index = run.outputIndex(node, output);
 	if (index === undefined) return `node "${node}" has no output named "${output}"`;
 	return (run.nodes[node] ?? []).flatMap((r) => r.outputs[index] ?? []);
@@ -55,7 +81,12 @@ function checkNode(node: string, e: NodeExpectation, run: RunView, at: string): 
 	const failures: Failure[] = [];
 	const ran = run.nodes[node] !== undefined;
 	if (e.ran !== undefined && e.ran !== ran)
-		failures.push({ at: `${at}.ran`, message: ran ? `expected "${node}" not to run, but it ran` : `expected "${node}" to run, but it did not${run.error ? ` (the run failed at "${run.error.node ?? '?'}": ${run.error.message})` : ''}` });
+		failures.push({
+			at: `${at}.ran`,
+			message: ran
+				? `expected "${node}" not to run, but it ran`
+				: `expected "${node}" to run, but it did not${run.error ? ` (the run failed at "${run.error.node ?? '?'}": ${run.error.message})` : ''}`,
+		});
 	const items = itemsOf(run, node, e.output);
 	if (typeof items === 'string') return [...failures, { at: `${at}.output`, message: items }];
 	const where = e.output !== undefined && e.output !== 0 ? ` on output ${shown(e.output)}` : '';
@@ -67,34 +98,58 @@ function checkNode(node: string, e: NodeExpectation, run: RunView, at: string): 
 	for (const [field, value] of Object.entries(e.every ?? {})) {
 		const bad = items.findIndex((item) => !valueMatches(value, fieldOf(item, field)));
 		if (bad >= 0)
-			failures.push({ at: `${at}.every.${field}`, message: `expected every item${where} to have ${field} = ${shown(value)}; item ${bad + 1} of ${items.length} has ${shown(fieldOf(items[bad], field))} (item: ${shown(items[bad])})` });
+			failures.push({
+				at: `${at}.every.${field}`,
+				message: `expected every item${where} to have ${field} = ${shown(value)}; item ${bad + 1} of ${items.length} has ${shown(fieldOf(items[bad], field))} (item: ${shown(items[bad])})`,
+			});
 		else if (!items.length && e.items === undefined)
-			failures.push({ at: `${at}.every.${field}`, message: `expected items${where} with ${field} = ${shown(value)}, but there were none` });
+			failures.push({
+				at: `${at}.every.${field}`,
+				message: `expected items${where} with ${field} = ${shown(value)}, but there were none`,
+			});
 	}
 	for (const [field, value] of Object.entries(e.some ?? {}))
 		if (!items.some((item) => valueMatches(value, fieldOf(item, field))))
-			failures.push({ at: `${at}.some.${field}`, message: `expected at least one item${where} with ${field} = ${shown(value)}; none of ${items.length} has it${items.length ? ` (first item's ${field}: ${shown(fieldOf(items[0], field))})` : ''}` });
+			failures.push({
+				at: `${at}.some.${field}`,
+				message: `expected at least one item${where} with ${field} = ${shown(value)}; none of ${items.length} has it${items.length ? ` (first item's ${field}: ${shown(fieldOf(items[0], field))})` : ''}`,
+			});
 	for (const [field, value] of Object.entries(e.none ?? {})) {
 		const bad = items.findIndex((item) => valueMatches(value, fieldOf(item, field)));
 		if (bad >= 0)
-			failures.push({ at: `${at}.none.${field}`, message: `expected no item${where} with ${field} = ${shown(value)}; item ${bad + 1} has ${shown(fieldOf(items[bad], field))} (item: ${shown(items[bad])})` });
+			failures.push({
+				at: `${at}.none.${field}`,
+				message: `expected no item${where} with ${field} = ${shown(value)}; item ${bad + 1} has ${shown(fieldOf(items[bad], field))} (item: ${shown(items[bad])})`,
+			});
 	}
 	const runs = run.nodes[node] ?? [];
 	if (e.error !== undefined) {
-		const said = runs.map((r) => r.error?.message).find((m) => m !== undefined) ?? (run.error?.node === node ? run.error.message : undefined);
+		const said =
+			runs.map((r) => r.error?.message).find((m) => m !== undefined) ??
+			(run.error?.node === node ? run.error.message : undefined);
 		if (!valueMatches(e.error, said))
-			failures.push({ at: `${at}.error`, message: `expected "${node}" to fail with ${shown(e.error)}, got ${said === undefined ? 'no error' : shown(said)}` });
+			failures.push({
+				at: `${at}.error`,
+				message: `expected "${node}" to fail with ${shown(e.error)}, got ${said === undefined ? 'no error' : shown(said)}`,
+			});
 	}
 	if (e.hint !== undefined) {
 		const hints = runs.flatMap((r) => r.hints);
 		if (!hints.some((h) => valueMatches(e.hint, h)))
-			failures.push({ at: `${at}.hint`, message: `expected a hint ${shown(e.hint)}; "${node}" showed ${hints.length ? hints.map((h) => shown(h)).join(' | ') : 'none'}` });
+			failures.push({
+				at: `${at}.hint`,
+				message: `expected a hint ${shown(e.hint)}; "${node}" showed ${hints.length ? hints.map((h) => shown(h)).join(' | ') : 'none'}`,
+			});
 	}
 	return failures;
 }
 
 /** A field's values across all runs: none twice, and how many. */
-export function checkDistinct(expect: NonNullable<CaseExpectation['distinct']>, runs: RunView[], at: string): Failure[] {
+export function checkDistinct(
+	expect: NonNullable<CaseExpectation['distinct']>,
+	runs: RunView[],
+	at: string,
+): Failure[] {
 	const seen = new Map<string, number>();
 	const failures: Failure[] = [];
 	runs.forEach((run, r) => {
@@ -109,12 +164,18 @@ export function checkDistinct(expect: NonNullable<CaseExpectation['distinct']>, 
 			const key = JSON.stringify(value);
 			const first = seen.get(key);
 			if (first !== undefined && failures.length < 3)
-				failures.push({ at, message: `${expect.field} ${key} came twice: in run ${first + 1} and run ${r + 1} (item: ${shown(item)})` });
+				failures.push({
+					at,
+					message: `${expect.field} ${key} came twice: in run ${first + 1} and run ${r + 1} (item: ${shown(item)})`,
+				});
 			else if (first === undefined) seen.set(key, r);
 		}
 	});
 	if (expect.count !== undefined && !countHolds(expect.count, seen.size))
-		failures.push({ at: `${at}.count`, message: `expected ${describeCount(expect.count)} distinct ${expect.field} value(s) from "${expect.node}" over ${runs.length} run(s), got ${seen.size}` });
+		failures.push({
+			at: `${at}.count`,
+			message: `expected ${describeCount(expect.count)} distinct ${expect.field} value(s) from "${expect.node}" over ${runs.length} run(s), got ${seen.size}`,
+		});
 	return failures;
 }
 
@@ -131,32 +192,56 @@ export interface ServiceView {
 	allRequests(): Promise<{ id: number; line: string }[]>;
 }
 
-export async function checkService(e: ServiceExpectation, service: ServiceView, at: string): Promise<Failure[]> {
+export async function checkService(
+	e: ServiceExpectation,
+	service: ServiceView,
+	at: string,
+): Promise<Failure[]> {
 	const failures: Failure[] = [];
 	const number = (name: keyof ServiceView & keyof ServiceExpectation, what: string) => {
 		const expected = e[name] as Parameters<typeof countHolds>[0] | undefined;
 		const actual = service[name] as number;
 		if (expected !== undefined && !countHolds(expected, actual))
-			failures.push({ at: `${at}.${name}`, message: `expected ${describeCount(expected)} ${what}, got ${actual}` });
+			failures.push({
+				at: `${at}.${name}`,
+				message: `expected ${describeCount(expected)} ${what}, got ${actual}`,
+			});
 	};
 	number('creditsCharged', 'credit(s) charged');
 	number('credits', 'credit(s) left');
 	number('contactsAdded', 'contact(s) added');
 	number('contacts', 'contact(s)');
 	if (e.pools !== undefined && !countHolds(e.pools, service.pools.length))
-		failures.push({ at: `${at}.pools`, message: `expected ${describeCount(e.pools)} pool(s), got ${service.pools.length} (${service.pools.map((p) => p.name).join(', ') || 'none'})` });
+		failures.push({
+			at: `${at}.pools`,
+			message: `expected ${describeCount(e.pools)} pool(s), got ${service.pools.length} (${service.pools.map((p) => p.name).join(', ') || 'none'})`,
+		});
 	if (e.inboxes !== undefined) {
-		const spec = typeof e.inboxes === 'object' && !('atLeast' in e.inboxes || 'atMost' in e.inboxes) ? e.inboxes : { count: e.inboxes };
-		const pools = 'pool' in spec && spec.pool !== undefined ? service.pools.filter((p) => p.name === spec.pool) : service.pools;
+		const spec =
+			typeof e.inboxes === 'object' && !('atLeast' in e.inboxes || 'atMost' in e.inboxes)
+				? e.inboxes
+				: { count: e.inboxes };
+		const pools =
+			'pool' in spec && spec.pool !== undefined
+				? service.pools.filter((p) => p.name === spec.pool)
+				: service.pools;
 		const byStatus: Record<string, number> = {};
-		for (const pool of pools) for (const [status, n] of Object.entries(pool.inboxes)) byStatus[status] = (byStatus[status] ?? 0) + n;
+		for (const pool of pools)
+			for (const [status, n] of Object.entries(pool.inboxes))
+				byStatus[status] = (byStatus[status] ?? 0) + n;
 		const total = Object.values(byStatus).reduce((a, b) => a + b, 0);
 		const scope = 'pool' in spec && spec.pool ? ` in pool "${spec.pool}"` : '';
 		if ('count' in spec && spec.count !== undefined && !countHolds(spec.count, total))
-			failures.push({ at: `${at}.inboxes`, message: `expected ${describeCount(spec.count)} inbox(es)${scope}, got ${total} (${shown(byStatus)})` });
+			failures.push({
+				at: `${at}.inboxes`,
+				message: `expected ${describeCount(spec.count)} inbox(es)${scope}, got ${total} (${shown(byStatus)})`,
+			});
 		for (const [status, expected] of Object.entries(('status' in spec && spec.status) || {}))
 			if (expected !== undefined && !countHolds(expected, byStatus[status] ?? 0))
-				failures.push({ at: `${at}.inboxes.status.${status}`, message: `expected ${describeCount(expected)} ${status} inbox(es)${scope}, got ${byStatus[status] ?? 0} (${shown(byStatus)})` });
+				failures.push({
+					at: `${at}.inboxes.status.${status}`,
+					message: `expected ${describeCount(expected)} ${status} inbox(es)${scope}, got ${byStatus[status] ?? 0} (${shown(byStatus)})`,
+				});
 	}
 	const matched = new Set<number>();
 	for (const [i, request] of (e.requests ?? []).entries()) {
@@ -165,12 +250,18 @@ export async function checkService(e: ServiceExpectation, service: ServiceView, 
 		const { ids, nearest } = await service.requests(filter);
 		ids.forEach((id) => matched.add(id));
 		if (!countHolds(expected, ids.length))
-			failures.push({ at: `${at}.requests.${i}`, message: `Expected ${describeCount(expected)} request(s) matching ${JSON.stringify(filter)}, but ${ids.length} matched. The nearest recorded request: ${nearest}` });
+			failures.push({
+				at: `${at}.requests.${i}`,
+				message: `Expected ${describeCount(expected)} request(s) matching ${JSON.stringify(filter)}, but ${ids.length} matched. The nearest recorded request: ${nearest}`,
+			});
 	}
 	if (e.nothingElse) {
 		const others = (await service.allRequests()).filter((r) => !matched.has(r.id));
 		if (others.length)
-			failures.push({ at: `${at}.nothingElse`, message: `expected no request but those listed in requests; ${others.length} other(s) came, the first: ${others[0].line}` });
+			failures.push({
+				at: `${at}.nothingElse`,
+				message: `expected no request but those listed in requests; ${others.length} other(s) came, the first: ${others[0].line}`,
+			});
 	}
 	return failures;
 }

@@ -4,13 +4,19 @@ import type { Count } from '../file/schema.cjs';
 
 export function countHolds(expected: Count, actual: number): boolean {
 	if (typeof expected === 'number') return actual === expected;
-	return (expected.atLeast === undefined || actual >= expected.atLeast) && (expected.atMost === undefined || actual <= expected.atMost);
+	return (
+		(expected.atLeast === undefined || actual >= expected.atLeast) &&
+		(expected.atMost === undefined || actual <= expected.atMost)
+	);
 }
 
 export function describeCount(expected: Count): string {
 	if (typeof expected === 'number') return `exactly ${expected}`;
-	if (expected.atLeast !== undefined && expected.atMost !== undefined) return `${expected.atLeast} to ${expected.atMost}`;
-	return expected.atLeast !== undefined ? `at least ${expected.atLeast}` : `at most ${expected.atMost}`;
+	if (expected.atLeast !== undefined && expected.atMost !== undefined)
+		return `${expected.atLeast} to ${expected.atMost}`;
+	return expected.atLeast !== undefined
+		? `at least ${expected.atLeast}`
+		: `at most ${expected.atMost}`;
 }
 
 const REGEX = /^\/(.+)\/([dgimsuy]*)$/s;
@@ -19,7 +25,14 @@ const REGEX = /^\/(.+)\/([dgimsuy]*)$/s;
 export function valueMatches(expected: unknown, actual: unknown): boolean {
 	if (typeof expected === 'string') {
 		const regex = REGEX.exec(expected);
-		if (regex) return actual !== undefined && actual !== null && new RegExp(regex[1], regex[2]).test(typeof actual === 'string' ? actual : JSON.stringify(actual));
+		if (regex)
+			return (
+				actual !== undefined &&
+				actual !== null &&
+				new RegExp(regex[1], regex[2]).test(
+					typeof actual === 'string' ? actual : JSON.stringify(actual),
+				)
+			);
 	}
 	return isDeepStrictEqual(expected, actual);
 }

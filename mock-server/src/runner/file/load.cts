@@ -47,7 +47,10 @@ export interface WorkflowNode {
 }
 
 /** A node's connections onward: per connection type (main), per output, the nodes it feeds. */
-export type Connections = Record<string, ({ node: string; type: string; index: number }[] | null)[]>;
+export type Connections = Record<
+	string,
+	({ node: string; type: string; index: number }[] | null)[]
+>;
 
 export interface Workflow {
 	name?: string;
@@ -67,7 +70,12 @@ export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile 
 		offset === undefined ? undefined : lines.linePos(offset).line;
 	if (doc.errors.length)
 		throw new TestFileError(
-			doc.errors.map((e) => ({ file, line: lineAt(e.pos[0]), path: '', message: e.message.split('\n')[0] })),
+			doc.errors.map((e) => ({
+				file,
+				line: lineAt(e.pos[0]),
+				path: '',
+				message: e.message.split('\n')[0],
+			})),
 		);
 	/** The line of a path in the file: its own node, or the nearest parent the file has. */
 	const lineOf = (path: PropertyKey[]): number | undefined => {
@@ -94,22 +102,35 @@ export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile 
 	const spec = parsed.data;
 	const workflowPath = resolve(dirname(resolve(cwd, path)), spec.workflow);
 	if (!existsSync(workflowPath))
-		throw new TestFileError([problem(['workflow'], `no such file: ${workflowPath} (the path is relative to the test file)`)]);
+		throw new TestFileError([
+			problem(
+				['workflow'],
+				`no such file: ${workflowPath} (the path is relative to the test file)`,
+			),
+		]);
 	let workflow: Workflow;
 	try {
 		workflow = JSON.parse(readFileSync(workflowPath, 'utf8')) as Workflow;
 	} catch (error) {
-		throw new TestFileError([problem(['workflow'], `${workflowPath} is not JSON: ${(error as Error).message}`)]);
+		throw new TestFileError([
+			problem(['workflow'], `${workflowPath} is not JSON: ${(error as Error).message}`),
+		]);
 	}
 	if (!Array.isArray(workflow?.nodes) || typeof workflow.connections !== 'object')
 		throw new TestFileError([
-			problem(['workflow'], `${workflowPath} is not an n8n workflow (no nodes and connections): export it from n8n's editor (Download)`),
+			problem(
+				['workflow'],
+				`${workflowPath} is not an n8n workflow (no nodes and connections): export it from n8n's editor (Download)`,
+			),
 		]);
 	const unknown = unknownNodes(spec, new Set(workflow.nodes.map((n) => n.name)));
 	if (unknown.length)
 		throw new TestFileError(
 			unknown.map(({ path: at, name }) =>
-				problem(at, `the workflow has no node named "${name}" (it has: ${workflow.nodes.map((n) => n.name).join(', ')})`),
+				problem(
+					at,
+					`the workflow has no node named "${name}" (it has: ${workflow.nodes.map((n) => n.name).join(', ')})`,
+				),
 			),
 		);
 	return { file, spec, workflowPath, workflow };
@@ -123,17 +144,31 @@ const article = (type: string): string => `${/^[aeiou]/.test(type) ? 'an' : 'a'}
  * zod's issues as a user fixes them: an unknown field at its own line; of a value that matches no
  * form of a union, the form it came closest to (the deepest issue), or the forms it may take.
  */
-function explain(issue: Issue, base: PropertyKey[] = []): { path: PropertyKey[]; line: PropertyKey[]; message: string } {
+function explain(
+	issue: Issue,
+	base: PropertyKey[] = [],
+): { path: PropertyKey[]; line: PropertyKey[]; message: string } {
 	const path = [...base, ...issue.path];
 	if (issue.code === 'unrecognized_keys')
-		return { path, line: [...path, issue.keys[0]], message: `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}` };
+		return {
+			path,
+			line: [...path, issue.keys[0]],
+			message: `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}`,
+		};
 	if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message))
 		return { path, line: path, message: `missing: give ${article(issue.expected)}` };
 	if (issue.code === 'invalid_union' && issue.errors.length) {
-		const depth = (branch: Issue[]) => Math.max(...branch.map((i) => i.path.length + (i.code === 'invalid_type' ? 0 : 1)));
+		const depth = (branch: Issue[]) =>
+			Math.max(...branch.map((i) => i.path.length + (i.code === 'invalid_type' ? 0 : 1)));
 		const deepest = [...issue.errors].sort((a, b) => depth(b) - depth(a))[0];
 		if (depth(deepest) > 0 && deepest.length) return explain(deepest[0], path);
-		const forms = [...new Set(issue.errors.flat().map((i) => (i.code === 'invalid_type' ? article(i.expected) : i.message)))];
+		const forms = [
+			...new Set(
+				issue.errors
+					.flat()
+					.map((i) => (i.code === 'invalid_type' ? article(i.expected) : i.message)),
+			),
+		];
 		return { path, line: path, message: `expected ${forms.join(' or ')}` };
 	}
 	return { path, line: path, message: issue.message };
@@ -158,7 +193,8 @@ function unknownNodes(spec: TestFile, names: Set<string>): { path: PropertyKey[]
 		checkRun(c.expect, [...at, 'expect']);
 		checkRun(c.expect?.everyRun, [...at, 'expect', 'everyRun']);
 		check(c.expect?.distinct?.node, [...at, 'expect', 'distinct', 'node']);
-		if (Array.isArray(c.runs)) c.runs.forEach((r, j) => checkRun(r.expect, [...at, 'runs', j, 'expect']));
+		if (Array.isArray(c.runs))
+			c.runs.forEach((r, j) => checkRun(r.expect, [...at, 'runs', j, 'expect']));
 	});
 	return found;
 }

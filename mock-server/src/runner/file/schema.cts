@@ -18,11 +18,12 @@ const count = z
 				message: 'give atLeast, atMost or both',
 			}),
 	])
-	.meta({ description: 'A number (exactly), or {atLeast, atMost}.' });
+	.meta({ id: 'Count', description: 'A number (exactly), or {atLeast, atMost} (either or both).' });
 
 /** A value a field must have: equal (JSON), or a "/regular expression/flags" for text. */
 const matcher = z.unknown().meta({
-	description: 'The value, compared as JSON; a string "/pattern/flags" matches text by regular expression.',
+	description:
+		'The value, compared as JSON; a string "/pattern/flags" matches text by regular expression.',
 });
 
 const fields = z
@@ -31,7 +32,10 @@ const fields = z
 
 /** A duration: seconds, or 30s, 15m, 2h, 1d. */
 const duration = z
-	.union([z.int().min(1), z.string().regex(/^\d+(\.\d+)?\s*(s|m|h|d)$/, 'must be like 30s, 15m, 2h or 1d')])
+	.union([
+		z.int().min(1),
+		z.string().regex(/^\d+(\.\d+)?\s*(s|m|h|d)$/, 'must be like 30s, 15m, 2h or 1d'),
+	])
 	.meta({ description: 'Seconds, or a number with s, m, h or d: 90, 30s, 15m, 2h, 1d.' });
 
 const nodeExpectation = z
@@ -40,42 +44,74 @@ const nodeExpectation = z
 		output: z
 			.union([z.int().min(0), z.string().min(1)])
 			.optional()
-			.meta({ description: "Which output: its index or its name (Create Inboxes' Failed). Default the first." }),
-		items: count.optional().meta({ description: 'How many items the output holds (every run of the node together).' }),
+			.meta({
+				description:
+					"Which output: its index or its name (Create Inboxes' Failed). Default the first.",
+			}),
+		items: count
+			.optional()
+			.meta({ description: 'How many items the output holds (every run of the node together).' }),
 		every: fields.optional().meta({ description: 'Fields every item has.' }),
 		some: fields.optional().meta({ description: 'Fields at least one item has.' }),
 		none: fields.optional().meta({ description: 'Fields no item has.' }),
 		error: matcher.optional().meta({ description: "The node's own error message." }),
-		hint: matcher.optional().meta({ description: 'A hint the node showed (n8n shows them above its output).' }),
+		hint: matcher
+			.optional()
+			.meta({ description: 'A hint the node showed (n8n shows them above its output).' }),
 	})
 	.meta({ id: 'NodeExpectation' });
 
-const runExpectation = z.strictObject({
-	status: z.enum(['success', 'error']).optional().meta({ description: "The execution's status." }),
-	error: z
-		.strictObject({ node: z.string().min(1).optional(), message: matcher.optional() })
-		.optional()
-		.meta({ description: 'The node the execution failed at, and its message.' }),
-	nodes: z
-		.record(z.string(), z.union([nodeExpectation, z.array(nodeExpectation).min(1)]))
-		.optional()
-		.meta({ description: 'Per node (by name): what it did; a list checks several outputs.' }),
-});
+const runExpectation = z
+	.strictObject({
+		status: z
+			.enum(['success', 'error'])
+			.optional()
+			.meta({ description: "The execution's status." }),
+		error: z
+			.strictObject({
+				node: z.string().min(1).optional().meta({ description: 'The node the run failed at.' }),
+				message: matcher
+					.optional()
+					.meta({ description: 'Its message: equal, or a "/regular expression/".' }),
+			})
+			.optional()
+			.meta({ description: 'The node the execution failed at, and its message.' }),
+		nodes: z
+			.record(z.string(), z.union([nodeExpectation, z.array(nodeExpectation).min(1)]))
+			.optional()
+			.meta({ description: 'Per node (by name): what it did; a list checks several outputs.' }),
+	})
+	.meta({ id: 'RunExpectation', description: 'What one run must show.' });
 
 const requestExpectation = z
 	.strictObject({
-		method: z.string().optional(),
+		method: z.string().optional().meta({ description: 'GET or POST.' }),
 		path: z.string().optional().meta({ description: 'Exact path, or a prefix ending with *.' }),
-		status: z.int().min(100).max(599).optional(),
-		query: z.record(z.string(), z.string()).optional(),
+		status: z
+			.int()
+			.min(100)
+			.max(599)
+			.optional()
+			.meta({ description: 'The status the server answered.' }),
+		query: z
+			.record(z.string(), z.string())
+			.optional()
+			.meta({ description: 'Query parameters with these values, as text.' }),
 		body: z.unknown().optional().meta({ description: 'A JSON subset of the request body.' }),
-		bodyContains: z.string().optional(),
-		times: count.optional().meta({ description: 'How many matching requests (default at least 1).' }),
+		bodyContains: z
+			.string()
+			.optional()
+			.meta({ description: 'Text the recorded body (JSON) contains.' }),
+		times: count
+			.optional()
+			.meta({ description: 'How many matching requests (default at least 1).' }),
 	})
 	.meta({ id: 'RequestExpectation' });
 
 const serviceExpectation = z.strictObject({
-	creditsCharged: count.optional().meta({ description: "Credits the case's runs took from the account." }),
+	creditsCharged: count
+		.optional()
+		.meta({ description: "Credits the case's runs took from the account." }),
 	credits: count.optional().meta({ description: "The account's credits after the case." }),
 	contactsAdded: count.optional(),
 	contacts: count.optional().meta({ description: "The account's contacts after the case." }),
@@ -94,7 +130,10 @@ const serviceExpectation = z.strictObject({
 	requests: z
 		.array(requestExpectation)
 		.optional()
-		.meta({ description: 'Requests the workflow made, as the journal recorded them (matched as requests.verify matches).' }),
+		.meta({
+			description:
+				'Requests the workflow made, as the journal recorded them (matched as requests.verify matches).',
+		}),
 	nothingElse: z
 		.boolean()
 		.optional()
@@ -106,18 +145,27 @@ const caseExpectation = runExpectation
 		everyRun: runExpectation.optional().meta({ description: 'What every run must show.' }),
 		distinct: z
 			.strictObject({
-				node: z.string().min(1),
-				field: z.string().min(1),
-				output: z.union([z.int().min(0), z.string().min(1)]).optional(),
+				node: z.string().min(1).meta({ description: 'The node whose items are read (every run).' }),
+				field: z
+					.string()
+					.min(1)
+					.meta({ description: 'The field (dot path); empty values are not counted.' }),
+				output: z
+					.union([z.int().min(0), z.string().min(1)])
+					.optional()
+					.meta({ description: 'Which output (default the first).' }),
 				count: count.optional(),
 			})
 			.optional()
 			.meta({ description: "A field's values across all runs: never one twice, and how many." }),
-		service: serviceExpectation.optional().meta({ description: 'The service after the whole case.' }),
+		service: serviceExpectation
+			.optional()
+			.meta({ description: 'The service after the whole case.' }),
 	})
 	.meta({
 		id: 'CaseExpectation',
-		description: 'status, error and nodes: the last run (the only one, by default); everyRun: each run.',
+		description:
+			'status, error and nodes: the last run (the only one, by default); everyRun: each run.',
 	});
 
 /** A change to the service between runs (or trigger checks). */
@@ -125,44 +173,64 @@ const change = z
 	.union([
 		z.strictObject({ advanceClock: duration }),
 		z.strictObject({
-			inboxStatus: z.strictObject({
-				inbox: z.string().min(1).meta({ description: 'The inbox: its email address or ID.' }),
-				status: z.enum(INBOX_STATUSES),
-			}),
+			inboxStatus: z
+				.strictObject({
+					inbox: z.string().min(1).meta({ description: 'The inbox: its email address or ID.' }),
+					status: z
+						.enum(INBOX_STATUSES)
+						.meta({ description: 'Its new status, as a provider sets it.' }),
+				})
+				.meta({ description: "Sets an inbox's status (the credential's account)." }),
 		}),
 		z.strictObject({ credits: z.int().min(0).meta({ description: "Set the account's credits." }) }),
 		z.strictObject({ fault: faultRequest }),
-		z.strictObject({ clearFaults: z.literal(true) }),
+		z.strictObject({
+			clearFaults: z.literal(true).meta({ description: 'Clears every fault armed.' }),
+		}),
 		z.strictObject({ seed: seedSchema }),
 		z.strictObject({
 			admin: z
 				.strictObject({
-					method: z.enum(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']),
+					method: z
+						.enum(['GET', 'POST', 'PATCH', 'PUT', 'DELETE'])
+						.meta({ description: 'The HTTP method.' }),
 					path: z.string().startsWith('/').meta({
-						description: 'Under /__admin: /accounts/{accountId}/... ({accountId}: the credential\'s account).',
+						description:
+							"Under /__admin: /accounts/{accountId}/... ({accountId}: the credential's account).",
 					}),
-					body: z.unknown().optional(),
+					body: z.unknown().optional().meta({ description: 'The JSON body.' }),
 				})
-				.meta({ description: 'Any admin API call.' }),
+				.meta({ description: 'Any admin API call (mock-server/README.md, Admin API).' }),
 		}),
 	])
-	.meta({ id: 'Change', description: 'One change to the service.' });
+	.meta({ id: 'Change', description: 'One change to the service: one of the fields below.' });
 
-const items = z.array(z.record(z.string(), z.unknown())).meta({ description: 'Items, as JSON objects.' });
+const items = z
+	.array(z.record(z.string(), z.unknown()))
+	.meta({ description: 'Items, as JSON objects.' });
 
 const stub = z
 	.union([
 		z.literal('passThrough').meta({ description: 'Not run: hands on the items it received.' }),
-		z.strictObject({ items: items.meta({ description: 'Not run: hands on these items instead.' }) }),
+		z.strictObject({
+			items: items.meta({ description: 'Not run: hands on these items instead.' }),
+		}),
 	])
-	.meta({ id: 'Stub' });
+	.meta({
+		id: 'Stub',
+		description:
+			'`passThrough` (hands on the items it received), or `{items}` (hands on these instead).',
+	});
 const stubs = z
 	.record(z.string(), stub)
 	.meta({ description: 'Nodes (by name) of other services, not run: passThrough, or {items}.' });
 
 const run = z
 	.strictObject({
-		before: z.array(change).optional().meta({ description: 'Changes to the service before this run.' }),
+		before: z
+			.array(change)
+			.optional()
+			.meta({ description: 'Changes to the service before this run.' }),
 		input: items.optional(),
 		expect: runExpectation.optional(),
 	})
@@ -170,31 +238,65 @@ const run = z
 
 const testCase = z
 	.strictObject({
-		name: z.string().trim().min(1),
+		name: z
+			.string()
+			.trim()
+			.min(1)
+			.meta({ description: 'What the case shows, as the reports name it.' }),
 		input: items.optional().meta({ description: 'The items the start node hands on (every run).' }),
-		seed: seedSchema.optional().meta({ description: "Applied after the file's seed, for this case." }),
-		faults: z.array(faultRequest).optional().meta({ description: "Armed before the first run (the server's fault format)." }),
+		seed: seedSchema
+			.optional()
+			.meta({ description: "Applied after the file's seed, for this case." }),
+		faults: z
+			.array(faultRequest)
+			.optional()
+			.meta({ description: "Armed before the first run (the server's fault format)." }),
 		stubs: stubs.optional(),
-		before: z.array(change).optional().meta({ description: 'Changes to the service before the first run.' }),
+		before: z
+			.array(change)
+			.optional()
+			.meta({ description: 'Changes to the service before the first run.' }),
 		runs: z
 			.union([z.int().min(1).max(100), z.array(run).min(1).max(100)])
 			.optional()
-			.meta({ description: 'How many runs (default 1), or each run with its own changes and expectations.' }),
-		advanceClock: duration.optional().meta({ description: "Moves the server's clock before each run after the first." }),
-		expect: caseExpectation.optional().meta({ description: 'What the case must show (a case of runs with their own expect may leave it out).' }),
+			.meta({
+				description:
+					'How many runs (default 1), or each run with its own changes and expectations.',
+			}),
+		advanceClock: duration
+			.optional()
+			.meta({ description: "Moves the server's clock before each run after the first." }),
+		expect: caseExpectation
+			.optional()
+			.meta({
+				description:
+					'What the case must show (a case of runs with their own expect may leave it out).',
+			}),
 	})
 	.meta({ id: 'Case' });
 
 export const testFileSchema = z
 	.strictObject({
 		$schema: z.string().optional(),
-		workflow: z.string().min(1).meta({ description: 'The exported workflow, relative to this file.' }),
-		start: z.string().min(1).optional().meta({ description: 'The node runs start from, when the workflow has several triggers.' }),
-		seed: seedSchema.optional().meta({ description: 'The server\'s seed, applied before every case.' }),
+		workflow: z
+			.string()
+			.min(1)
+			.meta({ description: 'The exported workflow, relative to this file.' }),
+		start: z
+			.string()
+			.min(1)
+			.optional()
+			.meta({ description: 'The node runs start from, when the workflow has several triggers.' }),
+		seed: seedSchema
+			.optional()
+			.meta({ description: "The server's seed, applied before every case." }),
 		credential: z
 			.string()
 			.optional()
-			.meta({ description: "The Lead Inbox credential's API key: default the seed's first account, else a dev account." }),
+			.meta({
+				description:
+					"The Lead Inbox credential's API key: default the seed's first account, else a dev account.",
+			}),
 		stubs: stubs.optional(),
 		cases: z.array(testCase).min(1),
 	})
@@ -213,10 +315,18 @@ export type RunSpec = z.output<typeof run>;
 
 /** The JSON Schema editors validate test files with (published as workflow-test.schema.json). */
 export function testFileJsonSchema(): Record<string, unknown> {
-	const schema = z.toJSONSchema(testFileSchema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+	const schema = z.toJSONSchema(testFileSchema, {
+		io: 'input',
+		unrepresentable: 'any',
+		target: 'draft-2020-12',
+	}) as Record<string, unknown>;
 	// zod keeps each named schema's `id` beside its $defs entry; JSON Schema 2020-12 has no such
 	// keyword (validators refuse it): the name is the $defs key.
-	for (const definition of [schema, ...Object.values((schema.$defs ?? {}) as Record<string, Record<string, unknown>>)]) delete definition.id;
+	for (const definition of [
+		schema,
+		...Object.values((schema.$defs ?? {}) as Record<string, Record<string, unknown>>),
+	])
+		delete definition.id;
 	return {
 		$id: 'https://github.com/n8n-nodes-lead-inbox/n8n-nodes-lead-inbox/blob/main/mock-server/workflow-test.schema.json',
 		...schema,

@@ -7,7 +7,15 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type Execution, executionsOf, type Flatted, flattedOf, readResultData, type RunData, type StoredResultData } from './executions.cjs';
+import {
+	type Execution,
+	executionsOf,
+	type Flatted,
+	flattedOf,
+	readResultData,
+	type RunData,
+	type StoredResultData,
+} from './executions.cjs';
 import type { N8nInstall } from './install.cjs';
 import { lineEnv, publishCommand } from './lines.cjs';
 import { type Owner, type Rest, setupOwner, signInOwner } from './rest.cjs';
@@ -93,6 +101,11 @@ export class N8nApp {
 		return this.install.version;
 	}
 
+	/** The main process's ID (the first started), once started. */
+	get pid(): number | undefined {
+		return this.processes[0]?.child.pid;
+	}
+
 	/** The folder n8n's file nodes may read (N8N_RESTRICT_FILE_ACCESS_TO). */
 	get filesDir(): string {
 		return join(this.dir, 'files');
@@ -108,7 +121,10 @@ export class N8nApp {
 
 	/** Installs a packed community package the way the README says: into <user folder>/.n8n/nodes. */
 	async installPackage(tarball: string): Promise<void> {
-		writeFileSync(join(this.nodesDir, 'package.json'), '{"name":"installed-nodes","private":true}\n');
+		writeFileSync(
+			join(this.nodesDir, 'package.json'),
+			'{"name":"installed-nodes","private":true}\n',
+		);
 		await run('npm', ['install', '--omit=peer', '--omit=dev', '--no-audit', '--no-fund', tarball], {
 			cwd: this.nodesDir,
 			env: this.env,
@@ -121,7 +137,10 @@ export class N8nApp {
 	 * dependencies, so nothing is fetched.
 	 */
 	installPackageFolder(folder: string): void {
-		const { name, version } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { name: string; version: string };
+		const { name, version } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+			name: string;
+			version: string;
+		};
 		const target = join(this.nodesDir, 'node_modules', name);
 		rmSync(target, { recursive: true, force: true });
 		cpSync(folder, target, {
@@ -137,10 +156,14 @@ export class N8nApp {
 
 	async cli(args: string[], env: Record<string, string> = {}): Promise<string> {
 		try {
-			const { stdout } = await run(join(this.install.nodeBin, 'node'), [this.install.bin, ...args], {
-				env: { ...this.env, ...env },
-				maxBuffer: 64 * 1024 * 1024,
-			});
+			const { stdout } = await run(
+				join(this.install.nodeBin, 'node'),
+				[this.install.bin, ...args],
+				{
+					env: { ...this.env, ...env },
+					maxBuffer: 64 * 1024 * 1024,
+				},
+			);
 			return stdout;
 		} catch (error) {
 			const e = error as { stdout?: string; stderr?: string; message: string };
@@ -188,7 +211,13 @@ export class N8nApp {
 		const lines = stdout.split('\n');
 		const first = lines.findIndex((line) => line.startsWith('{'));
 		const last = lines.map((line) => line.startsWith('}')).lastIndexOf(true);
-		let raw: { data: { resultData: StoredResultData & { runData: Record<string, { data?: { main?: N8nItem[][] } }[]> } } };
+		let raw: {
+			data: {
+				resultData: StoredResultData & {
+					runData: Record<string, { data?: { main?: N8nItem[][] } }[]>;
+				};
+			};
+		};
 		try {
 			raw = JSON.parse(lines.slice(first, last + 1).join('\n')) as typeof raw;
 		} catch {

@@ -56,7 +56,9 @@ export function readResultData(resultData: StoredResultData | undefined, status?
 	const nodes: Record<string, NodeRun[]> = {};
 	for (const [name, runs] of Object.entries(resultData?.runData ?? {}))
 		nodes[name] = runs.map((run) => ({
-			outputs: (run?.data?.main ?? []).map((items) => (items ?? []).map((item) => item?.json ?? {})),
+			outputs: (run?.data?.main ?? []).map((items) =>
+				(items ?? []).map((item) => item?.json ?? {}),
+			),
 			error: run?.error
 				? { message: String(run.error.message), description: run.error.description ?? undefined }
 				: undefined,
@@ -113,11 +115,7 @@ export interface Execution {
 }
 
 /** One execution, with its data read. */
-export async function readExecution(
-	rest: Rest,
-	flatted: Flatted,
-	id: string,
-): Promise<Execution> {
+export async function readExecution(rest: Rest, flatted: Flatted, id: string): Promise<Execution> {
 	const full = (await rest('GET', `/executions/${id}`)).body as {
 		data: ListedExecution & { data: string; mode: string; status: string; startedAt: string };
 	};
@@ -151,7 +149,11 @@ export async function executionsOf(
  * "Execute workflow" (2.8 reads workflowData, 2.40 the stored workflow); the execution's ID.
  * (In queue mode the main instance puts the run on the queue and a worker runs it.)
  */
-export async function startInEditor(rest: Rest, workflowId: string, trigger: string): Promise<string> {
+export async function startInEditor(
+	rest: Rest,
+	workflowId: string,
+	trigger: string,
+): Promise<string> {
 	const stored = (await rest('GET', `/workflows/${workflowId}`)).body as { data: unknown };
 	const started = await rest('POST', `/workflows/${workflowId}/run`, {
 		workflowData: stored.data,
@@ -172,7 +174,9 @@ export async function runInEditor(
 	const executionId = await startInEditor(rest, workflowId, trigger);
 	await until(
 		async () =>
-			(await executionList(rest, workflowId)).some((e) => String(e.id) === executionId && finished(e)),
+			(await executionList(rest, workflowId)).some(
+				(e) => String(e.id) === executionId && finished(e),
+			),
 		120_000,
 		`the manual execution of ${workflowId}`,
 		250,

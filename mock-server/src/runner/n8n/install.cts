@@ -3,7 +3,15 @@
  * it), or a version, installed into a cache the first time as the project's own suite installs it.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	realpathSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -25,7 +33,9 @@ export interface N8nInstall {
 /** The n8n package in `root`/node_modules, run on the Node.js in `nodeBin`. */
 export function installAt(root: string, nodeBin: string): N8nInstall {
 	const packageDir = join(root, 'node_modules', 'n8n');
-	const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
+	const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+		version: string;
+	};
 	return { version, packageDir, bin: join(packageDir, 'bin', 'n8n'), nodeBin };
 }
 
@@ -50,7 +60,9 @@ function nodeFolder(path: string): string {
 	const full = resolve(path);
 	if (existsSync(join(full, 'node'))) return full;
 	if (existsSync(full) && statSync(full).isFile()) return dirname(full);
-	throw new N8nNotFound(`--n8n-node ${path}: no node binary there (give the node binary or its folder)`);
+	throw new N8nNotFound(
+		`--n8n-node ${path}: no node binary there (give the node binary or its folder)`,
+	);
 }
 
 export class N8nNotFound extends Error {}
@@ -63,7 +75,9 @@ export async function resolveN8n(
 	spec: string,
 	options: { cache?: string; progress?: (line: string) => void; node?: string } = {},
 ): Promise<N8nInstall> {
-	const nodeBin = options.node ? nodeFolder(options.node) : (nodeOnPath() ?? dirname(process.execPath));
+	const nodeBin = options.node
+		? nodeFolder(options.node)
+		: (nodeOnPath() ?? dirname(process.execPath));
 	if (VERSION.test(spec)) {
 		const root = join(options.cache ?? defaultCache(), `n8n-${spec}`);
 		if (!existsSync(join(root, '.installed'))) {
@@ -85,7 +99,10 @@ export async function resolveN8n(
 	if (existsSync(join(dir, 'node_modules', 'n8n', 'package.json'))) return installAt(dir, nodeBin);
 	for (; dir !== dirname(dir); dir = dirname(dir)) {
 		const manifest = join(dir, 'package.json');
-		if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'n8n')
+		if (
+			existsSync(manifest) &&
+			(JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'n8n'
+		)
 			return installAt(dirname(dirname(dir)), nodeBin);
 	}
 	throw new N8nNotFound(`--n8n ${spec}: found no n8n package there`);
@@ -98,7 +115,11 @@ export async function resolveN8n(
  * built: sqlite3, and on 2.x isolated-vm (its expression engine; 1.x runs its legacy one). npm 12
  * runs no dependency install script allowScripts does not approve.
  */
-export async function installVersion(version: string, root: string, env = process.env): Promise<void> {
+export async function installVersion(
+	version: string,
+	root: string,
+	env = process.env,
+): Promise<void> {
 	rmSync(root, { recursive: true, force: true });
 	mkdirSync(root, { recursive: true });
 	const native = majorOf(version) < 2 ? ['sqlite3'] : ['sqlite3', 'isolated-vm'];

@@ -12,7 +12,10 @@ export function githubSummary(files: FileResult[]): string {
 		'| | Test file | Case | n8n | Time |',
 		'|---|---|---|---|---|',
 		...files.flatMap((f) =>
-			f.cases.map((c) => `| ${c.passed ? '\u2705' : '\u274c'} | ${cell(f.file)} | ${cell(c.name)} | ${f.n8nVersion} | ${seconds(c.durationMs)} |`),
+			f.cases.map(
+				(c) =>
+					`| ${c.passed ? '\u2705' : '\u274c'} | ${cell(f.file)} | ${cell(c.name)} | ${f.n8nVersion} | ${seconds(c.durationMs)} |`,
+			),
 		),
 	];
 	const failures = files.flatMap((f) => f.cases.filter((c) => !c.passed).map((c) => ({ f, c })));

@@ -14,5 +14,8 @@ export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 export function totals(files: FileResult[]): { passed: number; failed: number } {
 	const cases = files.flatMap((f) => f.cases);
-	return { passed: cases.filter((c) => c.passed).length, failed: cases.filter((c) => !c.passed).length };
+	return {
+		passed: cases.filter((c) => c.passed).length,
+		failed: cases.filter((c) => !c.passed).length,
+	};
 }

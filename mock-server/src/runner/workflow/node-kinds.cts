@@ -10,24 +10,74 @@ const OWN_PACKAGE = 'n8n-nodes-lead-inbox.';
 /** n8n-nodes-base nodes that read and write only inside n8n (and its user folder). */
 const INSIDE_N8N = new Set(
 	[
-		'aggregate', 'code', 'compareDatasets', 'convertToFile', 'crypto', 'dataTable', 'dateTime',
-		'debugHelper', 'editImage', 'executeWorkflowTrigger', 'executionData', 'extractFromFile',
-		'filter', 'function', 'functionItem', 'html', 'if', 'itemLists', 'limit', 'manualTrigger',
-		'markdown', 'merge', 'moveBinaryData', 'noOp', 'readBinaryFile', 'readBinaryFiles',
-		'readWriteFile', 'removeDuplicates', 'renameKeys', 'scheduleTrigger', 'set', 'sort',
-		'splitInBatches', 'splitOut', 'start', 'stickyNote', 'stopAndError', 'summarize', 'switch',
-		'wait', 'writeBinaryFile', 'xml', 'cron', 'interval', 'errorTrigger',
+		'aggregate',
+		'code',
+		'compareDatasets',
+		'convertToFile',
+		'crypto',
+		'dataTable',
+		'dateTime',
+		'debugHelper',
+		'editImage',
+		'executeWorkflowTrigger',
+		'executionData',
+		'extractFromFile',
+		'filter',
+		'function',
+		'functionItem',
+		'html',
+		'if',
+		'itemLists',
+		'limit',
+		'manualTrigger',
+		'markdown',
+		'merge',
+		'moveBinaryData',
+		'noOp',
+		'readBinaryFile',
+		'readBinaryFiles',
+		'readWriteFile',
+		'removeDuplicates',
+		'renameKeys',
+		'scheduleTrigger',
+		'set',
+		'sort',
+		'splitInBatches',
+		'splitOut',
+		'start',
+		'stickyNote',
+		'stopAndError',
+		'summarize',
+		'switch',
+		'wait',
+		'writeBinaryFile',
+		'xml',
+		'cron',
+		'interval',
+		'errorTrigger',
 	].map((name) => `n8n-nodes-base.${name}`),
 );
 
 /** Node types that start a workflow. */
 export function isTrigger(type: string): boolean {
-	return /Trigger$/.test(type) || ['n8n-nodes-base.cron', 'n8n-nodes-base.interval', 'n8n-nodes-base.start', 'n8n-nodes-base.webhook'].includes(type);
+	return (
+		/Trigger$/.test(type) ||
+		[
+			'n8n-nodes-base.cron',
+			'n8n-nodes-base.interval',
+			'n8n-nodes-base.start',
+			'n8n-nodes-base.webhook',
+		].includes(type)
+	);
 }
 
 /** Schedule-like triggers: a test run starts as if they fired. */
 export function isSchedule(type: string): boolean {
-	return ['n8n-nodes-base.scheduleTrigger', 'n8n-nodes-base.cron', 'n8n-nodes-base.interval'].includes(type);
+	return [
+		'n8n-nodes-base.scheduleTrigger',
+		'n8n-nodes-base.cron',
+		'n8n-nodes-base.interval',
+	].includes(type);
 }
 
 export const LEAD_INBOX_TRIGGER = `${OWN_PACKAGE}leadInboxTrigger`;

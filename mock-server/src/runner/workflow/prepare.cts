@@ -13,7 +13,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Workflow, WorkflowNode } from '../file/load.cjs';
 import type { Stub } from '../file/schema.cjs';
-import { isOwnNode, isSchedule, isTrigger, LEAD_INBOX_TRIGGER, staysInside } from './node-kinds.cjs';
+import {
+	isOwnNode,
+	isSchedule,
+	isTrigger,
+	LEAD_INBOX_TRIGGER,
+	staysInside,
+} from './node-kinds.cjs';
 
 export interface StartPlan {
 	/** webhook: the runner calls it for each run; poll: each run is an activation (one check). */
@@ -33,7 +39,10 @@ export interface Prepared {
 
 /** The start node: the one named, else the workflow's only enabled trigger. */
 export function findStart(workflow: Workflow, named?: string): WorkflowNode | string {
-	if (named) return workflow.nodes.find((n) => n.name === named) ?? `the workflow has no node named "${named}"`;
+	if (named)
+		return (
+			workflow.nodes.find((n) => n.name === named) ?? `the workflow has no node named "${named}"`
+		);
 	const triggers = workflow.nodes.filter((n) => isTrigger(n.type) && !n.disabled);
 	if (triggers.length === 1) return triggers[0];
 	if (!triggers.length)
@@ -71,7 +80,10 @@ export function prepareWorkflow(
 		if (isOwnNode(node.type) && !node.disabled)
 			node.credentials = {
 				...node.credentials,
-				leadInboxApi: { id: node.credentials?.leadInboxApi?.id ?? options.credential.id, name: options.credential.name },
+				leadInboxApi: {
+					id: node.credentials?.leadInboxApi?.id ?? options.credential.id,
+					name: options.credential.name,
+				},
 			};
 
 	const blocked: string[] = [];
@@ -89,12 +101,19 @@ export function prepareWorkflow(
 		// Checks are driven by the runner (an activation polls once); n8n's own schedule is moved to
 		// a date that does not come during a test (29 February), so it never adds a check.
 		const trigger = workflow.nodes.find((n) => n.name === start.name)!;
-		trigger.parameters = { ...trigger.parameters, pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 29 2 *' }] } };
+		trigger.parameters = {
+			...trigger.parameters,
+			pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 29 2 *' }] },
+		};
 		return { workflow, start: { kind: 'poll', node: start.name, schedule: false }, blocked };
 	}
 	const webhookPath = `lead-inbox-test-${randomUUID()}`;
 	replaceStart(workflow, start, webhookPath);
-	return { workflow, start: { kind: 'webhook', node: start.name, schedule: isSchedule(start.type), webhookPath }, blocked };
+	return {
+		workflow,
+		start: { kind: 'webhook', node: start.name, schedule: isSchedule(start.type), webhookPath },
+		blocked,
+	};
 }
 
 /** A node named `name` handing on `field` of its input's first item, split into items. */
@@ -131,7 +150,12 @@ function stubNode(workflow: Workflow, node: WorkflowNode, stub: Stub): void {
 	const index = workflow.nodes.indexOf(node);
 	const base = { id: node.id ?? randomUUID(), name: node.name, position: node.position };
 	if (stub === 'passThrough') {
-		workflow.nodes[index] = { ...base, type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} };
+		workflow.nodes[index] = {
+			...base,
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			parameters: {},
+		};
 		return;
 	}
 	// Given items: a Set node (once, whatever it received) holding them, split into items by a

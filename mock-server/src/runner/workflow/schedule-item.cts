@@ -7,9 +7,22 @@ export function scheduleItem(now: Date, timeZone = 'UTC'): Record<string, string
 	const part = (options: Intl.DateTimeFormatOptions) =>
 		new Intl.DateTimeFormat('en-US', { timeZone, ...options }).format(now);
 	const day = Number(part({ day: 'numeric' }));
-	const suffix = day % 10 === 1 && day !== 11 ? 'st' : day % 10 === 2 && day !== 12 ? 'nd' : day % 10 === 3 && day !== 13 ? 'rd' : 'th';
-	const time = part({ hour: 'numeric', minute: '2-digit', second: '2-digit', hour12: true }).toLowerCase();
-	const offset = part({ timeZoneName: 'longOffset' }).split(' ').pop()!.replace('GMT', 'UTC') || 'UTC';
+	const suffix =
+		day % 10 === 1 && day !== 11
+			? 'st'
+			: day % 10 === 2 && day !== 12
+				? 'nd'
+				: day % 10 === 3 && day !== 13
+					? 'rd'
+					: 'th';
+	const time = part({
+		hour: 'numeric',
+		minute: '2-digit',
+		second: '2-digit',
+		hour12: true,
+	}).toLowerCase();
+	const offset =
+		part({ timeZoneName: 'longOffset' }).split(' ').pop()!.replace('GMT', 'UTC') || 'UTC';
 	return {
 		timestamp: now.toISOString(),
 		'Readable date': `${part({ month: 'long' })} ${day}${suffix} ${part({ year: 'numeric' })}, ${time}`,
