@@ -21,6 +21,8 @@ import { memoryOf } from './support.cjs';
  */
 const ROOT = join(__dirname, '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+/** Runs per test file for the runner: its n8n start is shared by a file's runs. */
+const PER_FILE = (process.env.BENCH_RUNS_PER_FILE ?? '1,3,5,10').split(',').map(Number);
 const LINES = (process.env.BENCH_N8N_LINES ?? '2.40.7,2.8.4,1.123.81').split(',');
 const SEED = {
 	accounts: [
@@ -82,9 +84,9 @@ async function bare(line: (typeof ALL_LINES)[number]): Promise<{ perRunMs: numbe
 	}
 }
 
-async function runner(line: (typeof ALL_LINES)[number]): Promise<{ perRunMs: number; startedPerRunMs: number; peakMB: number }> {
+async function runner(line: (typeof ALL_LINES)[number], runs: number): Promise<{ perRunMs: number; startedPerRunMs: number; peakMB: number }> {
 	const dir = mkdtempSync(join(tmpdir(), 'bench-runner-'));
-	writeFileSync(join(dir, 'inventory.test.json'), JSON.stringify({ workflow: join(ROOT, 'examples', 'inbox-inventory.json'), seed: SEED, cases: [{ name: 'inventory', runs: RUNS, expect: { everyRun: { status: 'success' } } }] }));
+	writeFileSync(join(dir, 'inventory.test.json'), JSON.stringify({ workflow: join(ROOT, 'examples', 'inbox-inventory.json'), seed: SEED, cases: [{ name: 'inventory', runs, expect: { everyRun: { status: 'success' } } }] }));
 	const loaded = loadTestFile(join(dir, 'inventory.test.json'), dir);
 	const started = performance.now();
 	const session = await openSession(loaded, { n8n: installOf(line), nodes: { folder: ROOT }, dir: join(dir, 'n8n'), progress: () => undefined });
@@ -93,9 +95,9 @@ async function runner(line: (typeof ALL_LINES)[number]): Promise<{ perRunMs: num
 		peak = watchPeak(session.app.pid!);
 		const result = await runCase(session, loaded, loaded.spec.cases[0]);
 		if (!result.passed) throw new Error(JSON.stringify(result.failures));
-		const startedPerRunMs = result.durationMs / RUNS;
+		const startedPerRunMs = result.durationMs / runs;
 		await session.close();
-		return { perRunMs: (performance.now() - started) / RUNS, startedPerRunMs, peakMB: peak.stop() };
+		return { perRunMs: (performance.now() - started) / runs, startedPerRunMs, peakMB: peak.stop() };
 	} finally {
 		peak?.stop();
 		await session.close().catch(() => undefined);
@@ -104,14 +106,17 @@ async function runner(line: (typeof ALL_LINES)[number]): Promise<{ perRunMs: num
 }
 
 export async function benchWorkflowTests(): Promise<void> {
-	console.log(`\nworkflow test runner vs bare n8n execute (${RUNS} runs of examples/inbox-inventory.json)`);
+	console.log(`\nworkflow test runner vs bare n8n execute (examples/inbox-inventory.json; bare: median of ${RUNS} runs)`);
 	for (const version of LINES) {
 		const line = ALL_LINES.find((l) => l.version === version)!;
 		const b = await bare(line);
-		const r = await runner(line);
-		console.log(
-			`  n8n ${version}: bare execute ${seconds(b.perRunMs)}/run (peak RSS ${b.peakMB} MB); runner ${seconds(r.perRunMs)}/run with its n8n start shared out, ${seconds(r.startedPerRunMs)}/run once started (peak RSS ${r.peakMB} MB); ratio ${(r.perRunMs / b.perRunMs).toFixed(2)}x`,
-		);
+		console.log(`  n8n ${version}: bare execute ${seconds(b.perRunMs)}/run, peak RSS ${b.peakMB} MB`);
+		for (const runs of PER_FILE) {
+			const r = await runner(line, runs);
+			console.log(
+				`    runner, ${runs} run(s) per test file: ${seconds(r.perRunMs)}/run with its n8n start shared out (ratio ${(r.perRunMs / b.perRunMs).toFixed(2)}x), ${seconds(r.startedPerRunMs)}/run once started, peak RSS ${r.peakMB} MB`,
+			);
+		}
 	}
 }
 

@@ -12,14 +12,6 @@ mkdir -p "$CACHE"
 
 node_major() { bash "$HERE/n8n-node-line.sh" "$1"; }
 
-# n8n-nodes-base depends on xlsx through a tarball URL outside the registry: pin it from the
-# registry. npm 12 runs no dependency install script that allowScripts does not approve: the two
-# native modules n8n needs are approved (an approval needs the lockfile's registry addresses,
-# which this machine's npm config otherwise leaves out).
-app_package_json() {
-	printf '{"name":"n8n-app-%s","private":true,"dependencies":{"n8n":"%s"},"overrides":{"xlsx":"0.18.5"},"allowScripts":{"sqlite3":true,"isolated-vm":true}}\n' "$1" "$1"
-}
-
 # The Node line's tools: its node, and on Node 20 npm 11 (npm 12 no longer supports Node 20).
 tools_for() {
 	local major
@@ -30,21 +22,13 @@ tools_for() {
 install_n8n() {
 	local version="$1" dir="$CACHE/n8n-$1"
 	[ -f "$dir/.installed" ] && return 0
-	local tools node
+	local tools
 	tools="$(tools_for "$version" | paste -sd:)"
-	node="$(dirname "${tools##*:}")"
 	echo "e2e: installing n8n $version on Node $(node_major "$version") into $dir (a few minutes, once)"
-	rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
-	app_package_json "$version" >package.json
-	# That Node (and npm) first on PATH, built against its own headers. Install scripts are skipped
-	# (the kafka client's downloads sources from the internet), then only the native modules n8n
-	# needs are built: sqlite3, and isolated-vm (the expression engine of 2.x; it does not build on
-	# Node 20, where 1.x runs its legacy engine: N8N_EXPRESSION_ENGINE=legacy in n8n-app.cts).
-	export PATH="$tools:$PATH" npm_config_nodedir="$node" npm_config_omit_lockfile_registry_resolved=false
-	npm install --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null
-	if [ "${version%%.*}" = "1" ]; then npm rebuild sqlite3 >/dev/null; else npm rebuild sqlite3 isolated-vm >/dev/null; fi
-	node -e "require('$dir/node_modules/sqlite3')"
-	touch .installed
+	# The workflow test runner's installer (what `lead-inbox-mock-server test --n8n VERSION` does),
+	# with that line's Node and npm: the package.json (xlsx pinned from the registry, the native
+	# modules approved), an install without scripts, then sqlite3 (and on 2.x isolated-vm) built.
+	"$HERE/../../node_modules/.bin/tsx" "$HERE/../../mock-server/src/runner/n8n/install.cts" "$version" "$dir" "$tools"
 }
 
 # The apps install side by side: mostly downloads and unpacking, which one at a time leaves the

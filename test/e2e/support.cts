@@ -22,7 +22,9 @@ export const CREDENTIAL = { id: 'leadInboxLocal01', name: 'Lead Inbox account' }
 export function pack(folder: string, into: string): string {
 	// Per test process: another file or Jest run may be packing the same package at the same moment.
 	const destination = processFolder(CACHE, into);
-	const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', destination], {
+	// One pack of a folder at a time on this machine: packing the server rebuilds mock-server/dist
+	// (its prepack), and two suites (.ci/run's lanes) may pack it at once.
+	const name = execFileSync('flock', [join(CACHE, 'pack.lock'), 'npm', 'pack', '--silent', '--pack-destination', destination], {
 		cwd: folder,
 		encoding: 'utf8',
 	})

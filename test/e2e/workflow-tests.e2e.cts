@@ -143,6 +143,19 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 		);
 
 		test(
+			"the example workflows' test files pass (examples/workflow-tests; the Data Table example on 2.x)",
+			async () => {
+				const examples = join(ROOT, 'examples', 'workflow-tests');
+				const files = line.version.startsWith('1.')
+					? ['bulk-inbox-onboarding-from-csv', 'inbox-error-alert', 'inbox-inventory'].map((f) => join(examples, `${f}.test.yaml`))
+					: [examples];
+				const outcome = await runTests([...files, ...n8nOf(line), '--jobs', '2']);
+				expect({ code: outcome.code, out: outcome.stdout }).toEqual({ code: 0, out: expect.stringMatching(/\d+ passed, 0 failed/) });
+			},
+			8 * MINUTE,
+		);
+
+		test(
 			'a workflow broken as users break it fails, naming the case and the expectation that failed',
 			async () => {
 				const summary = join(project, `broken-${line.version}.md`);

@@ -13,7 +13,7 @@ import {
 	type ServiceView,
 } from './expect/check.cjs';
 import type { LoadedTestFile, Workflow, WorkflowNode } from './file/load.cjs';
-import type { TestCase } from './file/schema.cjs';
+import type { RunExpectation, TestCase } from './file/schema.cjs';
 import {
 	type Execution,
 	executionList,
@@ -133,6 +133,8 @@ export async function runCase(
 		await deactivate().catch(() => undefined);
 	}
 
+	const outputIndex = await outputIndexOf(session, prepared.workflow, testCase);
+	for (const view of views) view.outputIndex = outputIndex;
 	const failures: Failure[] = [];
 	const e = testCase.expect ?? {};
 	failures.push(...checkRun(e, views[views.length - 1], 'expect'));
@@ -198,7 +200,7 @@ async function webhookRun(
 			`n8n did not start the run (${answer.status}): ${(await answer.text()).slice(0, 500)}`,
 		);
 	const executions = await settled(session, workflowId, seen, 1);
-	return viewOf(session, executions, start, workflow);
+	return viewOf(executions, start);
 }
 
 /**
@@ -232,7 +234,7 @@ async function check(
 	// lets this process read what n8n wrote by then.
 	await executionList(session.rest, workflowId);
 	const events = session.triggerEvents(workflow.name!) - eventsBefore;
-	return viewOf(session, await settled(session, workflowId, seen, events), start, workflow);
+	return viewOf(await settled(session, workflowId, seen, events), start);
 }
 
 /** The workflow's `expected` executions not seen before, once n8n has finished them. */
@@ -261,19 +263,38 @@ async function settled(
 	return executions.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
-function viewOf(
-	session: Session,
-	executions: Execution[],
-	start: StartPlan,
-	workflow: Workflow,
-): RunView {
-	const outputIndex = (node: string, output: number | string): number | undefined => {
-		if (typeof output === 'number') return output;
-		const found = workflow.nodes.find((n) => n.name === node);
-		const names = found ? session.outputNames(found.type, found.typeVersion) : undefined;
-		const index = names?.findIndex((name) => name.toLowerCase() === output.toLowerCase()) ?? -1;
-		return index >= 0 ? index : /^\d+$/.test(output) ? Number(output) : undefined;
+/** Outputs by index only; runCase gives the views n8n's output names once the runs are done. */
+const byIndex = (_node: string, output: number | string): number | undefined =>
+	typeof output === 'number' ? output : /^\d+$/.test(output) ? Number(output) : undefined;
+
+/**
+ * Output names (Create Inboxes' Failed) to indexes, as n8n describes the nodes: read only for the
+ * nodes a case's expectations name an output of.
+ */
+async function outputIndexOf(session: Session, workflow: Workflow, testCase: TestCase): Promise<RunView['outputIndex']> {
+	const named = new Set<string>();
+	const collect = (e: RunExpectation | undefined) => {
+		for (const [node, list] of Object.entries(e?.nodes ?? {}))
+			for (const x of Array.isArray(list) ? list : [list]) if (typeof x.output === 'string') named.add(node);
 	};
+	collect(testCase.expect);
+	collect(testCase.expect?.everyRun);
+	if (Array.isArray(testCase.runs)) testCase.runs.forEach((r) => collect(r.expect));
+	if (typeof testCase.expect?.distinct?.output === 'string') named.add(testCase.expect.distinct.node);
+	const names = new Map<string, string[] | undefined>();
+	for (const node of named) {
+		const found = workflow.nodes.find((n) => n.name === node);
+		names.set(node, found ? await session.outputNames(found.type, found.typeVersion) : undefined);
+	}
+	return (node, output) => {
+		if (typeof output === 'number') return output;
+		const index = names.get(node)?.findIndex((name) => name.toLowerCase() === output.toLowerCase()) ?? -1;
+		return index >= 0 ? index : byIndex(node, output);
+	};
+}
+
+function viewOf(executions: Execution[], start: StartPlan): RunView {
+	const outputIndex = byIndex;
 	if (!executions.length)
 		// A check that found no change: the trigger ran and handed on nothing; nothing else ran.
 		return {

@@ -4,15 +4,16 @@
  * with the nodes package installed and the Lead Inbox credential pointing at that server), started
  * once and reused by the file's cases.
  */
-import { rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
 import { startMockServer, type MockServer } from '../api/start.cjs';
 import type { LoadedTestFile } from './file/load.cjs';
 import { N8nApp } from './n8n/app.cjs';
-import type { N8nInstall } from './n8n/install.cjs';
+import { defaultCache, type N8nInstall } from './n8n/install.cjs';
 import { RUNNER_ENV } from './n8n/lines.cjs';
 import type { Rest } from './n8n/rest.cjs';
-import { credentialIds } from './workflow/prepare.cjs';
 
 /** The nodes package to install: a packed tarball, or an installed package's folder. */
 export type NodesSource = { tarball: string } | { folder: string };
@@ -34,14 +35,12 @@ export interface Session {
 	/** What n8n printed last (its debug log). */
 	log(): string;
 	/** Output names per node type and version, as n8n describes them (Create Inboxes' Failed). */
-	outputNames(type: string, version?: number): string[] | undefined;
+	outputNames(type: string, version?: number): Promise<string[] | undefined>;
 	close(): Promise<void>;
 }
 
 const OWNER = { email: 'owner@workflow-tests.test', password: 'Workflow-tests-1' };
 const CREDENTIAL_NAME = 'Lead Inbox (workflow test)';
-/** The credential ID used where the workflow names none. */
-export const DEFAULT_CREDENTIAL_ID = 'leadInboxTest0001';
 
 export async function freePort(): Promise<number> {
 	return await new Promise((resolve, reject) => {
@@ -54,6 +53,31 @@ export async function freePort(): Promise<number> {
 	});
 }
 
+/**
+ * The database of a fresh n8n user folder with n8n's migrations run, one per n8n install, made the
+ * first time (an import of no credentials migrates it) into a folder renamed into place when done,
+ * so test runs side by side never read half of one.
+ */
+async function migratedDatabase(n8n: N8nInstall, progress: (line: string) => void): Promise<string> {
+	const key = createHash('sha256').update(`${n8n.version}|${n8n.packageDir}|${n8n.nodeBin}`).digest('hex').slice(0, 16);
+	const folder = join(defaultCache(), 'databases', `n8n-${n8n.version}-${key}`);
+	const database = join(folder, '.n8n', 'database.sqlite');
+	if (existsSync(database)) return database;
+	progress(`preparing a database for n8n ${n8n.version} (once)`);
+	mkdirSync(dirname(folder), { recursive: true });
+	const making = mkdtempSync(`${folder}.making-`);
+	try {
+		const app = new N8nApp(n8n, { dir: making, port: 0, brokerPort: 0 });
+		await app.importCredentials([]);
+		renameSync(making, folder);
+	} catch (error) {
+		rmSync(making, { recursive: true, force: true });
+		// Another run made it meanwhile.
+		if (!existsSync(database)) throw error;
+	}
+	return database;
+}
+
 export async function openSession(
 	loaded: LoadedTestFile,
 	options: {
@@ -64,7 +88,7 @@ export async function openSession(
 		progress: (line: string) => void;
 	},
 ): Promise<Session> {
-	const { spec, workflow } = loaded;
+	const { spec } = loaded;
 	const server = await startMockServer({
 		seed: spec.seed as never,
 		replay: options.replay,
@@ -98,18 +122,14 @@ export async function openSession(
 			},
 		});
 		cleanups.push(() => rmSync(options.dir, { recursive: true, force: true }));
+		// A database n8n has already migrated (made once per n8n install, kept in the cache): a fresh
+		// user folder would spend seconds on n8n's migrations in every test file.
+		const template = await migratedDatabase(options.n8n, options.progress);
+		for (const file of readdirSync(dirname(template)).filter((f) => f.startsWith('database.sqlite') && !f.endsWith('-shm')))
+			copyFileSync(join(dirname(template), file), join(options.dir, '.n8n', file));
 		options.progress(`installing the nodes package into a fresh n8n ${options.n8n.version} folder`);
 		if ('tarball' in options.nodes) await app.installPackage(options.nodes.tarball);
 		else app.installPackageFolder(options.nodes.folder);
-		const credential = { id: DEFAULT_CREDENTIAL_ID, name: CREDENTIAL_NAME };
-		await app.importCredentials(
-			credentialIds(workflow, credential.id).map((id) => ({
-				id,
-				name: CREDENTIAL_NAME,
-				type: 'leadInboxApi',
-				data: { apiKey, leadsBaseUrl: server.url, inboxBaseUrl: `${server.url}/api/v1` },
-			})),
-		);
 		options.progress(`starting n8n ${options.n8n.version}`);
 		// At debug level n8n logs each event a trigger hands on (every line supported says it so).
 		const main = await app.start({ N8N_LOG_LEVEL: 'debug' });
@@ -127,11 +147,19 @@ export async function openSession(
 		main.child.stderr?.on('data', count);
 		cleanups.unshift(() => app.stop());
 		const rest = await app.signInOwner(OWNER);
-		const types = (await rest('GET', '/types/nodes.json')).body as {
-			name: string;
-			version: number | number[];
-			outputNames?: string[];
-		}[];
+		// The Lead Inbox credential, made through n8n's API (no CLI process to start): every node of
+		// the package in the workflow uses it, whichever credential the export names.
+		const created = await rest('POST', '/credentials', {
+			name: CREDENTIAL_NAME,
+			type: 'leadInboxApi',
+			data: { apiKey, leadsBaseUrl: server.url, inboxBaseUrl: `${server.url}/api/v1` },
+		});
+		if (created.status !== 200) throw new Error(`n8n refused the credential: ${JSON.stringify(created.body).slice(0, 500)}`);
+		const credential = { id: String((created.body as { data: { id: string } }).data.id), name: CREDENTIAL_NAME };
+		// n8n's node descriptions (megabytes): read once, when a case names an output.
+		type Described = { name: string; version: number | number[]; outputNames?: string[] }[];
+		let types: Described | undefined;
+		const describe = async () => (types ??= (await rest('GET', '/types/nodes.json')).body as Described);
 		const session: Session = {
 			server,
 			app,
@@ -144,8 +172,9 @@ export async function openSession(
 			credential,
 			triggerEvents: (name) => events.get(name) ?? 0,
 			log: () => main.log,
-			outputNames: (type, version) => {
-				const all = Array.isArray(types) ? types.filter((t) => t.name === type) : [];
+			outputNames: async (type, version) => {
+				const described = await describe();
+				const all = Array.isArray(described) ? described.filter((t) => t.name === type) : [];
 				const match =
 					all.find(
 						(t) =>

@@ -118,8 +118,13 @@ export async function resolveN8n(
 export async function installVersion(
 	version: string,
 	root: string,
-	env = process.env,
+	/**
+	 * The tools to install with, first on PATH (folders, the node's last): that Node's npm, and its
+	 * headers for the native builds. Default the running Node and the npm on PATH.
+	 */
+	tools: string[] = [],
 ): Promise<void> {
+	const nodeBin = tools.at(-1);
 	rmSync(root, { recursive: true, force: true });
 	mkdirSync(root, { recursive: true });
 	const native = majorOf(version) < 2 ? ['sqlite3'] : ['sqlite3', 'isolated-vm'];
@@ -133,12 +138,29 @@ export async function installVersion(
 			allowScripts: Object.fromEntries(native.map((name) => [name, true])),
 		}),
 	);
-	const npmEnv = { ...env, npm_config_omit_lockfile_registry_resolved: 'false' };
+	// Addresses kept in the lockfile: an allowScripts approval needs them (this machine's npm config
+	// may leave them out).
+	const npmEnv: NodeJS.ProcessEnv = { ...process.env, npm_config_omit_lockfile_registry_resolved: 'false' };
+	if (nodeBin) {
+		npmEnv.PATH = [...tools, process.env.PATH ?? ''].join(delimiter);
+		npmEnv.npm_config_nodedir = dirname(nodeBin);
+	}
 	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
 		cwd: root,
 		env: npmEnv,
 		maxBuffer: 64 * 1024 * 1024,
 	});
 	await run('npm', ['rebuild', ...native], { cwd: root, env: npmEnv, maxBuffer: 64 * 1024 * 1024 });
+	// The native module loads on that Node, or the install is not done.
+	await run(join(nodeBin ?? dirname(process.execPath), 'node'), ['-e', `require(${JSON.stringify(join(root, 'node_modules', 'sqlite3'))})`]);
 	writeFileSync(join(root, '.installed'), `${new Date().toISOString()}\n`);
+}
+
+/** `tsx install.cts VERSION ROOT [TOOLS]` (PATH-style list): what test/e2e/install-n8n.sh runs. */
+if (require.main === module) {
+	const [version, root, tools] = process.argv.slice(2);
+	installVersion(version, root, tools ? tools.split(delimiter) : []).catch((error: Error) => {
+		process.stderr.write(`${error.message}\n`);
+		process.exit(1);
+	});
 }

@@ -6,7 +6,7 @@
  *   so that every run is a production run: n8n saves the workflow's static data after it, as after
  *   a scheduled run (Fetch Leads' New Leads Wanted remembers its depth there).
  * - Stubbed nodes: pass-through (n8n's No Operation) or given items, under the node's name.
- * - The package's nodes use the test's credential.
+ * - The package's nodes use the test's credential (whichever one the export names).
  * Nodes that would call another service and are not stubbed are returned as `blocked`: the case
  * fails before anything runs.
  */
@@ -50,14 +50,6 @@ export function findStart(workflow: Workflow, named?: string): WorkflowNode | st
 	return `the workflow has ${triggers.length} triggers (${triggers.map((t) => t.name).join(', ')}): name the one to start from with \`start:\``;
 }
 
-/** The credential IDs the package's nodes reference (one credential is made for each). */
-export function credentialIds(workflow: Workflow, fallback: string): string[] {
-	const ids = workflow.nodes
-		.filter((n) => isOwnNode(n.type))
-		.map((n) => n.credentials?.leadInboxApi?.id ?? fallback);
-	return [...new Set(ids.length ? ids : [fallback])];
-}
-
 export function prepareWorkflow(
 	source: Workflow,
 	options: {
@@ -78,13 +70,7 @@ export function prepareWorkflow(
 
 	for (const node of workflow.nodes)
 		if (isOwnNode(node.type) && !node.disabled)
-			node.credentials = {
-				...node.credentials,
-				leadInboxApi: {
-					id: node.credentials?.leadInboxApi?.id ?? options.credential.id,
-					name: options.credential.name,
-				},
-			};
+			node.credentials = { ...node.credentials, leadInboxApi: options.credential };
 
 	const blocked: string[] = [];
 	for (const node of [...workflow.nodes]) {
