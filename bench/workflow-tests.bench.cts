@@ -28,12 +28,21 @@ const SEED = {
 	accounts: [
 		{
 			apiKey: 'lik_bench_workflow_tests_01',
-			pools: [{ name: 'Warm-up', inboxes: [{ emailAddress: 'sales@gmail.com' }, { emailAddress: 'team@yahoo.com', status: 'paused' as const }] }],
+			pools: [
+				{
+					name: 'Warm-up',
+					inboxes: [
+						{ emailAddress: 'sales@gmail.com' },
+						{ emailAddress: 'team@yahoo.com', status: 'paused' as const },
+					],
+				},
+			],
 		},
 	],
 };
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 /** Peak RSS (MB) of a process, read until it exits. */
@@ -55,22 +64,43 @@ function watchPeak(pid: number): { stop(): number } {
 	};
 }
 
-async function bare(line: (typeof ALL_LINES)[number]): Promise<{ perRunMs: number; peakMB: number }> {
+async function bare(
+	line: (typeof ALL_LINES)[number],
+): Promise<{ perRunMs: number; peakMB: number }> {
 	const server = await startMockServer({ seed: SEED });
 	const dir = mkdtempSync(join(tmpdir(), 'bench-bare-n8n-'));
-	const app = new N8nApp(installOf(line), { dir, port: await freePort(), brokerPort: await freePort() });
+	const app = new N8nApp(installOf(line), {
+		dir,
+		port: await freePort(),
+		brokerPort: await freePort(),
+	});
 	try {
 		app.installPackageFolder(ROOT);
 		await app.importCredentials([
-			{ id: 'leadInboxLocal01', name: 'Lead Inbox', type: 'leadInboxApi', data: { apiKey: SEED.accounts[0].apiKey, leadsBaseUrl: server.url, inboxBaseUrl: `${server.url}/api/v1` } },
+			{
+				id: 'leadInboxLocal01',
+				name: 'Lead Inbox',
+				type: 'leadInboxApi',
+				data: {
+					apiKey: SEED.accounts[0].apiKey,
+					leadsBaseUrl: server.url,
+					inboxBaseUrl: `${server.url}/api/v1`,
+				},
+			},
 		]);
-		const workflow = (await import(join(ROOT, 'examples', 'inbox-inventory.json'))) as { default: object };
+		const workflow = (await import(join(ROOT, 'examples', 'inbox-inventory.json'))) as {
+			default: object;
+		};
 		await app.importWorkflow(workflow.default);
 		const times: number[] = [];
 		let peakMB = 0;
 		for (let i = 0; i < RUNS; i++) {
 			const started = performance.now();
-			const child = spawn(join(app.install.nodeBin, 'node'), [app.install.bin, 'execute', '--id=InboxInventory01'], { env: app.env, stdio: 'ignore' });
+			const child = spawn(
+				join(app.install.nodeBin, 'node'),
+				[app.install.bin, 'execute', '--id=InboxInventory01'],
+				{ env: app.env, stdio: 'ignore' },
+			);
 			const peak = watchPeak(child.pid!);
 			const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
 			peakMB = Math.max(peakMB, peak.stop());
@@ -84,12 +114,27 @@ async function bare(line: (typeof ALL_LINES)[number]): Promise<{ perRunMs: numbe
 	}
 }
 
-async function runner(line: (typeof ALL_LINES)[number], runs: number): Promise<{ perRunMs: number; startedPerRunMs: number; peakMB: number }> {
+async function runner(
+	line: (typeof ALL_LINES)[number],
+	runs: number,
+): Promise<{ perRunMs: number; startedPerRunMs: number; peakMB: number }> {
 	const dir = mkdtempSync(join(tmpdir(), 'bench-runner-'));
-	writeFileSync(join(dir, 'inventory.test.json'), JSON.stringify({ workflow: join(ROOT, 'examples', 'inbox-inventory.json'), seed: SEED, cases: [{ name: 'inventory', runs, expect: { everyRun: { status: 'success' } } }] }));
+	writeFileSync(
+		join(dir, 'inventory.test.json'),
+		JSON.stringify({
+			workflow: join(ROOT, 'examples', 'inbox-inventory.json'),
+			seed: SEED,
+			cases: [{ name: 'inventory', runs, expect: { everyRun: { status: 'success' } } }],
+		}),
+	);
 	const loaded = loadTestFile(join(dir, 'inventory.test.json'), dir);
 	const started = performance.now();
-	const session = await openSession(loaded, { n8n: installOf(line), nodes: { folder: ROOT }, dir: join(dir, 'n8n'), progress: () => undefined });
+	const session = await openSession(loaded, {
+		n8n: installOf(line),
+		nodes: { folder: ROOT },
+		dir: join(dir, 'n8n'),
+		progress: () => undefined,
+	});
 	let peak: { stop(): number } | undefined;
 	try {
 		peak = watchPeak(session.app.pid!);
@@ -106,11 +151,15 @@ async function runner(line: (typeof ALL_LINES)[number], runs: number): Promise<{
 }
 
 export async function benchWorkflowTests(): Promise<void> {
-	console.log(`\nworkflow test runner vs bare n8n execute (examples/inbox-inventory.json; bare: median of ${RUNS} runs)`);
+	console.log(
+		`\nworkflow test runner vs bare n8n execute (examples/inbox-inventory.json; bare: median of ${RUNS} runs)`,
+	);
 	for (const version of LINES) {
 		const line = ALL_LINES.find((l) => l.version === version)!;
 		const b = await bare(line);
-		console.log(`  n8n ${version}: bare execute ${seconds(b.perRunMs)}/run, peak RSS ${b.peakMB} MB`);
+		console.log(
+			`  n8n ${version}: bare execute ${seconds(b.perRunMs)}/run, peak RSS ${b.peakMB} MB`,
+		);
 		for (const runs of PER_FILE) {
 			const r = await runner(line, runs);
 			console.log(

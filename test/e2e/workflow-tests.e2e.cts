@@ -44,14 +44,23 @@ const BREAKAGES: Breakage[] = [
 	{
 		name: 'mapping-to-a-missing-field',
 		test: 'dentists-to-hubspot',
-		change: (w, t) => ((assignment(w, 'CRM contact', 'email').value = '={{ $json.mail }}'), { workflow: w, test: t }),
+		change: (w, t) => (
+			(assignment(w, 'CRM contact', 'email').value = '={{ $json.mail }}'),
+			{ workflow: w, test: t }
+		),
 		failing: { case: MORNING, at: 'expect.nodes.HubSpot.every.email' },
 	},
 	{
 		name: 'wrong-count-mode',
 		test: 'dentists-to-hubspot',
-		change: (w, t) => ((node(w, 'Fetch Leads').parameters.countMode = 'requested'), { workflow: w, test: t }),
-		failing: { case: 'three mornings bring new dentists each, never one twice', at: 'expect.distinct' },
+		change: (w, t) => (
+			(node(w, 'Fetch Leads').parameters.countMode = 'requested'),
+			{ workflow: w, test: t }
+		),
+		failing: {
+			case: 'three mornings bring new dentists each, never one twice',
+			at: 'expect.distinct',
+		},
 	},
 	{
 		name: 'dropped-filter',
@@ -63,25 +72,44 @@ const BREAKAGES: Breakage[] = [
 		name: 'unwired-failed-output',
 		test: 'onboard-inboxes',
 		change: (w, t) => (w.connections['Create Inboxes'].main.splice(1), { workflow: w, test: t }),
-		failing: { case: "the sheet's inboxes are created and a bad one is reported to the team", at: 'expect.nodes.Tell the team.items' },
+		failing: {
+			case: "the sheet's inboxes are created and a bad one is reported to the team",
+			at: 'expect.nodes.Tell the team.items',
+		},
 	},
 	{
 		name: 'password-from-the-wrong-column',
 		test: 'onboard-inboxes',
-		change: (w, t) => ((node(w, 'Create Inboxes').parameters.imapPassword = '={{ $json.password }}'), { workflow: w, test: t }),
-		failing: { case: "the sheet's inboxes are created and a bad one is reported to the team", at: 'expect.nodes.Welcome note.items' },
+		change: (w, t) => (
+			(node(w, 'Create Inboxes').parameters.imapPassword = '={{ $json.password }}'),
+			{ workflow: w, test: t }
+		),
+		failing: {
+			case: "the sheet's inboxes are created and a bad one is reported to the team",
+			at: 'expect.nodes.Welcome note.items',
+		},
 	},
 	{
 		name: 'trigger-watching-the-wrong-event',
 		test: 'inbox-alert',
-		change: (w, t) => ((node(w, 'Inbox broke').parameters.event = 'newInbox'), { workflow: w, test: t }),
-		failing: { case: 'an inbox that breaks raises one alert on the next check', at: 'runs.1.expect.nodes.Alert text.items' },
+		change: (w, t) => (
+			(node(w, 'Inbox broke').parameters.event = 'newInbox'),
+			{ workflow: w, test: t }
+		),
+		failing: {
+			case: 'an inbox that breaks raises one alert on the next check',
+			at: 'runs.1.expect.nodes.Alert text.items',
+		},
 	},
 	{
 		name: 'node-of-another-service-not-stubbed',
 		test: 'dentists-to-hubspot',
 		change: (w, t) => ({ workflow: w, test: t.replace(/^stubs:\n(  .*\n)+/m, '') }),
-		failing: { case: MORNING, at: 'stubs', says: /node "HubSpot" \(n8n-nodes-base\.hubspot\) would call another service: stub it/ },
+		failing: {
+			case: MORNING,
+			at: 'stubs',
+			says: /node "HubSpot" \(n8n-nodes-base\.hubspot\) would call another service: stub it/,
+		},
 	},
 ];
 
@@ -102,7 +130,12 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout, stderr: e.stderr };
 		}
 	};
-	const n8nOf = (line: N8nVersion) => ['--n8n', join(CACHE, `n8n-${line.version}`, 'node_modules', '.bin', 'n8n'), '--n8n-node', line.nodeBin];
+	const n8nOf = (line: N8nVersion) => [
+		'--n8n',
+		join(CACHE, `n8n-${line.version}`, 'node_modules', '.bin', 'n8n'),
+		'--n8n-node',
+		line.nodeBin,
+	];
 
 	beforeAll(async () => {
 		const nodes = packedPackage();
@@ -112,12 +145,30 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 		writeFileSync(join(project, 'package.json'), '{"name":"my-n8n-workflows","private":true}\n');
 		// The user's install; offline from npm's cache (tests reach only loopback). The nodes'
 		// peer (n8n-workflow) comes with n8n, not with the project.
-		await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--legacy-peer-deps', '--save-dev', nodes, serverTarball], { cwd: project });
+		await run(
+			'npm',
+			[
+				'install',
+				'--no-audit',
+				'--no-fund',
+				'--prefer-offline',
+				'--legacy-peer-deps',
+				'--save-dev',
+				nodes,
+				serverTarball,
+			],
+			{ cwd: project },
+		);
 		// The broken workflows, each with its test file, in a folder of their own.
 		mkdirSync(join(project, 'broken'));
 		for (const b of BREAKAGES) {
-			const workflow = JSON.parse(readFileSync(join(PROJECT, 'workflows', `${b.test}.json`), 'utf8'));
-			const test = readFileSync(join(PROJECT, 'tests', `${b.test}.test.yaml`), 'utf8').replace(/^workflow: .*$/m, `workflow: ./${b.name}.json`);
+			const workflow = JSON.parse(
+				readFileSync(join(PROJECT, 'workflows', `${b.test}.json`), 'utf8'),
+			);
+			const test = readFileSync(join(PROJECT, 'tests', `${b.test}.test.yaml`), 'utf8').replace(
+				/^workflow: .*$/m,
+				`workflow: ./${b.name}.json`,
+			);
 			const changed = b.change(workflow, test);
 			writeFileSync(join(project, 'broken', `${b.name}.json`), JSON.stringify(changed.workflow));
 			writeFileSync(join(project, 'broken', `${b.name}.test.yaml`), changed.test);
@@ -129,15 +180,27 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			'every case of the right workflows passes; JUnit and the job summary say so',
 			async () => {
 				const summary = join(project, `summary-${line.version}.md`);
-				const outcome = await runTests(['tests', ...n8nOf(line), '--junit', `reports/${line.version}.xml`], { GITHUB_STEP_SUMMARY: summary });
-				expect({ code: outcome.code, out: outcome.stdout }).toEqual({ code: 0, out: expect.stringContaining('5 passed, 0 failed') });
-				expect(outcome.stdout).toContain(`\u2713 tests/inbox-alert.test.yaml \u203a an inbox that breaks raises one alert on the next check`);
-				expect(outcome.stdout).toContain('\u2713 tests/dentists-to-hubspot.test.yaml \u203a three mornings bring new dentists each, never one twice');
+				const outcome = await runTests(
+					['tests', ...n8nOf(line), '--junit', `reports/${line.version}.xml`],
+					{ GITHUB_STEP_SUMMARY: summary },
+				);
+				expect({ code: outcome.code, out: outcome.stdout }).toEqual({
+					code: 0,
+					out: expect.stringContaining('5 passed, 0 failed'),
+				});
+				expect(outcome.stdout).toContain(
+					`\u2713 tests/inbox-alert.test.yaml \u203a an inbox that breaks raises one alert on the next check`,
+				);
+				expect(outcome.stdout).toContain(
+					'\u2713 tests/dentists-to-hubspot.test.yaml \u203a three mornings bring new dentists each, never one twice',
+				);
 				expect(outcome.stderr).toContain(`starting n8n ${line.version}`);
 				const junit = readFileSync(join(project, 'reports', `${line.version}.xml`), 'utf8');
 				expect(junit).toMatch(/<testsuites name="n8n workflow tests" tests="5" failures="0">/);
 				expect(junit.match(/<testcase /g)).toHaveLength(5);
-				expect(readFileSync(summary, 'utf8')).toMatch(/all passed, 5 passed[\s\S]*\| \u2705 \| tests\/onboard-inboxes\.test\.yaml \|/);
+				expect(readFileSync(summary, 'utf8')).toMatch(
+					/all passed, 5 passed[\s\S]*\| \u2705 \| tests\/onboard-inboxes\.test\.yaml \|/,
+				);
 			},
 			8 * MINUTE,
 		);
@@ -147,10 +210,15 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			async () => {
 				const examples = join(ROOT, 'examples', 'workflow-tests');
 				const files = line.version.startsWith('1.')
-					? ['bulk-inbox-onboarding-from-csv', 'inbox-error-alert', 'inbox-inventory'].map((f) => join(examples, `${f}.test.yaml`))
+					? ['bulk-inbox-onboarding-from-csv', 'inbox-error-alert', 'inbox-inventory'].map((f) =>
+							join(examples, `${f}.test.yaml`),
+						)
 					: [examples];
 				const outcome = await runTests([...files, ...n8nOf(line), '--jobs', '2']);
-				expect({ code: outcome.code, out: outcome.stdout }).toEqual({ code: 0, out: expect.stringMatching(/\d+ passed, 0 failed/) });
+				expect({ code: outcome.code, out: outcome.stdout }).toEqual({
+					code: 0,
+					out: expect.stringMatching(/\d+ passed, 0 failed/),
+				});
 			},
 			8 * MINUTE,
 		);
@@ -159,20 +227,45 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			'a workflow broken as users break it fails, naming the case and the expectation that failed',
 			async () => {
 				const summary = join(project, `broken-${line.version}.md`);
-				const outcome = await runTests(['broken', ...n8nOf(line), '--jobs', '2', '--junit', `reports/broken-${line.version}.xml`], { GITHUB_STEP_SUMMARY: summary });
+				const outcome = await runTests(
+					[
+						'broken',
+						...n8nOf(line),
+						'--jobs',
+						'2',
+						'--junit',
+						`reports/broken-${line.version}.xml`,
+					],
+					{ GITHUB_STEP_SUMMARY: summary },
+				);
 				expect(outcome.code).toBe(1);
 				const lines = outcome.stdout.split('\n');
 				for (const b of BREAKAGES) {
-					const head = lines.indexOf(lines.find((l) => l.startsWith(`\u2717 broken/${b.name}.test.yaml \u203a ${b.failing.case} (`))!);
-					expect({ breakage: b.name, failed: head >= 0 }).toEqual({ breakage: b.name, failed: true });
-					const failures = lines.slice(head + 1).filter((_, i, rest) => rest.slice(0, i + 1).every((l) => l.startsWith('    ')));
+					const head = lines.indexOf(
+						lines.find((l) =>
+							l.startsWith(`\u2717 broken/${b.name}.test.yaml \u203a ${b.failing.case} (`),
+						)!,
+					);
+					expect({ breakage: b.name, failed: head >= 0 }).toEqual({
+						breakage: b.name,
+						failed: true,
+					});
+					const failures = lines
+						.slice(head + 1)
+						.filter((_, i, rest) => rest.slice(0, i + 1).every((l) => l.startsWith('    ')));
 					const named = failures.find((l) => l.startsWith(`    ${b.failing.at}`));
-					expect({ breakage: b.name, failures, named: named !== undefined }).toEqual({ breakage: b.name, failures, named: true });
+					expect({ breakage: b.name, failures, named: named !== undefined }).toEqual({
+						breakage: b.name,
+						failures,
+						named: true,
+					});
 					if (b.failing.says) expect(named).toMatch(b.failing.says);
 				}
 				const junit = readFileSync(join(project, 'reports', `broken-${line.version}.xml`), 'utf8');
 				expect(junit).toMatch(/<failure message="/);
-				expect(readFileSync(summary, 'utf8')).toMatch(/#### What failed[\s\S]*broken\/dropped-filter\.test\.yaml/);
+				expect(readFileSync(summary, 'utf8')).toMatch(
+					/#### What failed[\s\S]*broken\/dropped-filter\.test\.yaml/,
+				);
 			},
 			10 * MINUTE,
 		);
@@ -185,11 +278,24 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			writeFileSync(summary, '');
 			const action = await runCompositeAction(
 				join(ROOT, 'mock-server'),
-				{ package: serverTarball, tests: 'tests/inbox-alert.test.yaml', n8n: join(CACHE, 'n8n-2.40.7', 'node_modules', '.bin', 'n8n'), junit: 'reports/action.xml' },
-				{ workspace: project, runnerTemp: processFolder(CACHE, 'workflow-tests-runner-temp'), env: { GITHUB_STEP_SUMMARY: summary } },
+				{
+					package: serverTarball,
+					tests: 'tests/inbox-alert.test.yaml',
+					n8n: join(CACHE, 'n8n-2.40.7', 'node_modules', '.bin', 'n8n'),
+					junit: 'reports/action.xml',
+				},
+				{
+					workspace: project,
+					runnerTemp: processFolder(CACHE, 'workflow-tests-runner-temp'),
+					env: { GITHUB_STEP_SUMMARY: summary },
+				},
 			);
-			expect(action.log).toContain('\u2713 tests/inbox-alert.test.yaml \u203a an inbox that breaks raises one alert on the next check');
-			expect(readFileSync(join(project, 'reports', 'action.xml'), 'utf8')).toContain('tests="1" failures="0"');
+			expect(action.log).toContain(
+				'\u2713 tests/inbox-alert.test.yaml \u203a an inbox that breaks raises one alert on the next check',
+			);
+			expect(readFileSync(join(project, 'reports', 'action.xml'), 'utf8')).toContain(
+				'tests="1" failures="0"',
+			);
 			expect(readFileSync(summary, 'utf8')).toContain('all passed, 1 passed');
 		},
 		5 * MINUTE,
@@ -216,11 +322,21 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			join(project, 'wrong', 'names.test.yaml'),
 			'workflow: ../workflows/dentists-to-hubspot.json\nstubs: { HubSpot: passThrough }\ncases:\n  - name: a node name with a typo\n    expect:\n      nodes: { Hubspot: { ran: true } }\n',
 		);
-		const outcome = await runTests(['wrong', '--n8n', join(CACHE, 'n8n-2.40.7', 'node_modules', '.bin', 'n8n')]);
+		const outcome = await runTests([
+			'wrong',
+			'--n8n',
+			join(CACHE, 'n8n-2.40.7', 'node_modules', '.bin', 'n8n'),
+		]);
 		expect(outcome.code).toBe(2);
-		expect(outcome.stdout).toContain('wrong/typos.test.yaml:9: cases.0.expect: unknown field "servce"');
-		expect(outcome.stdout).toContain('wrong/typos.test.yaml:8: cases.0.expect.nodes.Fetch Leads.items: expected a number or an object');
-		expect(outcome.stdout).toContain('wrong/names.test.yaml:6: cases.0.expect.nodes.Hubspot: the workflow has no node named "Hubspot"');
+		expect(outcome.stdout).toContain(
+			'wrong/typos.test.yaml:9: cases.0.expect: unknown field "servce"',
+		);
+		expect(outcome.stdout).toContain(
+			'wrong/typos.test.yaml:8: cases.0.expect.nodes.Fetch Leads.items: expected a number or an object',
+		);
+		expect(outcome.stdout).toContain(
+			'wrong/names.test.yaml:6: cases.0.expect.nodes.Hubspot: the workflow has no node named "Hubspot"',
+		);
 		expect(outcome.stdout).toContain('nothing was run');
 		expect(outcome.stderr).not.toContain('starting n8n');
 	});

@@ -1,4 +1,10 @@
-import { checkDistinct, checkRun, checkService, type RunView, type ServiceView } from '../../mock-server/src/runner/expect/check.cjs';
+import {
+	checkDistinct,
+	checkRun,
+	checkService,
+	type RunView,
+	type ServiceView,
+} from '../../mock-server/src/runner/expect/check.cjs';
 import type { NodeRun } from '../../mock-server/src/runner/n8n/executions.cjs';
 
 /**
@@ -9,7 +15,14 @@ const ran = (...outputs: Record<string, unknown>[][]): NodeRun[] => [{ outputs, 
 const view = (nodes: Record<string, NodeRun[]>, more: Partial<RunView> = {}): RunView => ({
 	status: 'success',
 	nodes,
-	outputIndex: (_node, output) => (typeof output === 'number' ? output : output === 'Failed' ? 1 : output === 'Created' ? 0 : undefined),
+	outputIndex: (_node, output) =>
+		typeof output === 'number'
+			? output
+			: output === 'Failed'
+				? 1
+				: output === 'Created'
+					? 0
+					: undefined,
 	...more,
 });
 const leads = [
@@ -42,39 +55,141 @@ describe('expectations on a run', () => {
 
 	it('says what was expected, what came and the nearest item', () => {
 		const run = view({ 'Fetch Leads': ran(leads), HubSpot: ran([]) });
-		expect(checkRun({ nodes: { 'Fetch Leads': { items: 3, every: { email: '/@/', runsMetaAds: true } }, HubSpot: { some: { email: '/@/' } } } }, run, 'expect')).toEqual([
+		expect(
+			checkRun(
+				{
+					nodes: {
+						'Fetch Leads': { items: 3, every: { email: '/@/', runsMetaAds: true } },
+						HubSpot: { some: { email: '/@/' } },
+					},
+				},
+				run,
+				'expect',
+			),
+		).toEqual([
 			{ at: 'expect.nodes.Fetch Leads.items', message: 'expected exactly 3 item(s), got 2' },
-			{ at: 'expect.nodes.Fetch Leads.every.email', message: 'expected every item to have email = "/@/"; item 2 of 2 has "" (item: {"email":"","runsMetaAds":false,"address":{"city":"Denver"}})' },
-			{ at: 'expect.nodes.Fetch Leads.every.runsMetaAds', message: expect.stringContaining('item 2 of 2 has false') },
-			{ at: 'expect.nodes.HubSpot.some.email', message: 'expected at least one item with email = "/@/"; none of 0 has it' },
+			{
+				at: 'expect.nodes.Fetch Leads.every.email',
+				message:
+					'expected every item to have email = "/@/"; item 2 of 2 has "" (item: {"email":"","runsMetaAds":false,"address":{"city":"Denver"}})',
+			},
+			{
+				at: 'expect.nodes.Fetch Leads.every.runsMetaAds',
+				message: expect.stringContaining('item 2 of 2 has false'),
+			},
+			{
+				at: 'expect.nodes.HubSpot.some.email',
+				message: 'expected at least one item with email = "/@/"; none of 0 has it',
+			},
 		]);
 	});
 
 	it('a node that did not run says why the run stopped', () => {
-		const run = view({ 'Fetch Leads': [{ outputs: [], hints: [], error: { message: 'The service is unavailable (HTTP 503)' } }] }, { status: 'error', error: { node: 'Fetch Leads', message: 'The service is unavailable (HTTP 503)' } });
-		expect(checkRun({ status: 'success', nodes: { HubSpot: { items: { atLeast: 8 } } } }, run, 'expect')).toEqual([
-			{ at: 'expect.status', message: 'expected success, got error (node "Fetch Leads": The service is unavailable (HTTP 503))' },
-			{ at: 'expect.nodes.HubSpot.items', message: 'expected at least 8 item(s), got 0 (the node did not run; the run failed at "Fetch Leads": The service is unavailable (HTTP 503))' },
+		const run = view(
+			{
+				'Fetch Leads': [
+					{ outputs: [], hints: [], error: { message: 'The service is unavailable (HTTP 503)' } },
+				],
+			},
+			{
+				status: 'error',
+				error: { node: 'Fetch Leads', message: 'The service is unavailable (HTTP 503)' },
+			},
+		);
+		expect(
+			checkRun({ status: 'success', nodes: { HubSpot: { items: { atLeast: 8 } } } }, run, 'expect'),
+		).toEqual([
+			{
+				at: 'expect.status',
+				message:
+					'expected success, got error (node "Fetch Leads": The service is unavailable (HTTP 503))',
+			},
+			{
+				at: 'expect.nodes.HubSpot.items',
+				message:
+					'expected at least 8 item(s), got 0 (the node did not run; the run failed at "Fetch Leads": The service is unavailable (HTTP 503))',
+			},
 		]);
-		expect(checkRun({ error: { node: 'HubSpot', message: '/503/' }, nodes: { 'Fetch Leads': { error: '/unavailable/' } } }, run, 'expect')).toEqual([
-			{ at: 'expect.error.node', message: 'expected it to fail at "HubSpot", it failed at "Fetch Leads": The service is unavailable (HTTP 503)' },
+		expect(
+			checkRun(
+				{
+					error: { node: 'HubSpot', message: '/503/' },
+					nodes: { 'Fetch Leads': { error: '/unavailable/' } },
+				},
+				run,
+				'expect',
+			),
+		).toEqual([
+			{
+				at: 'expect.error.node',
+				message:
+					'expected it to fail at "HubSpot", it failed at "Fetch Leads": The service is unavailable (HTTP 503)',
+			},
 		]);
 	});
 
-	it('reads a named output (Create Inboxes\' Failed) and says when a node has no such output', () => {
-		const run = view({ 'Create Inboxes': ran([{ emailAddress: 'a@gmail.com' }], [{ emailAddress: 'b@gmial.com', code: 'unknown_provider' }]) });
-		expect(checkRun({ nodes: { 'Create Inboxes': [{ output: 'Created', items: 1 }, { output: 'Failed', items: 1, every: { code: 'unknown_provider' } }] } }, run, 'expect')).toEqual([]);
-		expect(checkRun({ nodes: { 'Create Inboxes': [{ output: 'Failed', items: 0 }, { output: 'Skipped', items: 0 }] } }, run, 'expect')).toEqual([
-			{ at: 'expect.nodes.Create Inboxes.0.items', message: 'expected exactly 0 item(s) on output "Failed", got 1' },
-			{ at: 'expect.nodes.Create Inboxes.1.output', message: 'node "Create Inboxes" has no output named "Skipped"' },
+	it("reads a named output (Create Inboxes' Failed) and says when a node has no such output", () => {
+		const run = view({
+			'Create Inboxes': ran(
+				[{ emailAddress: 'a@gmail.com' }],
+				[{ emailAddress: 'b@gmial.com', code: 'unknown_provider' }],
+			),
+		});
+		expect(
+			checkRun(
+				{
+					nodes: {
+						'Create Inboxes': [
+							{ output: 'Created', items: 1 },
+							{ output: 'Failed', items: 1, every: { code: 'unknown_provider' } },
+						],
+					},
+				},
+				run,
+				'expect',
+			),
+		).toEqual([]);
+		expect(
+			checkRun(
+				{
+					nodes: {
+						'Create Inboxes': [
+							{ output: 'Failed', items: 0 },
+							{ output: 'Skipped', items: 0 },
+						],
+					},
+				},
+				run,
+				'expect',
+			),
+		).toEqual([
+			{
+				at: 'expect.nodes.Create Inboxes.0.items',
+				message: 'expected exactly 0 item(s) on output "Failed", got 1',
+			},
+			{
+				at: 'expect.nodes.Create Inboxes.1.output',
+				message: 'node "Create Inboxes" has no output named "Skipped"',
+			},
 		]);
 	});
 
 	it('values distinct across runs: a value that comes twice is named with its runs', () => {
-		const runs = [view({ HubSpot: ran([{ email: 'a@x.test' }, { email: 'b@x.test' }]) }), view({ HubSpot: ran([{ email: 'c@x.test' }, { email: 'a@x.test' }]) })];
-		expect(checkDistinct({ node: 'HubSpot', field: 'email', count: 4 }, runs, 'expect.distinct')).toEqual([
-			{ at: 'expect.distinct', message: 'email "a@x.test" came twice: in run 1 and run 2 (item: {"email":"a@x.test"})' },
-			{ at: 'expect.distinct.count', message: 'expected exactly 4 distinct email value(s) from "HubSpot" over 2 run(s), got 3' },
+		const runs = [
+			view({ HubSpot: ran([{ email: 'a@x.test' }, { email: 'b@x.test' }]) }),
+			view({ HubSpot: ran([{ email: 'c@x.test' }, { email: 'a@x.test' }]) }),
+		];
+		expect(
+			checkDistinct({ node: 'HubSpot', field: 'email', count: 4 }, runs, 'expect.distinct'),
+		).toEqual([
+			{
+				at: 'expect.distinct',
+				message: 'email "a@x.test" came twice: in run 1 and run 2 (item: {"email":"a@x.test"})',
+			},
+			{
+				at: 'expect.distinct.count',
+				message: 'expected exactly 4 distinct email value(s) from "HubSpot" over 2 run(s), got 3',
+			},
 		]);
 	});
 });
@@ -87,7 +202,13 @@ describe('expectations on the service', () => {
 		contacts: 10,
 		pools: [{ name: 'Sheet import', inboxes: { active: 2, paused: 0, deactivated: 0, error: 1 } }],
 		requests: async (filter) => {
-			const ids = requests.filter((r) => (!filter.method || r.method === filter.method) && (!filter.path || r.path === filter.path)).map((r) => r.id);
+			const ids = requests
+				.filter(
+					(r) =>
+						(!filter.method || r.method === filter.method) &&
+						(!filter.path || r.path === filter.path),
+				)
+				.map((r) => r.id);
 			return { ids, nearest: 'POST /api/v1/niche-finder-leads {} -> 200' };
 		},
 		allRequests: async () => requests.map((r) => ({ id: r.id, line: `${r.method} ${r.path}` })),
@@ -95,14 +216,32 @@ describe('expectations on the service', () => {
 
 	it('credits, contacts, pools and inboxes by pool and status', async () => {
 		const failures = await checkService(
-			{ creditsCharged: { atMost: 10 }, contactsAdded: 10, pools: 1, inboxes: { pool: 'Sheet import', count: 3, status: { active: 3, error: 0 } } },
+			{
+				creditsCharged: { atMost: 10 },
+				contactsAdded: 10,
+				pools: 1,
+				inboxes: { pool: 'Sheet import', count: 3, status: { active: 3, error: 0 } },
+			},
 			service([]),
 			'expect.service',
 		);
 		expect(failures).toEqual([
-			{ at: 'expect.service.creditsCharged', message: 'expected at most 10 credit(s) charged, got 12' },
-			{ at: 'expect.service.inboxes.status.active', message: expect.stringMatching(/^expected exactly 3 active inbox\(es\) in pool "Sheet import", got 2/) },
-			{ at: 'expect.service.inboxes.status.error', message: expect.stringMatching(/^expected exactly 0 error inbox\(es\) in pool "Sheet import", got 1/) },
+			{
+				at: 'expect.service.creditsCharged',
+				message: 'expected at most 10 credit(s) charged, got 12',
+			},
+			{
+				at: 'expect.service.inboxes.status.active',
+				message: expect.stringMatching(
+					/^expected exactly 3 active inbox\(es\) in pool "Sheet import", got 2/,
+				),
+			},
+			{
+				at: 'expect.service.inboxes.status.error',
+				message: expect.stringMatching(
+					/^expected exactly 0 error inbox\(es\) in pool "Sheet import", got 1/,
+				),
+			},
 		]);
 	});
 
@@ -111,11 +250,34 @@ describe('expectations on the service', () => {
 			{ id: 1, method: 'POST', path: '/api/v1/niche-finder-leads' },
 			{ id: 2, method: 'GET', path: '/api/v1/pools' },
 		];
-		expect(await checkService({ requests: [{ method: 'POST', path: '/api/v1/niche-finder-leads', times: 1 }], nothingElse: true }, service(requests), 'expect.service')).toEqual([
-			{ at: 'expect.service.nothingElse', message: 'expected no request but those listed in requests; 1 other(s) came, the first: GET /api/v1/pools' },
+		expect(
+			await checkService(
+				{
+					requests: [{ method: 'POST', path: '/api/v1/niche-finder-leads', times: 1 }],
+					nothingElse: true,
+				},
+				service(requests),
+				'expect.service',
+			),
+		).toEqual([
+			{
+				at: 'expect.service.nothingElse',
+				message:
+					'expected no request but those listed in requests; 1 other(s) came, the first: GET /api/v1/pools',
+			},
 		]);
-		expect(await checkService({ requests: [{ method: 'POST', path: '/api/v1/inboxes' }] }, service(requests), 'expect.service')).toEqual([
-			{ at: 'expect.service.requests.0', message: 'Expected at least 1 request(s) matching {"method":"POST","path":"/api/v1/inboxes"}, but 0 matched. The nearest recorded request: POST /api/v1/niche-finder-leads {} -> 200' },
+		expect(
+			await checkService(
+				{ requests: [{ method: 'POST', path: '/api/v1/inboxes' }] },
+				service(requests),
+				'expect.service',
+			),
+		).toEqual([
+			{
+				at: 'expect.service.requests.0',
+				message:
+					'Expected at least 1 request(s) matching {"method":"POST","path":"/api/v1/inboxes"}, but 0 matched. The nearest recorded request: POST /api/v1/niche-finder-leads {} -> 200',
+			},
 		]);
 	});
 });

@@ -8,7 +8,8 @@ import { findStart, prepareWorkflow } from '../../mock-server/src/runner/workflo
  * changed, and every node of another service either stubbed or named before anything runs.
  */
 const PROJECT = join(__dirname, '..', 'workflow-tests', 'project', 'workflows');
-const load = (name: string): Workflow => JSON.parse(readFileSync(join(PROJECT, `${name}.json`), 'utf8'));
+const load = (name: string): Workflow =>
+	JSON.parse(readFileSync(join(PROJECT, `${name}.json`), 'utf8'));
 const credential = { id: 'leadInboxTest0001', name: 'Lead Inbox (workflow test)' };
 const prepare = (workflow: Workflow, stubs = {}) => {
 	const start = findStart(workflow);
@@ -22,13 +23,28 @@ describe('the workflow a case runs', () => {
 		const source = load('dentists-to-hubspot');
 		const { workflow, start, blocked } = prepare(source, { HubSpot: 'passThrough' });
 		expect(blocked).toEqual([]);
-		expect(start).toEqual({ kind: 'webhook', node: 'Every morning', schedule: true, webhookPath: expect.stringMatching(/^lead-inbox-test-/) });
-		expect(byName(workflow, 'Every morning (test start)')).toMatchObject({ type: 'n8n-nodes-base.webhook', parameters: { httpMethod: 'POST', path: start.webhookPath, responseMode: 'onReceived' } });
-		expect(byName(workflow, 'Every morning')).toMatchObject({ type: 'n8n-nodes-base.splitOut', parameters: { fieldToSplitOut: 'body.items' } });
-		expect(workflow.connections['Every morning (test start)']).toEqual({ main: [[{ node: 'Every morning', type: 'main', index: 0 }]] });
+		expect(start).toEqual({
+			kind: 'webhook',
+			node: 'Every morning',
+			schedule: true,
+			webhookPath: expect.stringMatching(/^lead-inbox-test-/),
+		});
+		expect(byName(workflow, 'Every morning (test start)')).toMatchObject({
+			type: 'n8n-nodes-base.webhook',
+			parameters: { httpMethod: 'POST', path: start.webhookPath, responseMode: 'onReceived' },
+		});
+		expect(byName(workflow, 'Every morning')).toMatchObject({
+			type: 'n8n-nodes-base.splitOut',
+			parameters: { fieldToSplitOut: 'body.items' },
+		});
+		expect(workflow.connections['Every morning (test start)']).toEqual({
+			main: [[{ node: 'Every morning', type: 'main', index: 0 }]],
+		});
 		// Onward, the workflow is the user's: the start node's connections, Fetch Leads as exported.
 		expect(workflow.connections['Every morning']).toEqual(source.connections['Every morning']);
-		expect(byName(workflow, 'Fetch Leads').parameters).toEqual(byName(source, 'Fetch Leads').parameters);
+		expect(byName(workflow, 'Fetch Leads').parameters).toEqual(
+			byName(source, 'Fetch Leads').parameters,
+		);
 		expect(workflow.active).toBe(false);
 		expect(workflow.id).toBeUndefined();
 	});
@@ -36,7 +52,13 @@ describe('the workflow a case runs', () => {
 	it('a Lead Inbox Trigger stays, its own schedule moved where it never fires during a test', () => {
 		const { workflow, start } = prepare(load('inbox-alert'));
 		expect(start).toEqual({ kind: 'poll', node: 'Inbox broke', schedule: false });
-		expect(byName(workflow, 'Inbox broke')).toMatchObject({ type: 'n8n-nodes-lead-inbox.leadInboxTrigger', parameters: { event: 'inboxStatusChanged', pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 29 2 *' }] } } });
+		expect(byName(workflow, 'Inbox broke')).toMatchObject({
+			type: 'n8n-nodes-lead-inbox.leadInboxTrigger',
+			parameters: {
+				event: 'inboxStatusChanged',
+				pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 29 2 *' }] },
+			},
+		});
 	});
 
 	it('a node of another service not stubbed is named, with how to stub it', () => {
@@ -44,17 +66,37 @@ describe('the workflow a case runs', () => {
 			'node "HubSpot" (n8n-nodes-base.hubspot) would call another service: stub it in the test file (stubs: { "HubSpot": passThrough }, or { items: [...] } for what it should hand on)',
 		]);
 		const withHttp = load('inbox-alert');
-		withHttp.nodes.push({ name: 'Call a webhook', type: 'n8n-nodes-base.httpRequest', parameters: {} }, { name: 'Off', type: 'n8n-nodes-base.slack', parameters: {}, disabled: true });
-		expect(prepare(withHttp).blocked).toEqual([expect.stringMatching(/^node "Call a webhook" \(n8n-nodes-base\.httpRequest\) would call another service/)]);
+		withHttp.nodes.push(
+			{ name: 'Call a webhook', type: 'n8n-nodes-base.httpRequest', parameters: {} },
+			{ name: 'Off', type: 'n8n-nodes-base.slack', parameters: {}, disabled: true },
+		);
+		expect(prepare(withHttp).blocked).toEqual([
+			expect.stringMatching(
+				/^node "Call a webhook" \(n8n-nodes-base\.httpRequest\) would call another service/,
+			),
+		]);
 	});
 
 	it('stubs: pass-through under the same name, or given items handed on whatever came in', () => {
-		const { workflow } = prepare(load('onboard-inboxes'), { 'Tell the team': { items: [{ ok: true }, { ok: false }] } });
-		expect(byName(workflow, 'Tell the team')).toMatchObject({ type: 'n8n-nodes-base.splitOut', parameters: { fieldToSplitOut: 'items' } });
-		expect(byName(workflow, 'Tell the team (test stub items)')).toMatchObject({ type: 'n8n-nodes-base.set', executeOnce: true, parameters: { mode: 'raw', jsonOutput: '{"items":[{"ok":true},{"ok":false}]}' } });
+		const { workflow } = prepare(load('onboard-inboxes'), {
+			'Tell the team': { items: [{ ok: true }, { ok: false }] },
+		});
+		expect(byName(workflow, 'Tell the team')).toMatchObject({
+			type: 'n8n-nodes-base.splitOut',
+			parameters: { fieldToSplitOut: 'items' },
+		});
+		expect(byName(workflow, 'Tell the team (test stub items)')).toMatchObject({
+			type: 'n8n-nodes-base.set',
+			executeOnce: true,
+			parameters: { mode: 'raw', jsonOutput: '{"items":[{"ok":true},{"ok":false}]}' },
+		});
 		// Create Inboxes' Failed output now feeds the holder, which feeds the node of the stub's name.
-		expect(workflow.connections['Create Inboxes'].main[1]).toEqual([{ node: 'Tell the team (test stub items)', type: 'main', index: 0 }]);
-		expect(workflow.connections['Tell the team (test stub items)']).toEqual({ main: [[{ node: 'Tell the team', type: 'main', index: 0 }]] });
+		expect(workflow.connections['Create Inboxes'].main[1]).toEqual([
+			{ node: 'Tell the team (test stub items)', type: 'main', index: 0 },
+		]);
+		expect(workflow.connections['Tell the team (test stub items)']).toEqual({
+			main: [[{ node: 'Tell the team', type: 'main', index: 0 }]],
+		});
 		const passing = prepare(load('onboard-inboxes'), { 'Tell the team': 'passThrough' }).workflow;
 		expect(byName(passing, 'Tell the team')).toMatchObject({ type: 'n8n-nodes-base.noOp' });
 	});
@@ -67,7 +109,9 @@ describe('the workflow a case runs', () => {
 	it('the start node: the only trigger, or the one named; none or several say what to do', () => {
 		const two = load('dentists-to-hubspot');
 		two.nodes.push({ name: 'Try it now', type: 'n8n-nodes-base.manualTrigger', parameters: {} });
-		expect(findStart(two)).toBe('the workflow has 2 triggers (Every morning, Try it now): name the one to start from with `start:`');
+		expect(findStart(two)).toBe(
+			'the workflow has 2 triggers (Every morning, Try it now): name the one to start from with `start:`',
+		);
 		expect(findStart(two, 'Try it now')).toMatchObject({ name: 'Try it now' });
 		const none = load('dentists-to-hubspot');
 		none.nodes = none.nodes.filter((n) => n.name !== 'Every morning');

@@ -13,7 +13,7 @@ import {
 	type ServiceView,
 } from './expect/check.cjs';
 import type { LoadedTestFile, Workflow, WorkflowNode } from './file/load.cjs';
-import type { RunExpectation, TestCase } from './file/schema.cjs';
+import type { RunExpectation, RunSpec, TestCase } from './file/schema.cjs';
 import {
 	type Execution,
 	executionList,
@@ -88,15 +88,20 @@ export async function runCase(
 		await rest('POST', `/workflows/${workflowId}/deactivate`, {});
 	};
 
-	const specs =
+	const specs: RunSpec[] =
 		typeof testCase.runs === 'number' || testCase.runs === undefined
-			? Array.from(
-					{ length: testCase.runs ?? 1 },
-					() => ({}) as NonNullable<Extract<TestCase['runs'], unknown[]>>[number],
-				)
+			? Array.from({ length: testCase.runs ?? 1 }, () => ({}))
 			: testCase.runs;
 	const views: RunView[] = [];
-	const seen = new Set<string>();
+	const published: Published = {
+		session,
+		id: workflowId,
+		name: prepared.workflow.name!,
+		start: prepared.start,
+		seen: new Set(),
+		activate,
+		deactivate,
+	};
 	try {
 		for (const [r, run] of specs.entries()) {
 			if (r > 0 && testCase.advanceClock !== undefined)
@@ -108,26 +113,11 @@ export async function runCase(
 				(prepared.start.schedule
 					? [scheduleItem(new Date(), loaded.workflow.settings?.timezone as string | undefined)]
 					: [{}]);
-			const executions =
+			views.push(
 				prepared.start.kind === 'webhook'
-					? await webhookRun(
-							session,
-							workflowId,
-							prepared.workflow,
-							prepared.start,
-							items,
-							r === 0 ? activate : undefined,
-							seen,
-						)
-					: await check(
-							session,
-							workflowId,
-							prepared.workflow,
-							prepared.start,
-							r === 0 ? activate : async () => (await deactivate(), await activate()),
-							seen,
-						);
-			views.push(executions);
+					? await webhookRun(published, items, r === 0)
+					: await check(published, r === 0),
+			);
 		}
 	} finally {
 		await deactivate().catch(() => undefined);
@@ -162,18 +152,22 @@ interface StoredWorkflow {
 	versionId?: string;
 }
 
+/** The case's workflow in n8n, and the executions of it already read. */
+interface Published {
+	session: Session;
+	id: string;
+	name: string;
+	start: StartPlan;
+	seen: Set<string>;
+	activate: Activation;
+	deactivate: () => Promise<void>;
+}
+
 /** One run started through the webhook in the start node's place; its execution read once it ends. */
-async function webhookRun(
-	session: Session,
-	workflowId: string,
-	workflow: Workflow,
-	start: StartPlan,
-	items: unknown[],
-	activate: Activation | undefined,
-	seen: Set<string>,
-): Promise<RunView> {
-	if (activate) {
-		const answer = await activate();
+async function webhookRun(workflow: Published, items: unknown[], first: boolean): Promise<RunView> {
+	const { session, start } = workflow;
+	if (first) {
+		const answer = await workflow.activate();
 		if (answer.status !== 200)
 			throw new Error(
 				`n8n did not publish the workflow: ${JSON.stringify(answer.body).slice(0, 1000)}`,
@@ -199,8 +193,7 @@ async function webhookRun(
 		throw new Error(
 			`n8n did not start the run (${answer.status}): ${(await answer.text()).slice(0, 500)}`,
 		);
-	const executions = await settled(session, workflowId, seen, 1);
-	return viewOf(executions, start);
+	return viewOf(await settled(workflow, 1), start);
 }
 
 /**
@@ -208,16 +201,11 @@ async function webhookRun(
  * (n8n's own schedule never comes during a test). A check that finds changes starts an execution;
  * one that finds none starts nothing. An activation n8n refuses is the check's error.
  */
-async function check(
-	session: Session,
-	workflowId: string,
-	workflow: Workflow,
-	start: StartPlan,
-	activate: Activation,
-	seen: Set<string>,
-): Promise<RunView> {
-	const eventsBefore = session.triggerEvents(workflow.name!);
-	const answer = await activate();
+async function check(workflow: Published, first: boolean): Promise<RunView> {
+	const { session, start } = workflow;
+	const eventsBefore = session.triggerEvents(workflow.name);
+	if (!first) await workflow.deactivate();
+	const answer = await workflow.activate();
 	if (answer.status !== 200) {
 		const message = (answer.body?.message ?? JSON.stringify(answer.body)).replace(
 			/^There was a problem activating the workflow: "?|"$/g,
@@ -232,28 +220,24 @@ async function check(
 	}
 	// n8n logged the check's event (if it found changes) before it answered; one more call to n8n
 	// lets this process read what n8n wrote by then.
-	await executionList(session.rest, workflowId);
-	const events = session.triggerEvents(workflow.name!) - eventsBefore;
-	return viewOf(await settled(session, workflowId, seen, events), start);
+	await executionList(session.rest, workflow.id);
+	const events = session.triggerEvents(workflow.name) - eventsBefore;
+	return viewOf(await settled(workflow, events), start);
 }
 
 /** The workflow's `expected` executions not seen before, once n8n has finished them. */
-async function settled(
-	session: Session,
-	workflowId: string,
-	seen: Set<string>,
-	expected: number,
-): Promise<Execution[]> {
+async function settled(workflow: Published, expected: number): Promise<Execution[]> {
+	const { session, seen } = workflow;
 	let fresh: ListedExecution[] = [];
 	await until(
 		async () => {
-			fresh = (await executionList(session.rest, workflowId)).filter(
+			fresh = (await executionList(session.rest, workflow.id)).filter(
 				(e) => !seen.has(String(e.id)),
 			);
 			return fresh.length >= expected && fresh.every(finished);
 		},
 		RUN_TIMEOUT_MS,
-		`the run of workflow ${workflowId} to end in n8n`,
+		`the run of workflow ${workflow.id} to end in n8n`,
 		100,
 	);
 	const executions = await Promise.all(
@@ -271,16 +255,22 @@ const byIndex = (_node: string, output: number | string): number | undefined =>
  * Output names (Create Inboxes' Failed) to indexes, as n8n describes the nodes: read only for the
  * nodes a case's expectations name an output of.
  */
-async function outputIndexOf(session: Session, workflow: Workflow, testCase: TestCase): Promise<RunView['outputIndex']> {
+async function outputIndexOf(
+	session: Session,
+	workflow: Workflow,
+	testCase: TestCase,
+): Promise<RunView['outputIndex']> {
 	const named = new Set<string>();
 	const collect = (e: RunExpectation | undefined) => {
 		for (const [node, list] of Object.entries(e?.nodes ?? {}))
-			for (const x of Array.isArray(list) ? list : [list]) if (typeof x.output === 'string') named.add(node);
+			for (const x of Array.isArray(list) ? list : [list])
+				if (typeof x.output === 'string') named.add(node);
 	};
 	collect(testCase.expect);
 	collect(testCase.expect?.everyRun);
 	if (Array.isArray(testCase.runs)) testCase.runs.forEach((r) => collect(r.expect));
-	if (typeof testCase.expect?.distinct?.output === 'string') named.add(testCase.expect.distinct.node);
+	if (typeof testCase.expect?.distinct?.output === 'string')
+		named.add(testCase.expect.distinct.node);
 	const names = new Map<string, string[] | undefined>();
 	for (const node of named) {
 		const found = workflow.nodes.find((n) => n.name === node);
@@ -288,7 +278,8 @@ async function outputIndexOf(session: Session, workflow: Workflow, testCase: Tes
 	}
 	return (node, output) => {
 		if (typeof output === 'number') return output;
-		const index = names.get(node)?.findIndex((name) => name.toLowerCase() === output.toLowerCase()) ?? -1;
+		const index =
+			names.get(node)?.findIndex((name) => name.toLowerCase() === output.toLowerCase()) ?? -1;
 		return index >= 0 ? index : byIndex(node, output);
 	};
 }

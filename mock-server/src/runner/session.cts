@@ -5,7 +5,15 @@
  * once and reused by the file's cases.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	renameSync,
+	rmSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { startMockServer, type MockServer } from '../api/start.cjs';
@@ -58,8 +66,14 @@ export async function freePort(): Promise<number> {
  * first time (an import of no credentials migrates it) into a folder renamed into place when done,
  * so test runs side by side never read half of one.
  */
-async function migratedDatabase(n8n: N8nInstall, progress: (line: string) => void): Promise<string> {
-	const key = createHash('sha256').update(`${n8n.version}|${n8n.packageDir}|${n8n.nodeBin}`).digest('hex').slice(0, 16);
+async function migratedDatabase(
+	n8n: N8nInstall,
+	progress: (line: string) => void,
+): Promise<string> {
+	const key = createHash('sha256')
+		.update(`${n8n.version}|${n8n.packageDir}|${n8n.nodeBin}`)
+		.digest('hex')
+		.slice(0, 16);
 	const folder = join(defaultCache(), 'databases', `n8n-${n8n.version}-${key}`);
 	const database = join(folder, '.n8n', 'database.sqlite');
 	if (existsSync(database)) return database;
@@ -125,7 +139,9 @@ export async function openSession(
 		// A database n8n has already migrated (made once per n8n install, kept in the cache): a fresh
 		// user folder would spend seconds on n8n's migrations in every test file.
 		const template = await migratedDatabase(options.n8n, options.progress);
-		for (const file of readdirSync(dirname(template)).filter((f) => f.startsWith('database.sqlite') && !f.endsWith('-shm')))
+		for (const file of readdirSync(dirname(template)).filter(
+			(f) => f.startsWith('database.sqlite') && !f.endsWith('-shm'),
+		))
 			copyFileSync(join(dirname(template), file), join(options.dir, '.n8n', file));
 		options.progress(`installing the nodes package into a fresh n8n ${options.n8n.version} folder`);
 		if ('tarball' in options.nodes) await app.installPackage(options.nodes.tarball);
@@ -154,12 +170,17 @@ export async function openSession(
 			type: 'leadInboxApi',
 			data: { apiKey, leadsBaseUrl: server.url, inboxBaseUrl: `${server.url}/api/v1` },
 		});
-		if (created.status !== 200) throw new Error(`n8n refused the credential: ${JSON.stringify(created.body).slice(0, 500)}`);
-		const credential = { id: String((created.body as { data: { id: string } }).data.id), name: CREDENTIAL_NAME };
+		if (created.status !== 200)
+			throw new Error(`n8n refused the credential: ${JSON.stringify(created.body).slice(0, 500)}`);
+		const credential = {
+			id: String((created.body as { data: { id: string } }).data.id),
+			name: CREDENTIAL_NAME,
+		};
 		// n8n's node descriptions (megabytes): read once, when a case names an output.
 		type Described = { name: string; version: number | number[]; outputNames?: string[] }[];
 		let types: Described | undefined;
-		const describe = async () => (types ??= (await rest('GET', '/types/nodes.json')).body as Described);
+		const describe = async () =>
+			(types ??= (await rest('GET', '/types/nodes.json')).body as Described);
 		const session: Session = {
 			server,
 			app,

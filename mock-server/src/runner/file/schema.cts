@@ -127,13 +127,10 @@ const serviceExpectation = z.strictObject({
 		])
 		.optional()
 		.meta({ description: "The account's inboxes after the case: a count, or by pool and status." }),
-	requests: z
-		.array(requestExpectation)
-		.optional()
-		.meta({
-			description:
-				'Requests the workflow made, as the journal recorded them (matched as requests.verify matches).',
-		}),
+	requests: z.array(requestExpectation).optional().meta({
+		description:
+			'Requests the workflow made, as the journal recorded them (matched as requests.verify matches).',
+	}),
 	nothingElse: z
 		.boolean()
 		.optional()
@@ -266,12 +263,10 @@ const testCase = z
 		advanceClock: duration
 			.optional()
 			.meta({ description: "Moves the server's clock before each run after the first." }),
-		expect: caseExpectation
-			.optional()
-			.meta({
-				description:
-					'What the case must show (a case of runs with their own expect may leave it out).',
-			}),
+		expect: caseExpectation.optional().meta({
+			description:
+				'What the case must show (a case of runs with their own expect may leave it out).',
+		}),
 	})
 	.meta({ id: 'Case' });
 
@@ -290,13 +285,10 @@ export const testFileSchema = z
 		seed: seedSchema
 			.optional()
 			.meta({ description: "The server's seed, applied before every case." }),
-		credential: z
-			.string()
-			.optional()
-			.meta({
-				description:
-					"The Lead Inbox credential's API key: default the seed's first account, else a dev account.",
-			}),
+		credential: z.string().optional().meta({
+			description:
+				"The Lead Inbox credential's API key: default the seed's first account, else a dev account.",
+		}),
 		stubs: stubs.optional(),
 		cases: z.array(testCase).min(1),
 	})

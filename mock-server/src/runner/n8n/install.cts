@@ -140,7 +140,10 @@ export async function installVersion(
 	);
 	// Addresses kept in the lockfile: an allowScripts approval needs them (this machine's npm config
 	// may leave them out).
-	const npmEnv: NodeJS.ProcessEnv = { ...process.env, npm_config_omit_lockfile_registry_resolved: 'false' };
+	const npmEnv: NodeJS.ProcessEnv = {
+		...process.env,
+		npm_config_omit_lockfile_registry_resolved: 'false',
+	};
 	if (nodeBin) {
 		npmEnv.PATH = [...tools, process.env.PATH ?? ''].join(delimiter);
 		npmEnv.npm_config_nodedir = dirname(nodeBin);
@@ -152,7 +155,10 @@ export async function installVersion(
 	});
 	await run('npm', ['rebuild', ...native], { cwd: root, env: npmEnv, maxBuffer: 64 * 1024 * 1024 });
 	// The native module loads on that Node, or the install is not done.
-	await run(join(nodeBin ?? dirname(process.execPath), 'node'), ['-e', `require(${JSON.stringify(join(root, 'node_modules', 'sqlite3'))})`]);
+	await run(join(nodeBin ?? dirname(process.execPath), 'node'), [
+		'-e',
+		`require(${JSON.stringify(join(root, 'node_modules', 'sqlite3'))})`,
+	]);
 	writeFileSync(join(root, '.installed'), `${new Date().toISOString()}\n`);
 }
 
