@@ -6,23 +6,22 @@ import { startMockServer } from '../mock-server/src/api/start.cjs';
 import { loadTestFile } from '../mock-server/src/runner/file/load.cjs';
 import { N8nApp } from '../mock-server/src/runner/n8n/app.cjs';
 import { runCase } from '../mock-server/src/runner/run-case.cjs';
-import { freePort, openSession } from '../mock-server/src/runner/session.cjs';
+import { freePort, openSession, startHost } from '../mock-server/src/runner/session.cjs';
 import { ALL_LINES, installOf } from '../test/e2e/n8n-app.cjs';
 import { memoryOf } from './support.cjs';
 
 /**
  * The workflow test runner beside a bare `n8n execute` of the same workflow on the same machine,
  * per n8n line (the apps test/e2e/install-n8n.sh installs): the inbox inventory example (Manual
- * Trigger, List Pools, List Inboxes, Set, Summarize) against the reference server, RUNS times
- * each way. Bare: one `n8n execute` process per run (what a user's CI script does), timed from
- * spawn to exit, its peak RSS read from /proc. Runner: one test file whose one case has RUNS runs:
- * the time per run with n8n's start shared out (start, import, credential, every run, stop, over
- * RUNS), the time per run once started, and the peak RSS of its n8n. Ratio: runner per run / bare.
+ * Trigger, List Pools, List Inboxes, Set, Summarize) against the reference server. Bare: one
+ * `n8n execute` process per run (what a user's CI script does), timed from spawn to exit, its peak
+ * RSS read from /proc. Runner: suites of test files of one run each, on one worker (its n8n start
+ * shared by the suite's files), and the peak RSS of its n8n. Ratio: runner per run / bare.
  */
 const ROOT = join(__dirname, '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-/** Runs per test file for the runner: its n8n start is shared by a file's runs. */
-const PER_FILE = (process.env.BENCH_RUNS_PER_FILE ?? '1,3,5,10').split(',').map(Number);
+/** Suites of this many test files (one run each): a worker's n8n start is shared by its files. */
+const PER_SUITE = (process.env.BENCH_FILES ?? '1,3,5,10').split(',').map(Number);
 const LINES = (process.env.BENCH_N8N_LINES ?? '2.40.7,2.8.4,1.123.81').split(',');
 const SEED = {
 	accounts: [
@@ -114,38 +113,45 @@ async function bare(
 	}
 }
 
+/**
+ * A suite of test files of one run each on one worker (as `--jobs 1` runs them): its n8n started
+ * with the first file and kept for the next, each file with a server and a credential of its own.
+ * The time per run after 1, 3, 5 and 10 files (the n8n start shared by the files so far).
+ */
 async function runner(
 	line: (typeof ALL_LINES)[number],
-	runs: number,
-): Promise<{ perRunMs: number; startedPerRunMs: number; peakMB: number }> {
+): Promise<{ perRunMs: Map<number, number>; peakMB: number }> {
 	const dir = mkdtempSync(join(tmpdir(), 'bench-runner-'));
 	writeFileSync(
 		join(dir, 'inventory.test.json'),
 		JSON.stringify({
 			workflow: join(ROOT, 'examples', 'inbox-inventory.json'),
 			seed: SEED,
-			cases: [{ name: 'inventory', runs, expect: { everyRun: { status: 'success' } } }],
+			cases: [{ name: 'inventory', expect: { status: 'success' } }],
 		}),
 	);
 	const loaded = loadTestFile(join(dir, 'inventory.test.json'), dir);
 	const started = performance.now();
-	const session = await openSession(loaded, {
+	const host = await startHost({
 		n8n: installOf(line),
 		nodes: { folder: ROOT },
 		dir: join(dir, 'n8n'),
 		progress: () => undefined,
 	});
-	let peak: { stop(): number } | undefined;
+	const peak = watchPeak(host.app.pid!);
+	const perRunMs = new Map<number, number>();
 	try {
-		peak = watchPeak(session.app.pid!);
-		const result = await runCase(session, loaded, loaded.spec.cases[0]);
-		if (!result.passed) throw new Error(JSON.stringify(result.failures));
-		const startedPerRunMs = result.durationMs / runs;
-		await session.close();
-		return { perRunMs: (performance.now() - started) / runs, startedPerRunMs, peakMB: peak.stop() };
+		for (let files = 1; files <= Math.max(...PER_SUITE); files++) {
+			const session = await openSession(loaded, host);
+			const result = await runCase(session, loaded, loaded.spec.cases[0]);
+			await session.close();
+			if (!result.passed) throw new Error(JSON.stringify(result.failures));
+			if (PER_SUITE.includes(files)) perRunMs.set(files, (performance.now() - started) / files);
+		}
+		return { perRunMs, peakMB: peak.stop() };
 	} finally {
-		peak?.stop();
-		await session.close().catch(() => undefined);
+		peak.stop();
+		await host.close();
 		rmSync(dir, { recursive: true, force: true });
 	}
 }
@@ -160,12 +166,12 @@ export async function benchWorkflowTests(): Promise<void> {
 		console.log(
 			`  n8n ${version}: bare execute ${seconds(b.perRunMs)}/run, peak RSS ${b.peakMB} MB`,
 		);
-		for (const runs of PER_FILE) {
-			const r = await runner(line, runs);
+		const r = await runner(line);
+		for (const [files, ms] of r.perRunMs)
 			console.log(
-				`    runner, ${runs} run(s) per test file: ${seconds(r.perRunMs)}/run with its n8n start shared out (ratio ${(r.perRunMs / b.perRunMs).toFixed(2)}x), ${seconds(r.startedPerRunMs)}/run once started, peak RSS ${r.peakMB} MB`,
+				`    runner, a suite of ${files} test file(s) of one run: ${seconds(ms)}/run (ratio ${(ms / b.perRunMs).toFixed(2)}x)`,
 			);
-		}
+		console.log(`    runner's n8n: peak RSS ${r.peakMB} MB`);
 	}
 }
 

@@ -20,7 +20,7 @@ import { appendGithubSummary } from './report/github.cjs';
 import { writeJunit } from './report/junit.cjs';
 import type { FileResult } from './report/results.cjs';
 import { runCase } from './run-case.cjs';
-import { type NodesSource, openSession } from './session.cjs';
+import { type N8nHost, type NodesSource, openSession, startHost } from './session.cjs';
 import { findStart } from './workflow/prepare.cjs';
 
 export interface WorkflowTestOptions {
@@ -119,7 +119,11 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 	const work = join(tmpdir(), `lead-inbox-workflow-tests-${process.pid}`);
 	const results: FileResult[] = [];
 	let next = 0;
-	const worker = async () => {
+	// A worker starts its n8n with its first file and keeps it for the next ones (a start costs
+	// seconds; each file still has a server and a credential of its own). One that stops working
+	// is started again for the next file.
+	const worker = async (w: number) => {
+		let host: N8nHost | undefined;
 		while (next < loaded.length) {
 			const i = next++;
 			const test = loaded[i];
@@ -133,13 +137,14 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 			results[i] = result;
 			let session;
 			try {
-				session = await openSession(test, {
+				if (host && host.app.exited) host = void (await host.close());
+				host ??= await startHost({
 					n8n,
 					nodes: nodes!,
-					dir: join(work, String(i)),
-					replay: options.replay,
+					dir: join(work, `${w}-${i}`),
 					progress: (line) => progress(`[${test.file}] ${line}`),
 				});
+				session = await openSession(test, host, { replay: options.replay });
 				for (const testCase of test.spec.cases) {
 					progress(`[${test.file}] running "${testCase.name}"`);
 					const outcome = await runCase(session, test, testCase).catch((error: Error) => ({
@@ -170,8 +175,9 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 				result.durationMs = Date.now() - fileStarted;
 			}
 		}
+		await host?.close();
 	};
-	await Promise.all(Array.from({ length: Math.min(jobs, loaded.length) }, worker));
+	await Promise.all(Array.from({ length: Math.min(jobs, loaded.length) }, (_, w) => worker(w)));
 
 	for (const line of summaryLines(results, Date.now() - started)) out(line);
 	if (options.junit) writeJunit(resolve(cwd, options.junit), results);

@@ -1,8 +1,8 @@
 /**
- * What a test file runs on: a reference server of its own (its seed, its clock: files running
- * side by side never see each other's time or faults) and an n8n of its own (a fresh user folder
- * with the nodes package installed and the Lead Inbox credential pointing at that server), started
- * once and reused by the file's cases.
+ * What test files run on. An n8n of its own per worker (`--jobs`): a fresh user folder with the
+ * nodes package installed, started once and reused by the worker's files one after another. A
+ * reference server of its own per test file (its seed, its clock: files never see each other's
+ * time or faults), with a Lead Inbox credential in that n8n pointing at it.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { startMockServer, type MockServer } from '../api/start.cjs';
+import { type MockServer, startMockServer } from '../api/start.cjs';
 import type { LoadedTestFile } from './file/load.cjs';
 import { N8nApp } from './n8n/app.cjs';
 import { defaultCache, type N8nInstall } from './n8n/install.cjs';
@@ -26,15 +26,10 @@ import type { Rest } from './n8n/rest.cjs';
 /** The nodes package to install: a packed tarball, or an installed package's folder. */
 export type NodesSource = { tarball: string } | { folder: string };
 
-export interface Session {
-	server: MockServer;
+/** A started n8n, reused by the test files of one worker. */
+export interface N8nHost {
 	app: N8nApp;
 	rest: Rest;
-	/** The credential's account (its ID changes with every reset). */
-	accountId: string;
-	/** Puts the service back as the file's seed has it: every account, the clock, faults, journal. */
-	reset(): Promise<void>;
-	credential: { id: string; name: string };
 	/**
 	 * How many events n8n's triggers have handed to a workflow (by name) so far: each starts an
 	 * execution. Read from n8n's debug log, which n8n writes before it answers the activation.
@@ -47,8 +42,18 @@ export interface Session {
 	close(): Promise<void>;
 }
 
+/** A test file's server and credential, on its worker's n8n. */
+export interface Session extends Omit<N8nHost, 'close'> {
+	server: MockServer;
+	/** The credential's account (its ID changes with every reset). */
+	accountId: string;
+	/** Puts the service back as the file's seed has it: every account, the clock, faults, journal. */
+	reset(): Promise<void>;
+	credential: { id: string; name: string };
+	close(): Promise<void>;
+}
+
 const OWNER = { email: 'owner@workflow-tests.test', password: 'Workflow-tests-1' };
-const CREDENTIAL_NAME = 'Lead Inbox (workflow test)';
 
 export async function freePort(): Promise<number> {
 	return await new Promise((resolve, reject) => {
@@ -92,52 +97,33 @@ async function migratedDatabase(
 	return database;
 }
 
-export async function openSession(
-	loaded: LoadedTestFile,
-	options: {
-		n8n: N8nInstall;
-		nodes: NodesSource;
-		dir: string;
-		replay?: string;
-		progress: (line: string) => void;
-	},
-): Promise<Session> {
-	const { spec } = loaded;
-	const server = await startMockServer({
-		seed: spec.seed as never,
-		replay: options.replay,
-		log: false,
+/** Starts an n8n for a worker's test files. */
+export async function startHost(options: {
+	n8n: N8nInstall;
+	nodes: NodesSource;
+	dir: string;
+	progress: (line: string) => void;
+}): Promise<N8nHost> {
+	const app = new N8nApp(options.n8n, {
+		dir: options.dir,
+		port: await freePort(),
+		brokerPort: await freePort(),
+		// Belt and braces beside the stubs: n8n's HTTP clients send anything but loopback to a
+		// closed port, so an outside call fails instead of reaching a real service.
+		env: {
+			...RUNNER_ENV,
+			HTTP_PROXY: 'http://127.0.0.1:9',
+			HTTPS_PROXY: 'http://127.0.0.1:9',
+			NO_PROXY: '127.0.0.1,localhost,::1',
+		},
 	});
-	const cleanups: (() => Promise<void> | void)[] = [() => server.close()];
-	let closing: Promise<void> | undefined;
+	const close = async () => {
+		await app.stop();
+		rmSync(options.dir, { recursive: true, force: true });
+	};
 	try {
-		const index =
-			spec.seed && spec.credential
-				? spec.seed.accounts.findIndex((a) => a.apiKey === spec.credential)
-				: 0;
-		const apiKey = spec.seed ? spec.seed.accounts[index].apiKey : server.apiKey;
-		/** The credential's account: applying the seed again changes nothing and answers each account's ID. */
-		const accountOf = async () =>
-			spec.seed
-				? (await server.admin.seed(spec.seed as never)).accounts[index].accountId
-				: (await server.admin.accounts.list()).find((a) => a.dev)!.id;
-		const accountId = await accountOf();
-		const app = new N8nApp(options.n8n, {
-			dir: options.dir,
-			port: await freePort(),
-			brokerPort: await freePort(),
-			// Belt and braces beside the stubs: n8n's HTTP clients send anything but loopback to a
-			// closed port, so an outside call fails instead of reaching a real service.
-			env: {
-				...RUNNER_ENV,
-				HTTP_PROXY: 'http://127.0.0.1:9',
-				HTTPS_PROXY: 'http://127.0.0.1:9',
-				NO_PROXY: '127.0.0.1,localhost,::1',
-			},
-		});
-		cleanups.push(() => rmSync(options.dir, { recursive: true, force: true }));
-		// A database n8n has already migrated (made once per n8n install, kept in the cache): a fresh
-		// user folder would spend seconds on n8n's migrations in every test file.
+		// A database n8n has already migrated (made once per n8n install, kept in the cache): a
+		// fresh user folder would spend seconds on n8n's migrations.
 		const template = await migratedDatabase(options.n8n, options.progress);
 		for (const file of readdirSync(dirname(template)).filter(
 			(f) => f.startsWith('database.sqlite') && !f.endsWith('-shm'),
@@ -161,36 +147,15 @@ export async function openSession(
 		};
 		main.child.stdout?.on('data', count);
 		main.child.stderr?.on('data', count);
-		cleanups.unshift(() => app.stop());
 		const rest = await app.signInOwner(OWNER);
-		// The Lead Inbox credential, made through n8n's API (no CLI process to start): every node of
-		// the package in the workflow uses it, whichever credential the export names.
-		const created = await rest('POST', '/credentials', {
-			name: CREDENTIAL_NAME,
-			type: 'leadInboxApi',
-			data: { apiKey, leadsBaseUrl: server.url, inboxBaseUrl: `${server.url}/api/v1` },
-		});
-		if (created.status !== 200)
-			throw new Error(`n8n refused the credential: ${JSON.stringify(created.body).slice(0, 500)}`);
-		const credential = {
-			id: String((created.body as { data: { id: string } }).data.id),
-			name: CREDENTIAL_NAME,
-		};
 		// n8n's node descriptions (megabytes): read once, when a case names an output.
 		type Described = { name: string; version: number | number[]; outputNames?: string[] }[];
 		let types: Described | undefined;
 		const describe = async () =>
 			(types ??= (await rest('GET', '/types/nodes.json')).body as Described);
-		const session: Session = {
-			server,
+		return {
 			app,
 			rest,
-			accountId,
-			reset: async () => {
-				await server.admin.reset();
-				session.accountId = await accountOf();
-			},
-			credential,
 			triggerEvents: (name) => events.get(name) ?? 0,
 			log: () => main.log,
 			outputNames: async (type, version) => {
@@ -204,15 +169,64 @@ export async function openSession(
 					) ?? all[0];
 				return Array.isArray(match?.outputNames) ? match.outputNames : undefined;
 			},
-			// A second close waits for the first.
-			close: () =>
-				(closing ??= (async () => {
-					for (const cleanup of cleanups) await cleanup();
-				})()),
+			close,
+		};
+	} catch (error) {
+		await close().catch(() => undefined);
+		throw error;
+	}
+}
+
+/**
+ * A test file's reference server, and a Lead Inbox credential in the host's n8n pointing at it
+ * (made through n8n's API: every node of the package in the file's workflow uses it, whichever
+ * credential the export names).
+ */
+export async function openSession(
+	loaded: LoadedTestFile,
+	host: N8nHost,
+	options: { replay?: string } = {},
+): Promise<Session> {
+	const { spec } = loaded;
+	const server = await startMockServer({
+		seed: spec.seed as never,
+		replay: options.replay,
+		log: false,
+	});
+	try {
+		const index =
+			spec.seed && spec.credential
+				? spec.seed.accounts.findIndex((a) => a.apiKey === spec.credential)
+				: 0;
+		const apiKey = spec.seed ? spec.seed.accounts[index].apiKey : server.apiKey;
+		/** The credential's account: applying the seed again changes nothing and answers each account's ID. */
+		const accountOf = async () =>
+			spec.seed
+				? (await server.admin.seed(spec.seed as never)).accounts[index].accountId
+				: (await server.admin.accounts.list()).find((a) => a.dev)!.id;
+		const name = `Lead Inbox (workflow test: ${loaded.file})`.slice(0, 128);
+		const created = await host.rest('POST', '/credentials', {
+			name,
+			type: 'leadInboxApi',
+			data: { apiKey, leadsBaseUrl: server.url, inboxBaseUrl: `${server.url}/api/v1` },
+		});
+		if (created.status !== 200)
+			throw new Error(`n8n refused the credential: ${JSON.stringify(created.body).slice(0, 500)}`);
+		const credential = { id: String((created.body as { data: { id: string } }).data.id), name };
+		const session: Session = {
+			...host,
+			server,
+			accountId: await accountOf(),
+			reset: async () => {
+				await server.admin.reset();
+				session.accountId = await accountOf();
+			},
+			credential,
+			close: () => server.close(),
 		};
 		return session;
 	} catch (error) {
-		for (const cleanup of cleanups) await Promise.resolve(cleanup()).catch(() => undefined);
+		await server.close();
 		throw error;
 	}
 }

@@ -101,6 +101,12 @@ export class N8nApp {
 		return this.install.version;
 	}
 
+	/** Whether the main process has ended (n8n crashed, or was stopped). */
+	get exited(): boolean {
+		const main = this.processes[0]?.child;
+		return main !== undefined && (main.exitCode !== null || main.signalCode !== null);
+	}
+
 	/** The main process's ID (the first started), once started. */
 	get pid(): number | undefined {
 		return this.processes[0]?.child.pid;

@@ -26,7 +26,7 @@ export function lineEnv(version: string): Record<string, string> {
 
 /**
  * What the workflow test runner needs beside: a trigger check is an activation, answered once
- * the trigger has polled. n8n >= 2.3x publishes through an outbox by default, answering before
+ * the trigger has polled. n8n 2.40 publishes through an outbox by default, answering before
  * the triggers are set up and dropping what the activation's poll remembers when it finds
  * nothing (its first check); its synchronous publication (still there, behind this switch) polls
  * and saves the trigger's memory before it answers, as 2.8 and 1.x do.
