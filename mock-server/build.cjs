@@ -98,7 +98,7 @@ const bundle = async (entry, outfile) => {
  */
 function declarations() {
 	const api = join(src, 'api');
-	const files = ['admin-client.cts', 'options.cts', 'start.cts', 'workflow-tests.cts'];
+	const files = ['admin-client.cts', 'options.cts', 'start.cts', 'workflow-test-types.cts', 'workflow-tests.cts'];
 	const program = ts.createProgram(
 		files.map((file) => join(api, file)),
 		{

@@ -6,15 +6,15 @@
 import './require-node.cjs';
 export { startMockServer, type MockServer } from './start.cjs';
 export type { MockServerOptions } from './options.cjs';
-export {
-	runWorkflowTests,
-	type WorkflowTestCaseResult,
-	type WorkflowTestFailure,
-	type WorkflowTestFileResult,
-	type WorkflowTestOptions,
-	type WorkflowTestProblem,
-	type WorkflowTestResult,
-} from './workflow-tests.cjs';
+export type {
+	WorkflowTestCaseResult,
+	WorkflowTestFailure,
+	WorkflowTestFileResult,
+	WorkflowTestOptions,
+	WorkflowTestProblem,
+	WorkflowTestResult,
+} from './workflow-test-types.cjs';
+export { runWorkflowTests } from './workflow-tests.cjs';
 export {
 	AdminApiError,
 	AdminClient,

@@ -3,6 +3,7 @@
  * file's n8n as the case runs it, each run started as its start node would start it, and what came
  * checked against the case's expectations.
  */
+import type { WorkflowTestCaseResult } from '../api/workflow-test-types.cjs';
 import { applyChange } from './changes.cjs';
 import {
 	checkDistinct,
@@ -26,13 +27,7 @@ import type { Session } from './session.cjs';
 import { findStart, prepareWorkflow, type StartPlan } from './workflow/prepare.cjs';
 import { scheduleItem } from './workflow/schedule-item.cjs';
 
-export interface CaseResult {
-	name: string;
-	passed: boolean;
-	failures: Failure[];
-	durationMs: number;
-	runs: number;
-}
+export type CaseResult = WorkflowTestCaseResult;
 
 const RUN_TIMEOUT_MS = 5 * 60_000;
 

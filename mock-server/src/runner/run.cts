@@ -7,6 +7,10 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import type {
+	WorkflowTestOptions as Options,
+	WorkflowTestResult,
+} from '../api/workflow-test-types.cjs';
 import {
 	describeProblem,
 	type FileProblem,
@@ -23,35 +27,8 @@ import { runCase } from './run-case.cjs';
 import { type N8nHost, type NodesSource, openSession, startHost } from './session.cjs';
 import { findStart } from './workflow/prepare.cjs';
 
-export interface WorkflowTestOptions {
-	/** Test files, or folders searched for *.test.yaml, *.test.yml and *.test.json. */
-	paths: string[];
-	/** An installed n8n (its bin, or a folder holding node_modules/n8n), a version to install, or an install. */
-	n8n?: string | N8nInstall;
-	/** The Node.js n8n runs on (a node binary or its folder); default the first node on PATH. */
-	n8nNode?: string;
-	/** The nodes package: a packed .tgz or a package folder; default the project's node_modules. */
-	nodes?: string;
-	/** Writes a JUnit XML report there. */
-	junit?: string;
-	/** Appends a Markdown summary there (default $GITHUB_STEP_SUMMARY when set). */
-	githubSummary?: string;
-	/** Test files run side by side (default: one per two cores, at least one). */
-	jobs?: number;
-	/** Answers the lead search and inbox requests from these recordings (the server's --replay). */
-	replay?: string;
-	cwd?: string;
-	/** Where each line of progress and results goes (default stderr for progress, stdout for results). */
-	out?: (line: string) => void;
-	progress?: (line: string) => void;
-}
-
-export interface WorkflowTestResult {
-	/** 0 all passed, 1 a case failed, 2 a test file is wrong (nothing ran). */
-	exitCode: 0 | 1 | 2;
-	problems: FileProblem[];
-	files: FileResult[];
-}
+/** The runner's options: the API's, where `n8n` may also be an install already found. */
+export type WorkflowTestOptions = Omit<Options, 'n8n'> & { n8n?: string | N8nInstall };
 
 /** The test files a path names: itself, or those under a folder. */
 export function findTestFiles(path: string): string[] {

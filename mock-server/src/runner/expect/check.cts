@@ -2,6 +2,7 @@
  * Checks what runs did against a case's expectations. Each failed expectation says where it is in
  * the test file, what was expected, what came, and the nearest item (or request) to what was asked.
  */
+import type { WorkflowTestFailure } from '../../api/workflow-test-types.cjs';
 import type {
 	CaseExpectation,
 	NodeExpectation,
@@ -11,11 +12,8 @@ import type {
 import type { NodeRun } from '../n8n/executions.cjs';
 import { countHolds, describeCount, fieldOf, shown, valueMatches } from './match.cjs';
 
-export interface Failure {
-	/** Where in the case: expect.nodes.HubSpot.items */
-	at: string;
-	message: string;
-}
+/** Where in the case (expect.nodes.HubSpot.items), and what was expected and what came. */
+export type Failure = WorkflowTestFailure;
 
 /** What one run (one start, or one trigger check) did. */
 export interface RunView {

@@ -26,7 +26,7 @@ export async function until(
 	condition: () => boolean | Promise<boolean>,
 	withinMs: number,
 	what: string,
-	everyMs = 50,
+	everyMs = 20,
 ): Promise<void> {
 	const deadline = Date.now() + withinMs;
 	while (!(await condition())) {

@@ -1,14 +1,7 @@
-import type { CaseResult } from '../run-case.cjs';
+import type { WorkflowTestFileResult } from '../../api/workflow-test-types.cjs';
 
 /** A test file's outcome: its cases, or why none could run (n8n did not start, say). */
-export interface FileResult {
-	file: string;
-	n8nVersion: string;
-	cases: CaseResult[];
-	durationMs: number;
-	/** Set when the file could not run at all; its cases are then reported failed with it. */
-	error?: string;
-}
+export type FileResult = WorkflowTestFileResult;
 
 export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
