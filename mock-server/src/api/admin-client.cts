@@ -140,7 +140,8 @@ export class AdminClient {
 		private readonly token: string,
 	) {}
 
-	private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+	/** Any admin API call: `path` under /__admin (docs/api.md, "Admin API"); a refusal throws AdminApiError. */
+	async call<T>(method: string, path: string, body?: unknown): Promise<T> {
 		const response = await fetch(`${this.url}/__admin${path}`, {
 			method,
 			headers: {
@@ -195,6 +196,18 @@ export class AdminClient {
 					permissions ? { permissions } : {},
 				)
 			).apiKey,
+		/** The account's pools (created order), each with how many of its inboxes are in each status. */
+		pools: async (id: string) =>
+			(
+				await this.call<{
+					pools: {
+						id: string;
+						name: string;
+						createdAt: string;
+						inboxes: Record<InboxStatus, number>;
+					}[];
+				}>('GET', `/accounts/${encodeURIComponent(id)}/pools`)
+			).pools,
 		/** A page of the account's contacts, in the order they were added. */
 		contacts: (id: string, page: { limit?: number; skip?: number } = {}) =>
 			this.call<{

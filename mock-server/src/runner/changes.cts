@@ -17,20 +17,6 @@ export async function applyChange(
 	else if ('seed' in change) await admin.seed(change.seed as never);
 	else {
 		const { method, path, body } = change.admin;
-		const response = await fetch(
-			`${server.url}/__admin${path.replaceAll('{accountId}', accountId)}`,
-			{
-				method,
-				headers: {
-					authorization: `Bearer ${server.adminToken}`,
-					...(body === undefined ? {} : { 'content-type': 'application/json' }),
-				},
-				body: body === undefined ? undefined : JSON.stringify(body),
-			},
-		);
-		if (!response.ok)
-			throw new Error(
-				`admin call ${method} ${path} answered ${response.status}: ${(await response.text()).slice(0, 500)}`,
-			);
+		await admin.call(method, path.replaceAll('{accountId}', accountId), body);
 	}
 }

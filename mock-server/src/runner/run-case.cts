@@ -310,11 +310,7 @@ async function serviceView(
 ): Promise<ServiceView> {
 	const { admin } = session.server;
 	const after = await admin.accounts.get(session.accountId);
-	const pools = (await (
-		await fetch(`${session.server.url}/__admin/accounts/${session.accountId}/pools`, {
-			headers: { authorization: `Bearer ${session.server.adminToken}` },
-		})
-	).json()) as { pools: { name: string; inboxes: Record<string, number> }[] };
+	const pools = await admin.accounts.pools(session.accountId);
 	const line = (r: {
 		method: string;
 		path: string;
@@ -328,7 +324,7 @@ async function serviceView(
 		credits: after.credits,
 		contactsAdded: after.contactCount - before.contactCount,
 		contacts: after.contactCount,
-		pools: pools.pools.map((p) => ({ name: p.name, inboxes: p.inboxes })),
+		pools: pools.map((p) => ({ name: p.name, inboxes: p.inboxes })),
 		requests: async (filter) => {
 			const matching = await admin.requests.list(filter as never);
 			const near =
