@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
 import { runCompositeAction } from '../helpers/composite-action.cjs';
 import { ALL_LINES, CACHE, type N8nVersion } from './n8n-app.cjs';
 import { processFolder } from './process-folders.cjs';
@@ -170,23 +171,44 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				`workflow: ./${b.name}.json`,
 			);
 			const changed = b.change(workflow, test);
+			// Only the case that must fail: the others would pass or fail for the same reason.
+			const file = parseDocument(changed.test);
+			const cases = file.get('cases') as YAMLSeq<YAMLMap>;
+			cases.items = cases.items.filter((c) => c.get('name') === b.failing.case);
 			writeFileSync(join(project, 'broken', `${b.name}.json`), JSON.stringify(changed.workflow));
-			writeFileSync(join(project, 'broken', `${b.name}.test.yaml`), changed.test);
+			writeFileSync(join(project, 'broken', `${b.name}.test.yaml`), file.toString());
 		}
 	}, 5 * MINUTE);
 
 	describe.each(ALL_LINES)('on n8n $version', (line) => {
 		test(
-			'every case of the right workflows passes; JUnit and the job summary say so',
+			"every case of the right workflows and of the examples' test files passes; JUnit and the job summary say so",
 			async () => {
 				const summary = join(project, `summary-${line.version}.md`);
+				// The example workflows' test files too (the Data Table lead pull needs n8n 2.x).
+				const examples = join(ROOT, 'examples', 'workflow-tests');
+				const exampleFiles = line.version.startsWith('1.')
+					? ['bulk-inbox-onboarding-from-csv', 'inbox-error-alert', 'inbox-inventory'].map((f) =>
+							join(examples, `${f}.test.yaml`),
+						)
+					: [examples];
 				const outcome = await runTests(
-					['tests', ...n8nOf(line), '--junit', `reports/${line.version}.xml`],
+					[
+						'tests',
+						...exampleFiles,
+						...n8nOf(line),
+						'--jobs',
+						'2',
+						'--junit',
+						`reports/${line.version}.xml`,
+					],
 					{ GITHUB_STEP_SUMMARY: summary },
 				);
-				expect({ code: outcome.code, out: outcome.stdout }).toEqual({
+				const passed = Number(/(\d+) passed, 0 failed/.exec(outcome.stdout)?.[1]);
+				expect({ code: outcome.code, out: outcome.stdout, passed: passed >= 10 }).toEqual({
 					code: 0,
-					out: expect.stringContaining('5 passed, 0 failed'),
+					out: outcome.stdout,
+					passed: true,
 				});
 				expect(outcome.stdout).toContain(
 					`\u2713 tests/inbox-alert.test.yaml \u203a an inbox that breaks raises one alert on the next check`,
@@ -196,29 +218,15 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				);
 				expect(outcome.stderr).toContain(`starting n8n ${line.version}`);
 				const junit = readFileSync(join(project, 'reports', `${line.version}.xml`), 'utf8');
-				expect(junit).toMatch(/<testsuites name="n8n workflow tests" tests="5" failures="0">/);
-				expect(junit.match(/<testcase /g)).toHaveLength(5);
-				expect(readFileSync(summary, 'utf8')).toMatch(
-					/all passed, 5 passed[\s\S]*\| \u2705 \| tests\/onboard-inboxes\.test\.yaml \|/,
+				expect(junit).toContain(
+					`<testsuites name="n8n workflow tests" tests="${passed}" failures="0">`,
 				);
-			},
-			8 * MINUTE,
-		);
-
-		test(
-			"the example workflows' test files pass (examples/workflow-tests; the Data Table example on 2.x)",
-			async () => {
-				const examples = join(ROOT, 'examples', 'workflow-tests');
-				const files = line.version.startsWith('1.')
-					? ['bulk-inbox-onboarding-from-csv', 'inbox-error-alert', 'inbox-inventory'].map((f) =>
-							join(examples, `${f}.test.yaml`),
-						)
-					: [examples];
-				const outcome = await runTests([...files, ...n8nOf(line), '--jobs', '2']);
-				expect({ code: outcome.code, out: outcome.stdout }).toEqual({
-					code: 0,
-					out: expect.stringMatching(/\d+ passed, 0 failed/),
-				});
+				expect(junit.match(/<testcase /g)).toHaveLength(passed);
+				expect(readFileSync(summary, 'utf8')).toMatch(
+					new RegExp(
+						`all passed, ${passed} passed[\\s\\S]*\\| \u2705 \\| tests/onboard-inboxes\\.test\\.yaml \\|`,
+					),
+				);
 			},
 			8 * MINUTE,
 		);
