@@ -46,6 +46,12 @@ describe('the workflow a case runs', () => {
 			byName(source, 'Fetch Leads').parameters,
 		);
 		expect(workflow.active).toBe(false);
+		// Whatever the export keeps of its executions, the test's n8n keeps every one (the checks read them).
+		expect(workflow.settings).toMatchObject({
+			executionOrder: 'v1',
+			saveDataSuccessExecution: 'all',
+			saveDataErrorExecution: 'all',
+		});
 		expect(workflow.id).toBeUndefined();
 	});
 

@@ -66,7 +66,15 @@ export function prepareWorkflow(
 	workflow.active = false;
 	// n8n takes names of up to 128 characters.
 	workflow.name = `${(source.name ?? 'Workflow').slice(0, 60)} [${options.label}]`.slice(0, 128);
-	workflow.settings = { ...(source.settings ?? {}), saveManualExecutions: true };
+	// Every execution kept (the checks read them, whatever the export's settings say); no error
+	// workflow (the export's is not in the test's n8n).
+	const { errorWorkflow: _errorWorkflow, ...settings } = source.settings ?? {};
+	workflow.settings = {
+		...settings,
+		saveDataSuccessExecution: 'all',
+		saveDataErrorExecution: 'all',
+		saveManualExecutions: true,
+	};
 
 	for (const node of workflow.nodes)
 		if (isOwnNode(node.type) && !node.disabled)
