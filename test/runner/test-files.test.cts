@@ -95,12 +95,17 @@ describe('workflow test files', () => {
 			'c.test.yaml': 'workflow: flow.json\ncases:\n  - name: x\n    expect: { status: success\n',
 			'd.test.yaml': 'workflow: missing.json\ncases: [{ name: x }]\n',
 			'e.test.json': JSON.stringify({ workflow: 'e.test.json', cases: [{ name: 'x' }] }),
+			'f.test.yaml':
+				'workflow: flow.json\nseed: { accounts: [{ apiKey: lik_seeded_key_000001 }] }\ncredential: lik_other_key_0000001\ncases: [{ name: x }]\n',
 		});
 		expect(problemsOf(dir, 'c.test.yaml')[0]).toMatch(/^c\.test\.yaml:[45]: : /);
 		expect(problemsOf(dir, 'd.test.yaml')).toEqual([
 			expect.stringMatching(
 				/^d\.test\.yaml:1: workflow: no such file: .*missing\.json \(the path is relative to the test file\)$/,
 			),
+		]);
+		expect(problemsOf(dir, 'f.test.yaml')).toEqual([
+			"f.test.yaml:3: credential: no account of the file's seed has this key: give one of lik_seeded_key_000001",
 		]);
 		expect(problemsOf(dir, 'e.test.json')).toEqual([
 			expect.stringMatching(

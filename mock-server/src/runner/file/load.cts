@@ -123,6 +123,16 @@ export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile 
 				`${workflowPath} is not an n8n workflow (no nodes and connections): export it from n8n's editor (Download)`,
 			),
 		]);
+	if (
+		spec.credential !== undefined &&
+		!spec.seed?.accounts.some((a) => a.apiKey === spec.credential)
+	)
+		throw new TestFileError([
+			problem(
+				['credential'],
+				`no account of the file's seed has this key: give one of ${spec.seed?.accounts.map((a) => a.apiKey).join(', ') || "the seed's keys (the file has no seed)"}`,
+			),
+		]);
 	const unknown = unknownNodes(spec, new Set(workflow.nodes.map((n) => n.name)));
 	if (unknown.length)
 		throw new TestFileError(
