@@ -42,7 +42,7 @@ describe.each(COMPOSE_VERSIONS)(
 			const workflow = onComposeCredential(loadExample('scheduled-lead-pull-to-crm.json'));
 			const created = (await rest('POST', '/workflows', workflow)).body.data;
 			/** "Execute workflow" in the editor: the main instance puts the run on the queue. */
-			const runOnce = () => startInEditor(rest, version, created.id, 'Try it now');
+			const runOnce = () => startInEditor(rest, created.id, 'Try it now');
 			const allFinished = async (count: number) =>
 				await waitFor(
 					`${count} executions to finish`,

@@ -6,7 +6,6 @@ import {
 	executionsOf as readExecutions,
 	flattedOf as flattedIn,
 	runInEditor as runManually,
-	startInEditor as startManually,
 } from '../../mock-server/src/runner/n8n/executions.cjs';
 import type { Rest } from '../helpers/n8n-rest.cjs';
 import { freePort } from '../helpers/ports.cjs';
@@ -24,10 +23,14 @@ export function pack(folder: string, into: string): string {
 	const destination = processFolder(CACHE, into);
 	// One pack of a folder at a time on this machine: packing the server rebuilds mock-server/dist
 	// (its prepack), and two suites (.ci/run's lanes) may pack it at once.
-	const name = execFileSync('flock', [join(CACHE, 'pack.lock'), 'npm', 'pack', '--silent', '--pack-destination', destination], {
-		cwd: folder,
-		encoding: 'utf8',
-	})
+	const name = execFileSync(
+		'flock',
+		[join(CACHE, 'pack.lock'), 'npm', 'pack', '--silent', '--pack-destination', destination],
+		{
+			cwd: folder,
+			encoding: 'utf8',
+		},
+	)
 		.trim()
 		.split('\n')
 		.pop()!;
@@ -175,7 +178,8 @@ export async function waitFor<T>(
 }
 
 /** n8n keeps run data in its "flatted" format; its own copy of the library reads it. */
-const flattedOf = (version: string) => flattedIn(join(CACHE, `n8n-${version}`, 'node_modules', 'n8n'));
+const flattedOf = (version: string) =>
+	flattedIn(join(CACHE, `n8n-${version}`, 'node_modules', 'n8n'));
 
 /**
  * The run data of the newest execution as n8n stored it in its own database (the user folder's
@@ -196,7 +200,11 @@ export function lastStoredRunData(app: N8nApp): Record<string, any[]> {
 	}
 }
 
-export { executionList, finished } from '../../mock-server/src/runner/n8n/executions.cjs';
+export {
+	executionList,
+	finished,
+	startInEditor,
+} from '../../mock-server/src/runner/n8n/executions.cjs';
 
 /** An execution as the suite reads it: a node's items of any shape (asserting on them is the point). */
 export type Execution = Omit<RunnerExecution, 'items'> & { items: (node: string) => any[] };
@@ -209,16 +217,6 @@ export async function executionsOf(
 	workflowId: string,
 ): Promise<Execution[]> {
 	return (await readExecutions(rest, flattedOf(version), workflowId)).map(forSuite);
-}
-
-/** Starts a stored workflow by hand from `trigger`, as the editor's "Execute workflow" does. */
-export async function startInEditor(
-	rest: Rest,
-	_version: string,
-	workflowId: string,
-	trigger: string,
-): Promise<string> {
-	return await startManually(rest, workflowId, trigger);
 }
 
 /** Runs a stored workflow by hand from `trigger` and waits for its execution. */

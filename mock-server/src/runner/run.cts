@@ -1,6 +1,7 @@
 /**
- * Runs test files: every file checked first (a wrong one stops everything, exit 2), then each
- * file on its own server and n8n, files side by side (`jobs`), cases in a file one after another.
+ * Runs test files: every file checked first (a wrong one stops everything, exit 2), then files
+ * side by side (`jobs` workers, each with an n8n of its own), each file on a server of its own,
+ * cases in a file one after another.
  * The command line (command.cts) and the package's API (runWorkflowTests) both run here.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -23,7 +24,7 @@ import { caseLines, summaryLines } from './report/console.cjs';
 import { appendGithubSummary } from './report/github.cjs';
 import { writeJunit } from './report/junit.cjs';
 import type { FileResult } from './report/results.cjs';
-import { runCase } from './run-case.cjs';
+import { type CaseResult, runCase } from './run-case.cjs';
 import { type N8nHost, type NodesSource, openSession, startHost } from './session.cjs';
 import { findStart } from './workflow/prepare.cjs';
 
@@ -114,7 +115,10 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 			results[i] = result;
 			let session;
 			try {
-				if (host && host.app.exited) host = void (await host.close());
+				if (host?.app.exited) {
+					await host.close();
+					host = undefined;
+				}
 				host ??= await startHost({
 					n8n,
 					nodes: nodes!,
@@ -124,26 +128,16 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 				session = await openSession(test, host, { replay: options.replay });
 				for (const testCase of test.spec.cases) {
 					progress(`[${test.file}] running "${testCase.name}"`);
-					const outcome = await runCase(session, test, testCase).catch((error: Error) => ({
-						name: testCase.name,
-						passed: false,
-						failures: [{ at: 'run', message: `the case could not run: ${error.message}` }],
-						durationMs: 0,
-						runs: 0,
-					}));
+					const outcome = await runCase(session, test, testCase).catch((error: Error) =>
+						notRun(testCase.name, `the case could not run: ${error.message}`),
+					);
 					result.cases.push(outcome);
 					for (const line of caseLines(test.file, outcome)) out(line);
 				}
 			} catch (error) {
 				result.error = (error as Error).message;
 				for (const testCase of test.spec.cases.slice(result.cases.length)) {
-					const outcome = {
-						name: testCase.name,
-						passed: false,
-						failures: [{ at: 'run', message: `the test file could not run: ${result.error}` }],
-						durationMs: 0,
-						runs: 0,
-					};
+					const outcome = notRun(testCase.name, `the test file could not run: ${result.error}`);
 					result.cases.push(outcome);
 					for (const line of caseLines(test.file, outcome)) out(line);
 				}
@@ -162,6 +156,11 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 	if (summary) appendGithubSummary(summary, results);
 	const failed = results.some((f) => f.cases.some((c) => !c.passed));
 	return { exitCode: failed ? 1 : 0, problems: [], files: results };
+}
+
+/** A case that could not run, reported failed with why. */
+function notRun(name: string, message: string): CaseResult {
+	return { name, passed: false, failures: [{ at: 'run', message }], durationMs: 0, runs: 0 };
 }
 
 /** The nodes package: the path given (.tgz or folder), or the one the project installed. */

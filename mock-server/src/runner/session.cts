@@ -35,8 +35,6 @@ export interface N8nHost {
 	 * execution. Read from n8n's debug log, which n8n writes before it answers the activation.
 	 */
 	triggerEvents(workflowName: string): number;
-	/** What n8n printed last (its debug log). */
-	log(): string;
 	/** Output names per node type and version, as n8n describes them (Create Inboxes' Failed). */
 	outputNames(type: string, version?: number): Promise<string[] | undefined>;
 	close(): Promise<void>;
@@ -157,7 +155,6 @@ export async function startHost(options: {
 			app,
 			rest,
 			triggerEvents: (name) => events.get(name) ?? 0,
-			log: () => main.log,
 			outputNames: async (type, version) => {
 				const described = await describe();
 				const all = Array.isArray(described) ? described.filter((t) => t.name === type) : [];

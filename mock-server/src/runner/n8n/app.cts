@@ -8,8 +8,6 @@ import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
-	type Execution,
-	executionsOf,
 	type Flatted,
 	flattedOf,
 	readResultData,
@@ -298,11 +296,6 @@ export class N8nApp {
 	/** n8n's own copy of flatted, which reads its stored run data. */
 	get runDataReader(): Flatted {
 		return (this.flatted ??= flattedOf(this.install.packageDir));
-	}
-
-	/** Finished executions of a workflow, newest first, with their data read. */
-	async executions(rest: Rest, workflowId: string): Promise<Execution[]> {
-		return await executionsOf(rest, this.runDataReader, workflowId);
 	}
 
 	/** Stops every process of the app (workers first, then the main instance). */

@@ -20,7 +20,6 @@ export interface RunData {
 	error?: { message: string; description?: string; node?: string };
 	/** Every run of each node that ran, in order (a node in a loop runs more than once). */
 	nodes: Record<string, NodeRun[]>;
-	lastNodeExecuted?: string;
 }
 
 /** The part of n8n's stored run data read here (the same on every supported line). */
@@ -75,7 +74,6 @@ export function readResultData(resultData: StoredResultData | undefined, status?
 		status: status ?? (error ? 'error' : 'success'),
 		error,
 		nodes,
-		lastNodeExecuted: resultData?.lastNodeExecuted,
 	};
 }
 

@@ -6,16 +6,6 @@
 export const majorOf = (version: string): number => Number(version.split('.')[0]);
 
 /**
- * The Node.js major an n8n version's official image runs: 2.8 on Node 22, the lines after it on
- * 24 (n8n >= 2.9 asks for it); 1.x on 20, as the self-hosted 1.x instances still run it.
- */
-export function nodeMajorOf(version: string): number {
-	const [major, minor] = version.split('.').map(Number);
-	if (major < 2) return 20;
-	return minor <= 8 && major === 2 ? 22 : 24;
-}
-
-/**
  * The environment a line needs. 1.x runs its legacy expression engine: its default one needs
  * isolated-vm, which does not build on Node 20, where 1.x instances run (a 1.x instance on
  * Node 20 does the same).
