@@ -9,14 +9,41 @@ const DIR = join(__dirname, '../fixtures/scan');
 /**
  * A local web for the scanner tests: fixture pages at http://fixtures.test/<file>, containers at
  * the tag manager's paths, compressed pages, and the failure modes (slow, dripping, huge, cut off,
- * loops, 5xx, not HTML).
+ * loops, 5xx, not HTML). The slow and dripping answers never end (until the scanner gives up): a
+ * time-out is then the only outcome, however loaded the machine.
+ *
+ * Containers that cannot be read, for pages that load them (/with-containers?ids=A,B and a Meta
+ * pixel on the page itself): GTM-NEVER00 never answers, GTM-ERROR00 answers 500, GTM-HUGE000 is
+ * 300 KiB, GTM-LOADERR loads GTM-ERROR00, GTM-CHAIN<n> loads GTM-CHAIN<n+1> (a chain deeper
+ * than any bound).
  */
+const UNREAD_CONTAINER = /^GTM-(NEVER|ERROR|HUGE|CHAIN|LOADERR)/;
+const pageLoading = (ids: string[]) =>
+	`<html><head><script>!function(f,b,e,v,n,t,s){}(window,document,'script','https://connect.facebook.net/en_US/fbevents.js');fbq('init', '123456789012345');fbq('track', 'PageView');</script>${ids
+		.map((id) => `<script async src="https://www.googletagmanager.com/gtm.js?id=${id}"></script>`)
+		.join('')}</head><body></body></html>`;
+const chainContainer = (next: string) =>
+	`(function(){var data = {"resource":{"version":"2","macros":[],"tags":[{"function":"__zone","vtp_childContainers":["list",["map","publicId","${next}"]],"tag_id":1}]},"runtime":[],"permissions":{}};})()`;
 export async function startFixtureWeb(): Promise<{ origin: string; close(): Promise<void> }> {
 	const server = http.createServer((req, res) => {
 		const url = new URL(req.url!, 'http://x');
 		const host = (req.headers.host ?? '').toLowerCase();
 		if (host === 'www.googletagmanager.com') {
 			const id = url.searchParams.get('id') ?? '';
+			if (UNREAD_CONTAINER.test(id)) {
+				if (id.startsWith('GTM-NEVER')) return; // holds the request: the scanner's time-out ends it
+				if (id.startsWith('GTM-ERROR')) return res.writeHead(500).end('internal error');
+				if (id.startsWith('GTM-HUGE'))
+					return res
+						.writeHead(200, { 'content-type': 'application/javascript' })
+						.end(`/*${'x'.repeat(300 * 1024)}*/`);
+				const next = id.startsWith('GTM-LOADERR')
+					? 'GTM-ERROR00'
+					: `GTM-CHAIN${Number(id.slice('GTM-CHAIN'.length)) + 1}`;
+				return res
+					.writeHead(200, { 'content-type': 'application/javascript' })
+					.end(chainContainer(next));
+			}
 			try {
 				const body = readFileSync(join(DIR, 'containers', `${id.replace(/[^A-Z0-9-]/g, '')}.js`));
 				res.writeHead(200, { 'content-type': 'application/javascript' }).end(body);
@@ -27,19 +54,17 @@ export async function startFixtureWeb(): Promise<{ origin: string; close(): Prom
 		}
 		switch (url.pathname) {
 			case '/slow':
-				setTimeout(
-					() => res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'),
-					3000,
-				).unref();
-				return;
-			case '/drip': {
-				// Answers at once, then sends the rest of the page over 3 s.
+				return; // never answers
+			case '/drip':
+				// Answers at once, sends the page's first bytes, and never the rest.
 				res.writeHead(200, { 'content-type': 'text/html' });
 				res.write('<html><body>');
-				const timer = setTimeout(() => res.end('</body></html>'), 3000).unref();
-				res.on('close', () => clearTimeout(timer));
 				return;
-			}
+			case '/with-containers':
+				res
+					.writeHead(200, { 'content-type': 'text/html' })
+					.end(pageLoading((url.searchParams.get('ids') ?? '').split(',').filter(Boolean)));
+				return;
 			case '/huge':
 				res.writeHead(200, { 'content-type': 'text/html' });
 				res.end('<html><body>' + 'x'.repeat(300 * 1024) + '</body></html>');

@@ -1,9 +1,19 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HostMap } from '../../mock-server/src/scan/fetcher.cjs';
 import { ScanPool } from '../../mock-server/src/scan/pool.cjs';
+import { Scanner } from '../../mock-server/src/scan/scanner.cjs';
 import { startWebsiteScanning } from '../../mock-server/src/scan/website-scanning.cjs';
 import { siteTruth } from '../../mock-server/src/web/profiles.cjs';
+import { SLOW_SITE_DELAY_MS } from '../../mock-server/src/web/respond.cjs';
 import { startSyntheticWebWorker } from '../../mock-server/src/web/worker.cjs';
+
+/**
+ * The slow sites answer after SLOW_SITE_DELAY_MS and must time out; every other page and container
+ * gets all the time short of that, however loaded the machine (a time-out here is the time the
+ * scanner waits, not a claim about speed).
+ */
+const PATIENT_MS = SLOW_SITE_DELAY_MS - 1000;
 
 const flagsOf = (r: {
 	scanned: boolean;
@@ -21,7 +31,7 @@ describe("the server's website scanning (synthetic web and scanners on worker th
 	it('finds exactly what the generator put in every site, with two scanner threads', async () => {
 		const scanning = await startWebsiteScanning({
 			fallbackOrigin: 'http://127.0.0.1:9',
-			timeoutMs: 3000,
+			timeoutMs: PATIENT_MS,
 			threads: 2,
 			warn: (message) => {
 				throw new Error(message);
@@ -40,7 +50,7 @@ describe("the server's website scanning (synthetic web and scanners on worker th
 		const web = await startSyntheticWebWorker();
 		const pool = await ScanPool.start({
 			threads: 2,
-			timeoutMs: 3000,
+			timeoutMs: PATIENT_MS,
 			hosts: [`*.test=${web.origin}`, `www.googletagmanager.com=${web.origin}`],
 		});
 		try {
@@ -84,7 +94,8 @@ describe("the server's website scanning (synthetic web and scanners on worker th
 		await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
 		const pool = await ScanPool.start({
 			threads: 2,
-			timeoutMs: 3000,
+			// Every answer comes once 4 requests are open, however long a loaded machine takes to send them.
+			timeoutMs: 10 * 60_000,
 			hosts: [`*.test=http://127.0.0.1:${(site.address() as AddressInfo).port}`],
 			concurrency: 4,
 		});
@@ -97,6 +108,45 @@ describe("the server's website scanning (synthetic web and scanners on worker th
 			await pool.stop();
 			site.closeAllConnections();
 			site.close();
+		}
+	});
+
+	it('answers null, never false, for a code it did not find when the tag manager never answers', async () => {
+		// Every page is served; every container request is held until the scanner gives up.
+		const web = await startSyntheticWebWorker();
+		const tagManager = http.createServer(() => undefined);
+		await new Promise<void>((resolve) => tagManager.listen(0, '127.0.0.1', resolve));
+		const scanner = new Scanner({
+			hostMap: new HostMap()
+				.add('*.test', web.origin)
+				.add(
+					'www.googletagmanager.com',
+					`http://127.0.0.1:${(tagManager.address() as AddressInfo).port}`,
+				),
+			timeoutMs: 2000,
+		});
+		try {
+			const hosts = Array.from({ length: 200 }, (_, i) => `unanswered-${i}.test`);
+			const results = await Promise.all(hosts.map((h) => scanner.scan(`http://${h}/`)));
+			const flags = ['fbPixel', 'tikTokPixel', 'gAnalytics'] as const;
+			const withContainers = results.filter((r) => r.scanned && r.containers.length > 0);
+			expect(withContainers.length).toBeGreaterThan(0);
+			for (const result of withContainers) {
+				expect(result.incomplete).toMatch(/^container \S+ not read \(time-out\)/);
+				expect(flags.filter((flag) => result[flag] === false)).toEqual([]);
+			}
+			// What a scan does say is right: a code found is on the page; a false is a page without containers.
+			results.forEach((result, i) => {
+				const truth = siteTruth(hosts[i]);
+				for (const flag of flags)
+					if (result[flag] !== null)
+						expect([hosts[i], flag, result[flag]]).toEqual([hosts[i], flag, truth[flag]]);
+			});
+		} finally {
+			await scanner.close();
+			tagManager.closeAllConnections();
+			tagManager.close();
+			await web.stop();
 		}
 	});
 });

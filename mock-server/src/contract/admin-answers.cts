@@ -119,7 +119,11 @@ export const scanResponse = z
 		url: z.string().nullable(),
 		finalUrl: z.string().optional(),
 		scanned: z.boolean(),
-		reason: z.string().optional(),
+		reason: z.string().optional().meta({ description: 'Why the website was not scanned.' }),
+		incomplete: z.string().optional().meta({
+			description:
+				'Set when the page was read but not every tag-manager container it loads: which were not read and why. The codes not found are then null, not false.',
+		}),
 		fbPixel: z.boolean().nullable(),
 		tikTokPixel: z.boolean().nullable(),
 		gAnalytics: z.boolean().nullable(),

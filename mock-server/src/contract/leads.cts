@@ -6,7 +6,7 @@ const filter = (what: string) =>
 		.boolean()
 		.optional()
 		.meta({
-			description: `true: only businesses whose website has ${what}. false: only businesses whose website was scanned and found without one (businesses without a scannable website are excluded). Omitted or null: no restriction.`,
+			description: `true: only businesses whose website has ${what}. false: only businesses whose website was scanned in full and found without one (businesses without a scannable website, or whose scan could not read every tag-manager container, are excluded: their flag is null). Omitted or null: no restriction.`,
 		});
 
 export const leadSearchRequest = z
@@ -37,6 +37,15 @@ export type LeadSearchRequest = z.output<typeof leadSearchRequest>;
 
 const urlOrNull = z.string().nullable();
 
+/** One of the three scan flags, with the rule for false and null (docs/api.md, "The scan flags"). */
+const scanFlag = (what: string) =>
+	z
+		.boolean()
+		.nullable()
+		.meta({
+			description: `true: ${what} was found on the website (its page or a tag-manager container it loads). false: the page and every container it loads were read, and it is in none of them. null: not known: no website, the website could not be scanned, or a container it loads could not be read (timed out, failed, over its size cap) and the code was not found elsewhere.`,
+		});
+
 export const contact = z
 	.object({
 		businessName: z.string(),
@@ -50,17 +59,9 @@ export const contact = z
 		facebook: urlOrNull,
 		linkedin: urlOrNull,
 		tiktok: urlOrNull,
-		fbPixel: z.boolean().nullable().meta({
-			description: 'Meta pixel found; null when the website is missing or could not be scanned.',
-		}),
-		tikTokPixel: z
-			.boolean()
-			.nullable()
-			.meta({ description: 'TikTok pixel found; null when not scanned.' }),
-		gAnalytics: z
-			.boolean()
-			.nullable()
-			.meta({ description: 'Google Analytics found; null when not scanned.' }),
+		fbPixel: scanFlag('A Meta pixel'),
+		tikTokPixel: scanFlag('A TikTok pixel'),
+		gAnalytics: scanFlag('Google Analytics'),
 		googleBusinessCategories: z.array(z.string()),
 	})
 	.meta({ id: 'Contact' });

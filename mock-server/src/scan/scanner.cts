@@ -11,6 +11,12 @@ export interface ScanResult {
 	finalUrl?: string;
 	scanned: boolean;
 	reason?: string;
+	/**
+	 * Set when the page was read but not every container it loads (one timed out, failed, was over
+	 * its size cap, or lay past the depth bound): which and why. A code found is still `true`; a code
+	 * not found is then `null`, never `false`, as the unread container may hold it.
+	 */
+	incomplete?: string;
 	fbPixel: boolean | null;
 	tikTokPixel: boolean | null;
 	gAnalytics: boolean | null;
@@ -32,15 +38,17 @@ export interface ScanResult {
  */
 export type ScanSummary = Pick<
 	ScanResult,
-	'url' | 'scanned' | 'reason' | 'fbPixel' | 'tikTokPixel' | 'gAnalytics'
+	'url' | 'scanned' | 'reason' | 'incomplete' | 'fbPixel' | 'tikTokPixel' | 'gAnalytics'
 > & { containers: number };
 
 export function summarize(result: ScanResult): ScanSummary {
-	const { url, scanned, reason, fbPixel, tikTokPixel, gAnalytics, containers } = result;
+	const { url, scanned, reason, incomplete, fbPixel, tikTokPixel, gAnalytics, containers } =
+		result;
 	return {
 		url,
 		scanned,
 		...(reason === undefined ? {} : { reason }),
+		...(incomplete === undefined ? {} : { incomplete }),
 		fbPixel,
 		tikTokPixel,
 		gAnalytics,
@@ -164,6 +172,11 @@ export class Scanner {
 		};
 	}
 
+	private containerUrl(ref: ContainerRef): string {
+		const path = ref.kind === 'googleTagManager' ? '/gtm.js' : '/gtag/js';
+		return `${this.o.tagManagerOrigin}${path}?id=${encodeURIComponent(ref.id)}`;
+	}
+
 	private async scanNow(url: string): Promise<ScanResult> {
 		const page = await fetchBody(url, this.fetchOptions(this.o.maxPageBytes));
 		if (!page.ok) return notScanned(url, page.reason, page.url);
@@ -183,8 +196,7 @@ export class Scanner {
 			const batch = frontier.filter((ref) => !visited.has(ref.id) && visited.add(ref.id));
 			await Promise.all(
 				batch.map(async (ref) => {
-					const path = ref.kind === 'googleTagManager' ? '/gtm.js' : '/gtag/js';
-					const containerUrl = `${this.o.tagManagerOrigin}${path}?id=${encodeURIComponent(ref.id)}`;
+					const containerUrl = this.containerUrl(ref);
 					const response = await fetchBody(
 						containerUrl,
 						this.fetchOptions(this.o.maxContainerBytes),
@@ -206,17 +218,38 @@ export class Scanner {
 			);
 			frontier = next;
 		}
+		// Containers loaded deeper than the bound are not read: they count as unread.
+		for (const ref of frontier) {
+			if (visited.has(ref.id)) continue;
+			visited.add(ref.id);
+			containers.push({
+				id: ref.id,
+				url: this.containerUrl(ref),
+				loaded: false,
+				reason: `not followed: more than ${this.o.maxContainerDepth} containers deep`,
+			});
+		}
 		const allRefs = [...visited];
 		const idsOf = (kind: Finding['kind']) =>
 			unique(findings.filter((f) => f.kind === kind).map((f) => f.id));
-		const has = (kind: Finding['kind']) => findings.some((f) => f.kind === kind);
+		const unread = containers.filter((c) => !c.loaded);
+		// false only when the page and every container were read: an unread one may hold the code.
+		const flag = (kind: Finding['kind']) =>
+			findings.some((f) => f.kind === kind) ? true : unread.length > 0 ? null : false;
 		return {
 			url,
 			...(page.url !== url ? { finalUrl: page.url } : {}),
 			scanned: true,
-			fbPixel: has('metaPixel'),
-			tikTokPixel: has('tiktokPixel'),
-			gAnalytics: has('googleAnalytics'),
+			...(unread.length > 0
+				? {
+						incomplete: unread
+							.map((c) => `container ${c.id} not read (${c.reason ?? 'unknown reason'})`)
+							.join('; '),
+					}
+				: {}),
+			fbPixel: flag('metaPixel'),
+			tikTokPixel: flag('tiktokPixel'),
+			gAnalytics: flag('googleAnalytics'),
 			ids: {
 				metaPixel: idsOf('metaPixel'),
 				tiktokPixel: idsOf('tiktokPixel'),

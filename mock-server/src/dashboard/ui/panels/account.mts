@@ -100,7 +100,13 @@ function WhereFound({ website, onClose }: { website: string; onClose: () => void
 				? html`<p class="muted">Scanning...</p>`
 				: !result.scanned
 					? html`<p>Not scanned: ${result.reason}</p>`
-					: html`<table>
+					: html`${result.incomplete
+								? html`<p class="bad">
+										Read in part: ${result.incomplete}. The codes not found below are unknown
+										(null), not absent: the unread container may hold them.
+									</p>`
+								: null}
+							<table>
 								<thead>
 									<tr>
 										<th scope="col">Code</th>
@@ -112,7 +118,11 @@ function WhereFound({ website, onClose }: { website: string; onClose: () => void
 								<tbody>
 									${result.findings.length === 0
 										? html`<tr>
-												<td colspan="4" class="muted">No tracking code on this website.</td>
+												<td colspan="4" class="muted">
+													${result.incomplete
+														? 'No tracking code in what could be read.'
+														: 'No tracking code on this website.'}
+												</td>
 											</tr>`
 										: result.findings.map(
 												(f) =>
