@@ -24,26 +24,30 @@ const pageLoading = (ids: string[]) =>
 		.join('')}</head><body></body></html>`;
 const chainContainer = (next: string) =>
 	`(function(){var data = {"resource":{"version":"2","macros":[],"tags":[{"function":"__zone","vtp_childContainers":["list",["map","publicId","${next}"]],"tag_id":1}]},"runtime":[],"permissions":{}};})()`;
+function answerUnreadable(id: string, res: http.ServerResponse): void {
+	if (id.startsWith('GTM-NEVER')) return; // holds the request: the scanner's time-out ends it
+	if (id.startsWith('GTM-ERROR')) {
+		res.writeHead(500).end('internal error');
+		return;
+	}
+	const js = { 'content-type': 'application/javascript' };
+	if (id.startsWith('GTM-HUGE')) {
+		res.writeHead(200, js).end(`/*${'x'.repeat(300 * 1024)}*/`);
+		return;
+	}
+	const next = id.startsWith('GTM-LOADERR')
+		? 'GTM-ERROR00'
+		: `GTM-CHAIN${Number(id.slice('GTM-CHAIN'.length)) + 1}`;
+	res.writeHead(200, js).end(chainContainer(next));
+}
+
 export async function startFixtureWeb(): Promise<{ origin: string; close(): Promise<void> }> {
 	const server = http.createServer((req, res) => {
 		const url = new URL(req.url!, 'http://x');
 		const host = (req.headers.host ?? '').toLowerCase();
 		if (host === 'www.googletagmanager.com') {
 			const id = url.searchParams.get('id') ?? '';
-			if (UNREAD_CONTAINER.test(id)) {
-				if (id.startsWith('GTM-NEVER')) return; // holds the request: the scanner's time-out ends it
-				if (id.startsWith('GTM-ERROR')) return res.writeHead(500).end('internal error');
-				if (id.startsWith('GTM-HUGE'))
-					return res
-						.writeHead(200, { 'content-type': 'application/javascript' })
-						.end(`/*${'x'.repeat(300 * 1024)}*/`);
-				const next = id.startsWith('GTM-LOADERR')
-					? 'GTM-ERROR00'
-					: `GTM-CHAIN${Number(id.slice('GTM-CHAIN'.length)) + 1}`;
-				return res
-					.writeHead(200, { 'content-type': 'application/javascript' })
-					.end(chainContainer(next));
-			}
+			if (UNREAD_CONTAINER.test(id)) return answerUnreadable(id, res);
 			try {
 				const body = readFileSync(join(DIR, 'containers', `${id.replace(/[^A-Z0-9-]/g, '')}.js`));
 				res.writeHead(200, { 'content-type': 'application/javascript' }).end(body);
