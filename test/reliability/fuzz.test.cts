@@ -51,11 +51,20 @@ const FORMAT_SAMPLES: Record<string, string[]> = {
 	email: [
 		'name@example.com',
 		'a@b.co',
+		"o'neil+tag@mail.example.co.uk",
 		'a@b.c',
 		'not-an-email',
 		'a@',
 		'@b.co',
 		'x'.repeat(250) + '@b.co',
+		// What RFC 5321 allows and the server refuses: the document's pattern must refuse them too.
+		'a/b@gmail.com',
+		'bp@com',
+		'a!b@gmail.com',
+		'x{y}@gmail.com',
+		'a@b-.co',
+		'.a@b.co',
+		'a..b@b.co',
 	],
 	hostname: ['imap.example.com', 'smtp.gmail.com.', '-bad-.com', 'http://imap.example.com', 'a b'],
 	ipv4: ['127.0.0.1', '256.1.1.1'],
@@ -202,6 +211,74 @@ describe('a schema-driven fuzz of every operation', () => {
 				'GET /__admin/accounts/{id}/contacts',
 			]),
 		);
+	});
+
+	it('takes exactly the email addresses the document allows, in an inbox entry and in the seed', async () => {
+		// Both ways, on addresses near the rule's edges: the server refuses what the document rules
+		// out, and the document allows what the server takes (a generated client or an outside
+		// tester reads only the document).
+		const oracle = new DocumentOracle(doc);
+		const create = operationsOf(doc).find((o) => o.op.operationId === 'createInboxes')!;
+		const seed = operationsOf(doc).find((o) => o.method === 'POST' && o.path === '/__admin/seed')!;
+		const part = (chars: string) =>
+			fc.string({ unit: fc.constantFrom(...chars), minLength: 0, maxLength: 6 });
+		const address = fc.oneof(
+			fc.constantFrom(...FORMAT_SAMPLES.email),
+			fc
+				.tuple(
+					part("ab1_'+-.!/#$%&*=?^{|}~ "),
+					fc.constantFrom('@', '@', '@@', ''),
+					part('ab1-.'),
+					fc.constantFrom('', '.co', '.c', '.com', '-.co', '.1a'),
+				)
+				.map((parts) => parts.join('')),
+		);
+		let taken = 0;
+		await fc.assert(
+			fc.asyncProperty(address, async (emailAddress) => {
+				// A provider given, so the address's domain is not asked to name one.
+				const entry = {
+					emailAddress,
+					provider: 'google',
+					imapPassword: 'pw',
+					skipConnectionTest: true,
+				};
+				const res = await server.call('POST', '/api/v1/inboxes', { key: apiKey, body: entry });
+				const documentRulesItOut = !!oracle.bodyRuledOut(create, entry);
+				// Taken: created, or refused as an inbox the account already has (a repeated address).
+				expect({ emailAddress, answer: res.body, documentRulesItOut }).toEqual({
+					emailAddress,
+					answer: documentRulesItOut
+						? expect.objectContaining({
+								details: [expect.objectContaining({ path: 'emailAddress' })],
+							})
+						: expect.not.objectContaining({ details: expect.anything() }),
+					documentRulesItOut,
+				});
+				if (res.status === 200) taken++;
+				// The seed checks its inboxes' addresses with the same rule.
+				const seeded = {
+					accounts: [
+						{
+							apiKey: 'lik_fuzz_seed_key_0001',
+							pools: [{ name: 'p', inboxes: [{ emailAddress, provider: 'google' }] }],
+						},
+					],
+				};
+				const seedRuledOut = oracle.bodyRuledOut(seed, seeded);
+				const answer = await server.admin('POST', '/seed', seeded);
+				expect({ emailAddress, status: answer.status, body: answer.body }).toEqual({
+					emailAddress,
+					status: seedRuledOut ? 400 : expect.any(Number),
+					body: seedRuledOut
+						? expect.objectContaining({ error: expect.stringContaining('emailAddress must be') })
+						: expect.not.objectContaining({ error: expect.anything() }),
+				});
+			}),
+			{ numRuns: Math.max(RUNS * 5, 200) },
+		);
+		// The run tried both kinds.
+		expect(taken).toBeGreaterThan(0);
 	});
 
 	const seen = new Map<string, number>();

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { queryInt, trimmedText } from './common.cjs';
+import { emailAddress, queryInt, trimmedText } from './common.cjs';
 
 /** Inboxes one API key may create per rolling hour. */
 export const HOURLY_LIMIT = 1000;
@@ -42,13 +42,7 @@ const secret = z.string().min(1).max(1024);
 
 export const inboxEntry = z
 	.strictObject({
-		emailAddress: z
-			.string()
-			.trim()
-			.max(254)
-			.pipe(z.email({ error: 'must be a valid email address such as name@example.com' }))
-			// The shortest address the check accepts is a@b.co.
-			.meta({ format: 'email', minLength: 6 }),
+		emailAddress: emailAddress(),
 		imapPassword: secret.meta({
 			description: 'IMAP password (usually an app password). Stored encrypted, never returned.',
 		}),

@@ -10,7 +10,11 @@ import { contactKey } from './contact-key.cjs';
 import { INBOX_STATUSES, inboxEntry } from './inboxes.cjs';
 import { contact } from './leads.cjs';
 
-const seedInbox = inboxEntry.omit({ poolId: true, imapPassword: true }).extend({
+const seedInbox = inboxEntry.omit({ poolId: true, imapPassword: true, emailAddress: true }).extend({
+	emailAddress: inboxEntry.shape.emailAddress.meta({
+		description:
+			'An email address (the pattern is the one inbox creation checks). Unique in its account, compared trimmed and case-insensitively: an address given twice in one account (in one pool or two) is refused with both places named.',
+	}),
 	imapPassword: z.string().min(1).max(1024).default('seeded-password'),
 	status: z.enum(INBOX_STATUSES).default('active'),
 });
@@ -78,21 +82,33 @@ export const seedSchema = z
 	.strictObject({
 		accounts: z.array(
 			z.strictObject({
-				apiKey: z.string().regex(/^[A-Za-z0-9_-]{16,200}$/, {
-					error: 'must be 16 to 200 letters, digits, "_" or "-"',
-				}),
+				apiKey: z
+					.string()
+					.regex(/^[A-Za-z0-9_-]{16,200}$/, {
+						error: 'must be 16 to 200 letters, digits, "_" or "-"',
+					})
+					.meta({
+						description:
+							"The account's API key, as clients will send it. Unique in the seed: two accounts with the same key are refused, naming both.",
+					}),
 				credits: z.int().min(0).default(1000),
 				active: z.boolean().default(true),
 				permissions: z.array(z.enum(PERMISSIONS)).default([...PERMISSIONS]),
 				pools: z
 					.array(
 						z.strictObject({
-							name: trimmedText(100),
+							name: trimmedText(100).meta({
+								description:
+									'Unique among the pools of its account, compared as written: two pools of one account with the same name are refused, naming both.',
+							}),
 							inboxes: z.array(seedInbox).default([]),
 						}),
 					)
 					.default([]),
-				contacts: z.array(seedContact).default([]),
+				contacts: z.array(seedContact).default([]).meta({
+					description:
+						"The account's contacts, deduplicated as lead searches deduplicate them: two contacts whose primary email (`email`, else `emails[0]`), trimmed and lower-cased, is the same are refused, naming both.",
+				}),
 			}),
 		),
 	})
