@@ -25,7 +25,16 @@ export function pack(folder: string, into: string): string {
 	// (its prepack), and two suites (.ci/run's lanes) may pack it at once.
 	const name = execFileSync(
 		'flock',
-		[join(CACHE, 'pack.lock'), 'npm', 'pack', '--silent', '--pack-destination', destination],
+		[
+			join(CACHE, 'pack.lock'),
+			'npm',
+			'pack',
+			'--silent',
+			'--pack-destination',
+			destination,
+			// The nodes package's prepack builds it again: its suites have built it already.
+			...(folder === ROOT ? ['--ignore-scripts'] : []),
+		],
 		{
 			cwd: folder,
 			encoding: 'utf8',

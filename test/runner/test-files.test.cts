@@ -137,6 +137,44 @@ describe('workflow test files', () => {
 		]);
 	});
 
+	it('names a nodes package packed or cloned without a build, before anything runs (exit 2)', async () => {
+		// The package as `npm pack` makes it without its prepack (the build), and as a folder.
+		const unbuilt = mkdtempSync(join(tmpdir(), 'unbuilt-nodes-'));
+		writeFileSync(join(unbuilt, 'package.json'), readFileSync(join(ROOT, 'package.json')));
+		const tarball = join(
+			unbuilt,
+			execFileSync('npm', ['pack', '--ignore-scripts', '--silent'], {
+				cwd: unbuilt,
+				encoding: 'utf8',
+			})
+				.trim()
+				.split('\n')
+				.pop()!,
+		);
+		const dir = project({
+			'ok.test.yaml':
+				'workflow: flow.json\nstubs: { HubSpot: passThrough }\ncases: [{ name: fine }]\n',
+		});
+		for (const [nodes, fix] of [
+			[tarball, 'run npm run build in the package, then npm pack again'],
+			[unbuilt, 'run npm run build in it'],
+		]) {
+			const lines: string[] = [];
+			const result = await runWorkflowTests({
+				paths: ['.'],
+				cwd: dir,
+				n8n: 'never-resolved',
+				nodes,
+				out: (l) => lines.push(l),
+				progress: (l) => lines.push(l),
+			});
+			expect(result.exitCode).toBe(2);
+			expect(lines[0]).toBe(
+				`--nodes: ${nodes} has no dist/ (n8n would load nothing from it: dist/credentials/LeadInboxApi.credentials.js is missing, and 5 more): ${fix}`,
+			);
+		}
+	});
+
 	it("the published JSON Schema is generated from the runner's own (UPDATE_SCHEMA=1 rewrites it)", () => {
 		const generated = `${JSON.stringify(testFileJsonSchema(), null, '\t')}\n`;
 		if (process.env.UPDATE_SCHEMA) writeFileSync(SCHEMA, generated);

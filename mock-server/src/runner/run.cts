@@ -5,9 +5,8 @@
  * The command line (command.cts) and the package's API (runWorkflowTests) both run here.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type {
 	WorkflowTestOptions as Options,
 	WorkflowTestResult,
@@ -20,6 +19,7 @@ import {
 	TestFileError,
 } from './file/load.cjs';
 import { type N8nInstall, resolveN8n } from './n8n/install.cjs';
+import { nodesSource } from './nodes-source.cjs';
 import { caseLines, summaryLines } from './report/console.cjs';
 import { appendGithubSummary } from './report/github.cjs';
 import { writeJunit } from './report/junit.cjs';
@@ -161,26 +161,6 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 /** A case that could not run, reported failed with why. */
 function notRun(name: string, message: string): CaseResult {
 	return { name, passed: false, failures: [{ at: 'run', message }], durationMs: 0, runs: 0 };
-}
-
-/** The nodes package: the path given (.tgz or folder), or the one the project installed. */
-function nodesSource(path: string | undefined, cwd: string): NodesSource {
-	if (path) {
-		const full = resolve(cwd, path);
-		if (!existsSync(full)) throw new Error(`no such file or folder: ${full}`);
-		return statSync(full).isDirectory() ? { folder: full } : { tarball: full };
-	}
-	try {
-		return {
-			folder: dirname(
-				createRequire(join(cwd, 'package.json')).resolve('n8n-nodes-lead-inbox/package.json'),
-			),
-		};
-	} catch {
-		throw new Error(
-			'n8n-nodes-lead-inbox is not installed in this project: npm install --save-dev n8n-nodes-lead-inbox, or pass --nodes (a packed .tgz or the package folder)',
-		);
-	}
 }
 
 /** The project's own n8n (node_modules/.bin/n8n), when --n8n is not given. */
