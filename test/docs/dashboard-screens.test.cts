@@ -135,7 +135,7 @@ describe('the dashboard, looked at', () => {
 		} finally {
 			await server.close();
 		}
-	}, 300_000);
+	});
 
 	it('a proxied session: the divergences by class', async () => {
 		const service = await startOtherService();

@@ -3,7 +3,6 @@ import { launchBrowser, newPage, screenshot } from '../helpers/browser.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
 
 // Every operation opened in a real browser: minutes on a busy 2-core machine.
-jest.setTimeout(3 * 60_000);
 
 /** The API docs page as a reader sees it, in Debian's Chromium. */
 describe('/docs in a browser', () => {

@@ -42,7 +42,7 @@ describe('the OpenAPI document', () => {
 		expect(
 			problems.map((p: { ruleId: string; message: string }) => `${p.ruleId}: ${p.message}`),
 		).toEqual([]);
-	}, 60_000);
+	});
 
 	it("has no problem by Spectral's spectral:oas rules", async () => {
 		const results = await lint('spectral', [
@@ -57,7 +57,7 @@ describe('the OpenAPI document', () => {
 		expect(
 			results.map((r: { code: string; path: string[] }) => `${r.code} at ${r.path.join('.')}`),
 		).toEqual([]);
-	}, 60_000);
+	});
 
 	it('names and describes every operation, each name once', () => {
 		const operations = Object.values(document.paths).flatMap((item: any) =>

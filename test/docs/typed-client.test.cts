@@ -97,7 +97,7 @@ describe('a client generated from /openapi.json', () => {
 		writeFileSync(join(DIR, 'first-steps.mts'), USER_CODE);
 		writeFileSync(join(DIR, 'hey-first-steps.mts'), HEY_USER_CODE);
 		writeFileSync(join(DIR, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
-	}, 120_000);
+	});
 	afterAll(async () => {
 		await server?.close();
 		rmSync(DIR, { recursive: true, force: true });
@@ -121,7 +121,7 @@ describe('a client generated from /openapi.json', () => {
 			(error: Error & { stdout?: string }) => ({ stdout: error.stdout ?? error.message }),
 		);
 		expect(compiled.stdout).toBe('');
-	}, 120_000);
+	});
 
 	it('runs it against the server', async () => {
 		const { stdout } = await run(bin('tsx'), [
@@ -140,5 +140,5 @@ describe('a client generated from /openapi.json', () => {
 			listed: ['first@gmail.com'],
 			hasMore: false,
 		});
-	}, 60_000);
+	});
 });

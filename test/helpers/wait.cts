@@ -5,3 +5,10 @@
  * workflow test runner's own wait (mock-server/src/runner/n8n/rest.cts).
  */
 export { until as waitUntil } from '../../mock-server/src/runner/n8n/rest.cjs';
+
+/**
+ * The bound a test gives a wait for something that must happen (a process to start, a collection
+ * to run, a port to be let go): the worst case of a 2-core machine at a load average of 10 or more,
+ * under Jest's own bound (jest.config.js), so a wait that never ends fails naming what it awaited.
+ */
+export const WAIT_MS = 5 * 60_000;

@@ -7,7 +7,7 @@ import {
 	stopEngineTimers,
 } from '../helpers/n8n.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
-import { waitUntil } from '../helpers/wait.cjs';
+import { WAIT_MS, waitUntil } from '../helpers/wait.cjs';
 
 describe('Create Inboxes node', () => {
 	let server: TestServer;
@@ -280,7 +280,7 @@ describe('Create Inboxes node', () => {
 			const before = postRequests();
 			const started = Date.now();
 			const running = run(apiKey, items(5, 'late'), { options: { maxRateLimitWait: 30 } });
-			await waitUntil(() => limited(before), 30_000, 'the 429 of the real limit', 10);
+			await waitUntil(() => limited(before), WAIT_MS, 'the 429 of the real limit', 10);
 			await server.admin('POST', '/clock', { advanceSeconds: 3, frozen: false });
 			const result = await running;
 			expect(result.status).toBe('success');

@@ -80,5 +80,5 @@ describe('the credit ledger under kill -9', () => {
 				await exited;
 			}
 		});
-	}, 180000);
+	});
 });

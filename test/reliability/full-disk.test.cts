@@ -131,5 +131,5 @@ describe('the credit ledger on a full disk', () => {
 				namespace.end();
 			}
 		});
-	}, 180_000);
+	});
 });

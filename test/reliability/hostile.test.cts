@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { startServer, type TestServer } from '../helpers/server.cjs';
-import { waitUntil } from '../helpers/wait.cjs';
+import { WAIT_MS, waitUntil } from '../helpers/wait.cjs';
 
 /**
  * Clients that do not play by HTTP's expectations: a body trickled a byte at a time, a body far
@@ -114,7 +114,7 @@ describe('hostile clients', () => {
 		);
 		await waitUntil(
 			() => ports.length === 20 && ports.every((p) => held.has(p)),
-			30_000,
+			WAIT_MS,
 			'the server to read the headers of the 20 slow clients',
 			10,
 		);

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { scanningOnDemand } from '../../mock-server/src/scan/on-demand.cjs';
 import type { WebsiteScanning } from '../../mock-server/src/scan/website-scanning.cjs';
-import { waitUntil } from '../helpers/wait.cjs';
+import { WAIT_MS, waitUntil } from '../helpers/wait.cjs';
 
 const summary = { fbPixel: false, tikTokPixel: false, gAnalytics: false } as never;
 
@@ -38,7 +38,7 @@ describe('website scanning on demand', () => {
 		await Promise.all([scanning.scan('http://a.test/'), scanning.scan('http://b.test/')]);
 		expect(counts).toEqual({ started: 1, stopped: 0 });
 		// Ends by itself once idle for 50 ms: waited for as a state, however late the timer fires.
-		await waitUntil(() => counts.stopped === 1, 10_000, 'the idle scanners to end');
+		await waitUntil(() => counts.stopped === 1, WAIT_MS, 'the idle scanners to end');
 		expect(counts).toEqual({ started: 1, stopped: 1 });
 		await scanning.scan('http://c.test/');
 		expect(counts).toEqual({ started: 2, stopped: 1 });

@@ -7,7 +7,7 @@ import { Scanner, type ScanResult } from '../../mock-server/src/scan/scanner.cjs
 import { siteTruth } from '../../mock-server/src/web/profiles.cjs';
 import { SLOW_SITE_DELAY_MS } from '../../mock-server/src/web/respond.cjs';
 import { startServer } from '../helpers/server.cjs';
-import { waitUntil } from '../helpers/wait.cjs';
+import { WAIT_MS, waitUntil } from '../helpers/wait.cjs';
 import { startFixtureWeb } from './fixture-web.cjs';
 
 type Expect = { fb: boolean; tt: boolean; ga: boolean; ids?: Partial<ScanResult['ids']> };
@@ -352,7 +352,7 @@ describe('the synthetic web', () => {
 				);
 			expect(await connections()).toBeGreaterThan(0);
 			await scanner.close();
-			await waitUntil(async () => (await connections()) === 0, 30_000, 'the connections to close');
+			await waitUntil(async () => (await connections()) === 0, WAIT_MS, 'the connections to close');
 			// deterministic: the same site twice gives the same page
 			const again = await fetch(`${origin}/`, { headers: { host: hosts[0] } });
 			const first = await fetch(`${origin}/`, { headers: { host: hosts[0] } });

@@ -79,7 +79,7 @@ describe('the synthetic web compresses as real websites do', () => {
 			server.closeAllConnections();
 			await new Promise((resolve) => server.close(resolve));
 		}
-	}, 60_000);
+	});
 
 	it("sends the tag manager's containers compressed, and the public port's sites as the client asks", async () => {
 		const server = await startMockServer({ db: ':memory:', log: false });

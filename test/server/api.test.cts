@@ -38,7 +38,6 @@ void typesAgree;
 /** The in-process API from the sources (the packed one: e2e/mock-server-package.e2e.cts). */
 // A real search in a test below (helper processes started, websites scanned): minutes on a busy
 // 2-core machine.
-jest.setTimeout(3 * 60_000);
 
 describe('startMockServer', () => {
 	it('refuses a wrong option by its name, before anything starts', async () => {

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { freePort } from '../helpers/ports.cjs';
 import { withTempDir } from '../helpers/temp-dir.cjs';
-import { waitUntil } from '../helpers/wait.cjs';
+import { WAIT_MS, waitUntil } from '../helpers/wait.cjs';
 
 /** The `npm start` program itself: bad options, a port in use, graceful shutdown. */
 const CLI = join(__dirname, '../../mock-server/src/cli.cts');
@@ -279,8 +279,6 @@ describe('one process per database, and npm start under a process manager', () =
 						'content-type': 'application/json',
 					},
 					body: JSON.stringify({ niche: 'dentist', city: 'Boise', count: 1 }),
-					// Bounds a search whose helpers never answer (not a claim about speed).
-					signal: AbortSignal.timeout(30_000),
 				});
 				expect(res.status).toBe(200);
 				const helpers = readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, 'utf8')
@@ -349,6 +347,6 @@ describe('one process per database, and npm start under a process manager', () =
 				probe.once('error', () => resolve(false));
 				probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
 			});
-		await waitUntil(free, 30_000, `the server to let go of port ${port} after npm stopped`, 100);
+		await waitUntil(free, WAIT_MS, `the server to let go of port ${port} after npm stopped`, 100);
 	});
 });

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { returnMemoryWhenIdle } from '../../mock-server/src/core/idle-memory.cjs';
-import { waitUntil } from '../helpers/wait.cjs';
+import { WAIT_MS, waitUntil } from '../helpers/wait.cjs';
 
 /**
  * The server gives its memory back once idle: one memory-reducing collection after a quiet
@@ -39,43 +39,43 @@ describe('returning memory when idle', () => {
 	const severalQuietPeriods = () => new Promise((resolve) => setTimeout(resolve, 4 * QUIET_MS));
 
 	it('collects once after start-up, with V8 asked to reduce memory, then not again while nothing happens', async () => {
-		await waitUntil(() => collections.length === 1, 10000, 'the collection after start-up');
+		await waitUntil(() => collections.length === 1, WAIT_MS, 'the collection after start-up');
 		expect(collections[0]).toEqual({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 		await severalQuietPeriods();
 		expect(collections).toHaveLength(1);
 	});
 
 	it('collects again after requests, once they end and the quiet period passes', async () => {
-		await waitUntil(() => collections.length === 1, 10000, 'the collection after start-up');
+		await waitUntil(() => collections.length === 1, WAIT_MS, 'the collection after start-up');
 		for (let i = 0; i < 3; i++) expect((await fetch(`${url}/quick`)).status).toBe(200);
-		await waitUntil(() => collections.length === 2, 10000, 'the collection after the requests');
+		await waitUntil(() => collections.length === 2, WAIT_MS, 'the collection after the requests');
 		await severalQuietPeriods();
 		expect(collections).toHaveLength(2);
 	});
 
 	it('never collects while a request is in flight, however long it takes', async () => {
-		await waitUntil(() => collections.length === 1, 10000, 'the collection after start-up');
+		await waitUntil(() => collections.length === 1, WAIT_MS, 'the collection after start-up');
 		const answer = fetch(`${url}/slow`);
-		await waitUntil(() => release !== undefined, 10000, 'the slow request to arrive');
+		await waitUntil(() => release !== undefined, WAIT_MS, 'the slow request to arrive');
 		// Other requests come and go meanwhile: their quiet periods pass with one still in flight.
 		expect((await fetch(`${url}/quick`)).status).toBe(200);
 		await severalQuietPeriods();
 		expect(collections).toHaveLength(1);
 		release!();
 		expect((await answer).status).toBe(200);
-		await waitUntil(() => collections.length === 2, 10000, 'the collection once it ended');
+		await waitUntil(() => collections.length === 2, WAIT_MS, 'the collection once it ended');
 	});
 
 	it('counts a request its client abandoned as ended', async () => {
-		await waitUntil(() => collections.length === 1, 10000, 'the collection after start-up');
+		await waitUntil(() => collections.length === 1, WAIT_MS, 'the collection after start-up');
 		const abandoned = new AbortController();
 		const answer = fetch(`${url}/slow`, { signal: abandoned.signal }).catch(() => 'abandoned');
-		await waitUntil(() => release !== undefined, 10000, 'the slow request to arrive');
+		await waitUntil(() => release !== undefined, WAIT_MS, 'the slow request to arrive');
 		abandoned.abort();
 		expect(await answer).toBe('abandoned');
 		await waitUntil(
 			() => collections.length === 2,
-			10000,
+			WAIT_MS,
 			'the collection after the abandoned request',
 		);
 	});
