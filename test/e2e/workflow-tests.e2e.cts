@@ -15,8 +15,8 @@ const run = promisify(execFile);
  * packed packages (the nodes and the server) and keeps its exported workflows and their test
  * files (test/workflow-tests/project), run on each supported n8n line. The right workflows pass;
  * each workflow broken the way users break them fails, naming the case and the expectation; a
- * node of another service left unstubbed fails its case before anything runs; a wrong test file
- * exits 2 naming file, line and path.
+ * wrong test file, or a node of another service left unstubbed, exits 2 naming file, line and path
+ * before any n8n starts.
  */
 const PROJECT = join(ROOT, 'test', 'workflow-tests', 'project');
 const MINUTE = 60_000;
@@ -100,16 +100,6 @@ const BREAKAGES: Breakage[] = [
 		failing: {
 			case: 'an inbox that breaks raises one alert on the next check',
 			at: 'runs.1.expect.nodes.Alert text.items',
-		},
-	},
-	{
-		name: 'node-of-another-service-not-stubbed',
-		test: 'dentists-to-hubspot',
-		change: (w, t) => ({ workflow: w, test: t.replace(/^stubs:\n(  .*\n)+/m, '') }),
-		failing: {
-			case: MORNING,
-			at: 'stubs',
-			says: /node "HubSpot" \(n8n-nodes-base\.hubspot\) would call another service: stub it/,
 		},
 	},
 ];
@@ -309,7 +299,7 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 		5 * MINUTE,
 	);
 
-	test('a wrong test file exits 2 naming its file, line and path, and nothing runs', async () => {
+	test('a wrong test file or a forgotten stub exits 2 naming its file, line and path, and no n8n starts', async () => {
 		mkdirSync(join(project, 'wrong'), { recursive: true });
 		writeFileSync(
 			join(project, 'wrong', 'typos.test.yaml'),
@@ -330,6 +320,13 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			join(project, 'wrong', 'names.test.yaml'),
 			'workflow: ../workflows/dentists-to-hubspot.json\nstubs: { HubSpot: passThrough }\ncases:\n  - name: a node name with a typo\n    expect:\n      nodes: { Hubspot: { ran: true } }\n',
 		);
+		// The project's own test of a workflow with HubSpot, its stubs left out.
+		writeFileSync(
+			join(project, 'wrong', 'forgot.test.yaml'),
+			readFileSync(join(PROJECT, 'tests', 'dentists-to-hubspot.test.yaml'), 'utf8')
+				.replace(/^workflow: .*$/m, 'workflow: ../workflows/dentists-to-hubspot.json')
+				.replace(/^stubs:\n(  .*\n)+/m, ''),
+		);
 		const outcome = await runTests([
 			'wrong',
 			'--n8n',
@@ -344,6 +341,9 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 		);
 		expect(outcome.stdout).toContain(
 			'wrong/names.test.yaml:6: cases.0.expect.nodes.Hubspot: the workflow has no node named "Hubspot"',
+		);
+		expect(outcome.stdout).toMatch(
+			/^wrong\/forgot\.test\.yaml:2: workflow: node "HubSpot" \(n8n-nodes-base\.hubspot\) would call another service: stub it/m,
 		);
 		expect(outcome.stdout).toContain('nothing was run');
 		expect(outcome.stderr).not.toContain('starting n8n');

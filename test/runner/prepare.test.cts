@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Workflow } from '../../mock-server/src/runner/file/load.cjs';
-import { findStart, prepareWorkflow } from '../../mock-server/src/runner/workflow/prepare.cjs';
+import { prepareWorkflow } from '../../mock-server/src/runner/workflow/prepare.cjs';
+import { findStart } from '../../mock-server/src/runner/workflow/start.cjs';
 
 /**
  * The workflow a case runs: the user's export with only its start, its stubs and its credential
- * changed, and every node of another service either stubbed or named before anything runs.
+ * changed (that every node of another service is stubbed is the test file's check).
  */
 const PROJECT = join(__dirname, '..', 'workflow-tests', 'project', 'workflows');
 const load = (name: string): Workflow =>
@@ -21,8 +22,7 @@ const byName = (workflow: Workflow, name: string) => workflow.nodes.find((n) => 
 describe('the workflow a case runs', () => {
 	it("a Schedule Trigger becomes the runner's webhook and a node of its name handing on the run's items", () => {
 		const source = load('dentists-to-hubspot');
-		const { workflow, start, blocked } = prepare(source, { HubSpot: 'passThrough' });
-		expect(blocked).toEqual([]);
+		const { workflow, start } = prepare(source, { HubSpot: 'passThrough' });
 		expect(start).toEqual({
 			kind: 'webhook',
 			node: 'Every morning',
@@ -65,22 +65,6 @@ describe('the workflow a case runs', () => {
 				pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 29 2 *' }] },
 			},
 		});
-	});
-
-	it('a node of another service not stubbed is named, with how to stub it', () => {
-		expect(prepare(load('dentists-to-hubspot')).blocked).toEqual([
-			'node "HubSpot" (n8n-nodes-base.hubspot) would call another service: stub it in the test file (stubs: { "HubSpot": passThrough }, or { items: [...] } for what it should hand on)',
-		]);
-		const withHttp = load('inbox-alert');
-		withHttp.nodes.push(
-			{ name: 'Call a webhook', type: 'n8n-nodes-base.httpRequest', parameters: {} },
-			{ name: 'Off', type: 'n8n-nodes-base.slack', parameters: {}, disabled: true },
-		);
-		expect(prepare(withHttp).blocked).toEqual([
-			expect.stringMatching(
-				/^node "Call a webhook" \(n8n-nodes-base\.httpRequest\) would call another service/,
-			),
-		]);
 	});
 
 	it('stubs: pass-through under the same name, or given items handed on whatever came in', () => {

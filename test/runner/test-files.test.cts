@@ -79,7 +79,7 @@ describe('workflow test files', () => {
 		]);
 	});
 
-	it('names nodes the workflow does not have', () => {
+	it('names nodes the workflow does not have, and the node left to call another service, in one pass', () => {
 		const dir = project({
 			'b.test.yaml':
 				'workflow: flow.json\nstubs: { Hubspot: passThrough }\ncases:\n  - name: x\n    expect: { error: { node: Fetch leads } }\n',
@@ -87,6 +87,34 @@ describe('workflow test files', () => {
 		expect(problemsOf(dir, 'b.test.yaml')).toEqual([
 			'b.test.yaml:2: stubs.Hubspot: the workflow has no node named "Hubspot" (it has: Every morning, Fetch Leads, CRM contact, HubSpot)',
 			'b.test.yaml:5: cases.0.expect.error.node: the workflow has no node named "Fetch leads" (it has: Every morning, Fetch Leads, CRM contact, HubSpot)',
+			'b.test.yaml:2: stubs: node "HubSpot" (n8n-nodes-base.hubspot) would call another service: stub it in the test file (stubs: { "HubSpot": passThrough }, or { items: [...] } for what it should hand on)',
+		]);
+	});
+
+	it("names wrong node names beside the problems of the file's shape, and a stub missing in one case", () => {
+		const dir = project({
+			'g.test.yaml': [
+				'workflow: flow.json',
+				'cases:',
+				'  - name: stubbed',
+				'    stubs: { HubSpot: passThrough }',
+				'    runs: many',
+				'  - name: not stubbed',
+				'    expect: { nodes: { Hubspot: { items: 1 } } }',
+				'',
+			].join('\n'),
+		});
+		expect(problemsOf(dir, 'g.test.yaml')).toEqual([
+			'g.test.yaml:5: cases.0.runs: expected a number or an array',
+			'g.test.yaml:7: cases.1.expect.nodes.Hubspot: the workflow has no node named "Hubspot" (it has: Every morning, Fetch Leads, CRM contact, HubSpot)',
+		]);
+		// Its shape right, the case that does not stub HubSpot is named.
+		writeFileSync(
+			join(dir, 'g.test.yaml'),
+			'workflow: flow.json\ncases:\n  - name: stubbed\n    stubs: { HubSpot: passThrough }\n  - name: not stubbed\n',
+		);
+		expect(problemsOf(dir, 'g.test.yaml')).toEqual([
+			'g.test.yaml:5: cases.1.name: node "HubSpot" (n8n-nodes-base.hubspot) would call another service: stub it in the test file (stubs: { "HubSpot": passThrough }, or { items: [...] } for what it should hand on) (other cases stub it; this one does not)',
 		]);
 	});
 
@@ -106,6 +134,7 @@ describe('workflow test files', () => {
 		]);
 		expect(problemsOf(dir, 'f.test.yaml')).toEqual([
 			"f.test.yaml:3: credential: no account of the file's seed has this key: give one of lik_seeded_key_000001",
+			'f.test.yaml:1: workflow: node "HubSpot" (n8n-nodes-base.hubspot) would call another service: stub it in the test file (stubs: { "HubSpot": passThrough }, or { items: [...] } for what it should hand on)',
 		]);
 		expect(problemsOf(dir, 'e.test.json')).toEqual([
 			expect.stringMatching(
@@ -119,6 +148,8 @@ describe('workflow test files', () => {
 			'ok.test.yaml':
 				'workflow: flow.json\nstubs: { HubSpot: passThrough }\ncases: [{ name: fine }]\n',
 			'bad.test.yaml': 'workflow: flow.json\ncases: [{ name: x, runs: many }]\n',
+			// A forgotten stub is found here too: before any n8n is resolved or started.
+			'forgot.test.yaml': 'workflow: flow.json\ncases: [{ name: y }]\n',
 		});
 		const lines: string[] = [];
 		const result = await runWorkflowTests({
@@ -133,7 +164,8 @@ describe('workflow test files', () => {
 		expect(result.files).toEqual([]);
 		expect(lines).toEqual([
 			'bad.test.yaml:2: cases.0.runs: expected a number or an array',
-			'\n1 problem(s) in the test files: nothing was run.',
+			'forgot.test.yaml:1: workflow: node "HubSpot" (n8n-nodes-base.hubspot) would call another service: stub it in the test file (stubs: { "HubSpot": passThrough }, or { items: [...] } for what it should hand on)',
+			'\n2 problem(s) in the test files: nothing was run.',
 		]);
 	});
 

@@ -26,7 +26,6 @@ import { writeJunit } from './report/junit.cjs';
 import type { FileResult } from './report/results.cjs';
 import { type CaseResult, runCase } from './run-case.cjs';
 import { type N8nHost, type NodesSource, openSession, startHost } from './session.cjs';
-import { findStart } from './workflow/prepare.cjs';
 
 /** The runner's options: the API's, where `n8n` may also be an install already found. */
 export type WorkflowTestOptions = Omit<Options, 'n8n'> & { n8n?: string | N8nInstall };
@@ -65,11 +64,7 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 		});
 	for (const file of files) {
 		try {
-			const test = loadTestFile(file, cwd);
-			const start = findStart(test.workflow, test.spec.start);
-			if (typeof start === 'string')
-				problems.push({ file: test.file, path: 'workflow', message: start });
-			loaded.push(test);
+			loaded.push(loadTestFile(file, cwd));
 		} catch (error) {
 			if (error instanceof TestFileError) problems.push(...error.problems);
 			else if ((error as NodeJS.ErrnoException).code === 'ENOENT')

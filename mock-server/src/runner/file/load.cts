@@ -7,7 +7,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { type RunExpectation, type TestFile, testFileSchema } from './schema.cjs';
+import { needsStub } from '../workflow/node-kinds.cjs';
+import { findStart } from '../workflow/start.cjs';
+import type { Workflow, WorkflowNode } from '../workflow/workflow.cjs';
+import { type TestFile, testFileSchema } from './schema.cjs';
 
 export interface FileProblem {
 	file: string;
@@ -36,30 +39,7 @@ export interface LoadedTestFile {
 	workflow: Workflow;
 }
 
-export interface WorkflowNode {
-	name: string;
-	type: string;
-	typeVersion?: number;
-	parameters?: Record<string, unknown>;
-	credentials?: Record<string, { id?: string; name?: string }>;
-	disabled?: boolean;
-	[key: string]: unknown;
-}
-
-/** A node's connections onward: per connection type (main), per output, the nodes it feeds. */
-export type Connections = Record<
-	string,
-	({ node: string; type: string; index: number }[] | null)[]
->;
-
-export interface Workflow {
-	name?: string;
-	id?: string;
-	nodes: WorkflowNode[];
-	connections: Record<string, Connections>;
-	settings?: Record<string, unknown>;
-	[key: string]: unknown;
-}
+export type { Connections, Workflow, WorkflowNode } from '../workflow/workflow.cjs';
 
 export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile {
 	const file = relative(cwd, resolve(cwd, path)) || path;
@@ -91,59 +71,120 @@ export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile 
 		path: path.map(String).join('.'),
 		message,
 	});
-	const parsed = testFileSchema.safeParse(doc.toJS());
+	// Every problem of the file in one pass: its shape, the workflow it names, the node names it
+	// uses (read from the file as written, even where its shape is wrong), the start node and the
+	// nodes left to call other services.
+	const problems: FileProblem[] = [];
+	const raw: unknown = doc.toJS();
+	const parsed = testFileSchema.safeParse(raw);
 	if (!parsed.success)
-		throw new TestFileError(
-			parsed.error.issues.map((issue) => {
-				const { path: at, line, message } = explain(issue);
-				return { ...problem(at, message), line: lineOf(line) };
-			}),
-		);
-	const spec = parsed.data;
-	const workflowPath = resolve(dirname(resolve(cwd, path)), spec.workflow);
-	if (!existsSync(workflowPath))
-		throw new TestFileError([
-			problem(
-				['workflow'],
-				`no such file: ${workflowPath} (the path is relative to the test file)`,
-			),
-		]);
+		for (const issue of parsed.error.issues) {
+			const { path: at, line, message } = explain(issue);
+			problems.push({ ...problem(at, message), line: lineOf(line) });
+		}
+	const named = field(raw, 'workflow');
+	const workflowPath =
+		typeof named === 'string' && named ? resolve(dirname(resolve(cwd, path)), named) : undefined;
+	const workflow = workflowPath
+		? readWorkflow(workflowPath, (m) => problems.push(problem(['workflow'], m)))
+		: undefined;
+	if (workflow) {
+		const names = new Set(workflow.nodes.map((n) => n.name));
+		for (const { path: at, name } of nodeNamesIn(raw))
+			if (!names.has(name))
+				problems.push(
+					problem(
+						at,
+						`the workflow has no node named "${name}" (it has: ${workflow.nodes.map((n) => n.name).join(', ')})`,
+					),
+				);
+	}
+	if (parsed.success && workflow) {
+		const spec = parsed.data;
+		if (
+			spec.credential !== undefined &&
+			!spec.seed?.accounts.some((a) => a.apiKey === spec.credential)
+		)
+			problems.push(
+				problem(
+					['credential'],
+					`no account of the file's seed has this key: give one of ${spec.seed?.accounts.map((a) => a.apiKey).join(', ') || "the seed's keys (the file has no seed)"}`,
+				),
+			);
+		const start = findStart(workflow, spec.start);
+		if (typeof start === 'string')
+			problems.push(problem(spec.start ? ['start'] : ['workflow'], start));
+		else
+			problems.push(
+				...unstubbed(spec, workflow, start).map(({ at, message }) => problem(at, message)),
+			);
+	}
+	if (problems.length || !parsed.success || !workflow || !workflowPath)
+		throw new TestFileError(problems);
+	return { file, spec: parsed.data, workflowPath, workflow };
+}
+
+/** A field of the file as written, whatever its shape. */
+function field(value: unknown, key: string): unknown {
+	return value && typeof value === 'object' && !Array.isArray(value)
+		? (value as Record<string, unknown>)[key]
+		: undefined;
+}
+
+/** The names of a map as written (none when it is not one). */
+const keysOf = (value: unknown): string[] =>
+	value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
+
+/** The exported workflow, or undefined with why (told to `refuse`). */
+function readWorkflow(
+	workflowPath: string,
+	refuse: (message: string) => void,
+): Workflow | undefined {
+	if (!existsSync(workflowPath)) {
+		refuse(`no such file: ${workflowPath} (the path is relative to the test file)`);
+		return undefined;
+	}
 	let workflow: Workflow;
 	try {
 		workflow = JSON.parse(readFileSync(workflowPath, 'utf8')) as Workflow;
 	} catch (error) {
-		throw new TestFileError([
-			problem(['workflow'], `${workflowPath} is not JSON: ${(error as Error).message}`),
-		]);
+		refuse(`${workflowPath} is not JSON: ${(error as Error).message}`);
+		return undefined;
 	}
-	if (!Array.isArray(workflow?.nodes) || typeof workflow.connections !== 'object')
-		throw new TestFileError([
-			problem(
-				['workflow'],
-				`${workflowPath} is not an n8n workflow (no nodes and connections): export it from n8n's editor (Download)`,
-			),
-		]);
-	if (
-		spec.credential !== undefined &&
-		!spec.seed?.accounts.some((a) => a.apiKey === spec.credential)
-	)
-		throw new TestFileError([
-			problem(
-				['credential'],
-				`no account of the file's seed has this key: give one of ${spec.seed?.accounts.map((a) => a.apiKey).join(', ') || "the seed's keys (the file has no seed)"}`,
-			),
-		]);
-	const unknown = unknownNodes(spec, new Set(workflow.nodes.map((n) => n.name)));
-	if (unknown.length)
-		throw new TestFileError(
-			unknown.map(({ path: at, name }) =>
-				problem(
-					at,
-					`the workflow has no node named "${name}" (it has: ${workflow.nodes.map((n) => n.name).join(', ')})`,
-				),
-			),
+	if (!Array.isArray(workflow?.nodes) || typeof workflow.connections !== 'object') {
+		refuse(
+			`${workflowPath} is not an n8n workflow (no nodes and connections): export it from n8n's editor (Download)`,
 		);
-	return { file, spec, workflowPath, workflow };
+		return undefined;
+	}
+	return workflow;
+}
+
+/**
+ * The nodes a case would run that call another service and have no stub (the file's or the
+ * case's): one problem at the file's stubs when no case stubs a node, else one per case that
+ * does not.
+ */
+function unstubbed(
+	spec: TestFile,
+	workflow: Workflow,
+	start: WorkflowNode,
+): { at: PropertyKey[]; message: string }[] {
+	const found: { at: PropertyKey[]; message: string }[] = [];
+	for (const node of workflow.nodes.filter((n) => needsStub(n, start.name))) {
+		const advice = `node "${node.name}" (${node.type}) would call another service: stub it in the test file (stubs: { "${node.name}": passThrough }, or { items: [...] } for what it should hand on)`;
+		if (spec.stubs?.[node.name]) continue;
+		const missing = spec.cases.flatMap((c, i) => (c.stubs?.[node.name] ? [] : [i]));
+		if (missing.length === spec.cases.length)
+			found.push({ at: spec.stubs ? ['stubs'] : ['workflow'], message: advice });
+		else
+			for (const i of missing)
+				found.push({
+					at: ['cases', i, 'name'],
+					message: `${advice} (other cases stub it; this one does not)`,
+				});
+	}
+	return found;
 }
 
 type Issue = z.core.$ZodIssue;
@@ -184,27 +225,29 @@ function explain(
 	return { path, line: path, message: issue.message };
 }
 
-/** Every node name the file mentions that the workflow does not have, with where it is. */
-function unknownNodes(spec: TestFile, names: Set<string>): { path: PropertyKey[]; name: string }[] {
+/** Every node name the file mentions, with where it is; read from the file as written. */
+function nodeNamesIn(spec: unknown): { path: PropertyKey[]; name: string }[] {
 	const found: { path: PropertyKey[]; name: string }[] = [];
-	const check = (name: string | undefined, path: PropertyKey[]) => {
-		if (name !== undefined && !names.has(name)) found.push({ path, name });
+	const check = (name: unknown, path: PropertyKey[]) => {
+		if (typeof name === 'string') found.push({ path, name });
 	};
-	const checkRun = (e: RunExpectation | undefined, at: PropertyKey[]) => {
-		if (!e) return;
-		check(e.error?.node, [...at, 'error', 'node']);
-		for (const name of Object.keys(e.nodes ?? {})) check(name, [...at, 'nodes', name]);
+	const checkRun = (e: unknown, at: PropertyKey[]) => {
+		check(field(field(e, 'error'), 'node'), [...at, 'error', 'node']);
+		for (const name of keysOf(field(e, 'nodes'))) check(name, [...at, 'nodes', name]);
 	};
-	check(spec.start, ['start']);
-	for (const name of Object.keys(spec.stubs ?? {})) check(name, ['stubs', name]);
-	spec.cases.forEach((c, i) => {
+	check(field(spec, 'start'), ['start']);
+	for (const name of keysOf(field(spec, 'stubs'))) check(name, ['stubs', name]);
+	const cases = field(spec, 'cases');
+	(Array.isArray(cases) ? cases : []).forEach((c: unknown, i) => {
 		const at = ['cases', i];
-		for (const name of Object.keys(c.stubs ?? {})) check(name, [...at, 'stubs', name]);
-		checkRun(c.expect, [...at, 'expect']);
-		checkRun(c.expect?.everyRun, [...at, 'expect', 'everyRun']);
-		check(c.expect?.distinct?.node, [...at, 'expect', 'distinct', 'node']);
-		if (Array.isArray(c.runs))
-			c.runs.forEach((r, j) => checkRun(r.expect, [...at, 'runs', j, 'expect']));
+		for (const name of keysOf(field(c, 'stubs'))) check(name, [...at, 'stubs', name]);
+		const expect = field(c, 'expect');
+		checkRun(expect, [...at, 'expect']);
+		checkRun(field(expect, 'everyRun'), [...at, 'expect', 'everyRun']);
+		check(field(field(expect, 'distinct'), 'node'), [...at, 'expect', 'distinct', 'node']);
+		const runs = field(c, 'runs');
+		if (Array.isArray(runs))
+			runs.forEach((r: unknown, j) => checkRun(field(r, 'expect'), [...at, 'runs', j, 'expect']));
 	});
 	return found;
 }

@@ -88,3 +88,11 @@ export const isOwnNode = (type: string): boolean => type.startsWith(OWN_PACKAGE)
 export function staysInside(type: string): boolean {
 	return isOwnNode(type) || INSIDE_N8N.has(type);
 }
+
+/** Whether a test must stub this node: enabled, not where runs start, and it would call out. */
+export function needsStub(
+	node: { name: string; type: string; disabled?: boolean },
+	start: string,
+): boolean {
+	return !node.disabled && node.name !== start && !staysInside(node.type);
+}

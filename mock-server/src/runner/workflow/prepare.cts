@@ -7,19 +7,13 @@
  *   a scheduled run (Fetch Leads' New Leads Wanted remembers its depth there).
  * - Stubbed nodes: pass-through (n8n's No Operation) or given items, under the node's name.
  * - The package's nodes use the test's credential (whichever one the export names).
- * Nodes that would call another service and are not stubbed are returned as `blocked`: the case
- * fails before anything runs.
+ * Nodes that would call another service must be stubbed: the test file's check refuses one that is
+ * not before anything starts (outside.cts).
  */
 import { randomUUID } from 'node:crypto';
-import type { Workflow, WorkflowNode } from '../file/load.cjs';
 import type { Stub } from '../file/schema.cjs';
-import {
-	isOwnNode,
-	isSchedule,
-	isTrigger,
-	LEAD_INBOX_TRIGGER,
-	staysInside,
-} from './node-kinds.cjs';
+import { isOwnNode, isSchedule, LEAD_INBOX_TRIGGER } from './node-kinds.cjs';
+import type { Workflow, WorkflowNode } from './workflow.cjs';
 
 export interface StartPlan {
 	/** webhook: the runner calls it for each run; poll: each run is an activation (one check). */
@@ -33,21 +27,6 @@ export interface StartPlan {
 export interface Prepared {
 	workflow: Workflow;
 	start: StartPlan;
-	/** Why the case cannot run: nodes of other services not stubbed. */
-	blocked: string[];
-}
-
-/** The start node: the one named, else the workflow's only enabled trigger. */
-export function findStart(workflow: Workflow, named?: string): WorkflowNode | string {
-	if (named)
-		return (
-			workflow.nodes.find((n) => n.name === named) ?? `the workflow has no node named "${named}"`
-		);
-	const triggers = workflow.nodes.filter((n) => isTrigger(n.type) && !n.disabled);
-	if (triggers.length === 1) return triggers[0];
-	if (!triggers.length)
-		return 'the workflow has no trigger to start from: add a Manual Trigger (or name the start node with `start:`)';
-	return `the workflow has ${triggers.length} triggers (${triggers.map((t) => t.name).join(', ')}): name the one to start from with \`start:\``;
 }
 
 export function prepareWorkflow(
@@ -80,14 +59,9 @@ export function prepareWorkflow(
 		if (isOwnNode(node.type) && !node.disabled)
 			node.credentials = { ...node.credentials, leadInboxApi: options.credential };
 
-	const blocked: string[] = [];
 	for (const node of [...workflow.nodes]) {
 		const stub = options.stubs[node.name];
 		if (stub) stubNode(workflow, node, stub);
-		else if (!node.disabled && node.name !== options.start.name && !staysInside(node.type))
-			blocked.push(
-				`node "${node.name}" (${node.type}) would call another service: stub it in the test file (stubs: { "${node.name}": passThrough }, or { items: [...] } for what it should hand on)`,
-			);
 	}
 
 	const start = options.start;
@@ -99,14 +73,13 @@ export function prepareWorkflow(
 			...trigger.parameters,
 			pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 29 2 *' }] },
 		};
-		return { workflow, start: { kind: 'poll', node: start.name, schedule: false }, blocked };
+		return { workflow, start: { kind: 'poll', node: start.name, schedule: false } };
 	}
 	const webhookPath = `lead-inbox-test-${randomUUID()}`;
 	replaceStart(workflow, start, webhookPath);
 	return {
 		workflow,
 		start: { kind: 'webhook', node: start.name, schedule: isSchedule(start.type), webhookPath },
-		blocked,
 	};
 }
 
