@@ -52,6 +52,30 @@ const BREAKAGES: Breakage[] = [
 		failing: { case: MORNING, at: 'expect.nodes.HubSpot.every.email' },
 	},
 	{
+		// Inside the stubbed node's own parameters, where a passThrough stub saw nothing.
+		name: 'mapping-inside-a-stubbed-node',
+		test: 'dentists-to-hubspot',
+		change: (w, t) => (
+			(node(w, 'HubSpot').parameters.email = '={{ $json.mail }}'),
+			{ workflow: w, test: t }
+		),
+		failing: { case: MORNING, at: 'expect.nodes.HubSpot.sent.every.email' },
+	},
+	{
+		name: 'expression-n8n-cannot-resolve-in-a-stubbed-node',
+		test: 'dentists-to-hubspot',
+		change: (w, t) => (
+			(node(w, 'HubSpot').parameters.additionalFields.companyName =
+				"={{ $('Company sheet').item.json.name }}"),
+			{ workflow: w, test: t }
+		),
+		failing: {
+			case: MORNING,
+			at: 'expect.nodes.HubSpot.sent',
+			says: /n8n could not resolve parameter "additionalFields\.companyName" of "HubSpot" \(for 10 of 10 item\(s\), the first item 1\): /,
+		},
+	},
+	{
 		name: 'wrong-count-mode',
 		test: 'dentists-to-hubspot',
 		change: (w, t) => (

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Workflow } from '../../mock-server/src/runner/file/load.cjs';
 import { prepareWorkflow } from '../../mock-server/src/runner/workflow/prepare.cjs';
+import { sentOf } from '../../mock-server/src/runner/workflow/sent.cjs';
 import { findStart } from '../../mock-server/src/runner/workflow/start.cjs';
 
 /**
@@ -89,6 +90,64 @@ describe('the workflow a case runs', () => {
 		});
 		const passing = prepare(load('onboard-inboxes'), { 'Tell the team': 'passThrough' }).workflow;
 		expect(byName(passing, 'Tell the team')).toMatchObject({ type: 'n8n-nodes-base.noOp' });
+	});
+
+	it('a stubbed node whose sent parameters a case reads gets a recorder per expression, fed what the node is fed', () => {
+		const source = load('dentists-to-hubspot');
+		const { workflow, sent } = prepareWorkflow(source, {
+			start: findStart(source) as never,
+			stubs: { HubSpot: 'passThrough' },
+			record: new Set(['HubSpot']),
+			credential,
+			label: 'test: a case',
+		});
+		expect(sent.HubSpot.expressions).toEqual([
+			{ path: 'email', recorder: 'HubSpot (test sent #1)' },
+			{ path: 'additionalFields.companyName', recorder: 'HubSpot (test sent #2)' },
+		]);
+		expect(byName(workflow, 'HubSpot (test sent #2)')).toMatchObject({
+			type: 'n8n-nodes-base.set',
+			onError: 'continueRegularOutput',
+			parameters: {
+				assignments: {
+					assignments: [expect.objectContaining({ value: '={{ $json.company }}', type: 'object' })],
+				},
+			},
+		});
+		// Fed by the output that feeds HubSpot, beside it.
+		expect(workflow.connections['CRM contact'].main[0]).toEqual([
+			{ node: 'HubSpot', type: 'main', index: 0 },
+			{ node: 'HubSpot (test sent #1)', type: 'main', index: 0 },
+			{ node: 'HubSpot (test sent #2)', type: 'main', index: 0 },
+		]);
+		// The recorders' items make the parameters each item would have been sent with; an
+		// expression n8n could not resolve is named with its parameter and n8n's message.
+		const run = (items: Record<string, unknown>[]) => [{ outputs: [items], hints: [] }];
+		expect(
+			sentOf(sent.HubSpot, {
+				'HubSpot (test sent #1)': run([{ value: 'a@x.test' }, { value: null }]),
+				'HubSpot (test sent #2)': run([{ value: 'A' }, { error: "Referenced node doesn't exist" }]),
+			}),
+		).toEqual({
+			items: [
+				expect.objectContaining({
+					operation: 'upsert',
+					email: 'a@x.test',
+					additionalFields: { companyName: 'A' },
+				}),
+				expect.objectContaining({
+					email: null,
+					additionalFields: { companyName: '={{ $json.company }}' },
+				}),
+			],
+			errors: [
+				{
+					item: 1,
+					parameter: 'additionalFields.companyName',
+					message: "Referenced node doesn't exist",
+				},
+			],
+		});
 	});
 
 	it("the package's nodes use the test's credential, whichever one the export names", () => {

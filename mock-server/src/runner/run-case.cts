@@ -14,7 +14,7 @@ import {
 	type ServiceView,
 } from './expect/check.cjs';
 import type { LoadedTestFile, Workflow, WorkflowNode } from './file/load.cjs';
-import type { RunExpectation, RunSpec, TestCase } from './file/schema.cjs';
+import type { NodeExpectation, RunExpectation, RunSpec, TestCase } from './file/schema.cjs';
 import {
 	type Execution,
 	executionList,
@@ -26,6 +26,7 @@ import { until } from './n8n/rest.cjs';
 import type { Session } from './session.cjs';
 import { prepareWorkflow, type StartPlan } from './workflow/prepare.cjs';
 import { scheduleItem } from './workflow/schedule-item.cjs';
+import { recordersOf, sentOf } from './workflow/sent.cjs';
 import { findStart } from './workflow/start.cjs';
 
 export type CaseResult = WorkflowTestCaseResult;
@@ -50,6 +51,7 @@ export async function runCase(
 	const prepared = prepareWorkflow(loaded.workflow, {
 		start,
 		stubs: { ...loaded.spec.stubs, ...testCase.stubs },
+		record: sentRead(testCase),
 		credential: session.credential,
 		label: `test: ${testCase.name}`,
 	});
@@ -112,7 +114,15 @@ export async function runCase(
 	}
 
 	const outputIndex = await outputIndexOf(session, prepared.workflow, testCase);
-	for (const view of views) view.outputIndex = outputIndex;
+	const recorders = recordersOf(prepared.sent);
+	for (const view of views) {
+		view.outputIndex = outputIndex;
+		view.sent = Object.fromEntries(
+			Object.entries(prepared.sent).map(([node, plan]) => [node, sentOf(plan, view.nodes)]),
+		);
+		// The recorders' runs are the runner's, not the workflow's.
+		for (const recorder of recorders) delete view.nodes[recorder];
+	}
 	const failures: Failure[] = [];
 	const e = testCase.expect ?? {};
 	failures.push(...checkRun(e, views[views.length - 1], 'expect'));
@@ -130,6 +140,23 @@ export async function runCase(
 		);
 	return result(failures, views.length);
 }
+
+/** Every node expectation of a case (the case's, every run's, each run's own), by node. */
+function nodeExpectations(testCase: TestCase): [string, NodeExpectation][] {
+	return [
+		testCase.expect,
+		testCase.expect?.everyRun,
+		...(Array.isArray(testCase.runs) ? testCase.runs.map((r) => r.expect) : []),
+	].flatMap((e: RunExpectation | undefined) =>
+		Object.entries(e?.nodes ?? {}).flatMap(([node, list]) =>
+			(Array.isArray(list) ? list : [list]).map((x): [string, NodeExpectation] => [node, x]),
+		),
+	);
+}
+
+/** The stubbed nodes a case reads what they would have sent of. */
+const sentRead = (testCase: TestCase): Set<string> =>
+	new Set(nodeExpectations(testCase).flatMap(([node, e]) => (e.sent ? [node] : [])));
 
 /** n8n's answer to an activation: the workflow, or its error message. */
 type N8nAnswer = { status: number; body: { message?: string } | undefined };
@@ -248,15 +275,9 @@ async function outputIndexOf(
 	workflow: Workflow,
 	testCase: TestCase,
 ): Promise<RunView['outputIndex']> {
-	const named = new Set<string>();
-	const collect = (e: RunExpectation | undefined) => {
-		for (const [node, list] of Object.entries(e?.nodes ?? {}))
-			for (const x of Array.isArray(list) ? list : [list])
-				if (typeof x.output === 'string') named.add(node);
-	};
-	collect(testCase.expect);
-	collect(testCase.expect?.everyRun);
-	if (Array.isArray(testCase.runs)) testCase.runs.forEach((r) => collect(r.expect));
+	const named = new Set(
+		nodeExpectations(testCase).flatMap(([node, e]) => (typeof e.output === 'string' ? [node] : [])),
+	);
 	if (typeof testCase.expect?.distinct?.output === 'string')
 		named.add(testCase.expect.distinct.node);
 	const names = new Map<string, string[] | undefined>();

@@ -7,9 +7,11 @@ import type {
 	CaseExpectation,
 	NodeExpectation,
 	RunExpectation,
+	SentExpectation,
 	ServiceExpectation,
 } from '../file/schema.cjs';
 import type { NodeRun } from '../n8n/executions.cjs';
+import type { Sent } from '../workflow/sent.cjs';
 import { countHolds, describeCount, fieldOf, shown, valueMatches } from './match.cjs';
 
 /** Where in the case (expect.nodes.HubSpot.items), and what was expected and what came. */
@@ -21,6 +23,8 @@ export interface RunView {
 	error?: { node?: string; message: string };
 	/** Each node that ran, with every run of it. */
 	nodes: Record<string, NodeRun[]>;
+	/** What each stubbed node a case reads `sent` of would have sent. */
+	sent?: Record<string, Sent>;
 	/** Resolves an output name (Failed) to its index for a node, when n8n names its outputs. */
 	outputIndex(node: string, output: number | string): number | undefined;
 }
@@ -88,37 +92,26 @@ function checkNode(node: string, e: NodeExpectation, run: RunView, at: string): 
 	const items = itemsOf(run, node, e.output);
 	if (typeof items === 'string') return [...failures, { at: `${at}.output`, message: items }];
 	const where = e.output !== undefined && e.output !== 0 ? ` on output ${shown(e.output)}` : '';
-	if (e.items !== undefined && !countHolds(e.items, items.length))
-		failures.push({
-			at: `${at}.items`,
-			message: `expected ${describeCount(e.items)} item(s)${where}, got ${items.length}${!ran ? ` (the node did not run${run.error ? `; the run failed at "${run.error.node ?? '?'}": ${run.error.message}` : ''})` : ''}`,
-		});
-	for (const [field, value] of Object.entries(e.every ?? {})) {
-		const bad = items.findIndex((item) => !valueMatches(value, fieldOf(item, field)));
-		if (bad >= 0)
+	const notRun = !ran
+		? ` (the node did not run${run.error ? `; the run failed at "${run.error.node ?? '?'}": ${run.error.message}` : ''})`
+		: '';
+	failures.push(...checkItems(items, e, at, where, notRun));
+	if (e.sent) {
+		const sent = run.sent?.[node];
+		// Each expression n8n could not resolve once, with how many items it failed for.
+		const unresolved = new Map<string, number[]>();
+		for (const error of sent?.errors ?? []) {
+			const key = JSON.stringify([error.parameter, error.message]);
+			unresolved.set(key, [...(unresolved.get(key) ?? []), error.item + 1]);
+		}
+		for (const [key, items] of unresolved) {
+			const [parameter, message] = JSON.parse(key) as [string, string];
 			failures.push({
-				at: `${at}.every.${field}`,
-				message: `expected every item${where} to have ${field} = ${shown(value)}; item ${bad + 1} of ${items.length} has ${shown(fieldOf(items[bad], field))} (item: ${shown(items[bad])})`,
+				at: `${at}.sent`,
+				message: `n8n could not resolve parameter "${parameter}" of "${node}" (for ${items.length} of ${sent!.items.length} item(s), the first item ${items[0]}): ${message}`,
 			});
-		else if (!items.length && e.items === undefined)
-			failures.push({
-				at: `${at}.every.${field}`,
-				message: `expected items${where} with ${field} = ${shown(value)}, but there were none`,
-			});
-	}
-	for (const [field, value] of Object.entries(e.some ?? {}))
-		if (!items.some((item) => valueMatches(value, fieldOf(item, field))))
-			failures.push({
-				at: `${at}.some.${field}`,
-				message: `expected at least one item${where} with ${field} = ${shown(value)}; none of ${items.length} has it${items.length ? ` (first item's ${field}: ${shown(fieldOf(items[0], field))})` : ''}`,
-			});
-	for (const [field, value] of Object.entries(e.none ?? {})) {
-		const bad = items.findIndex((item) => valueMatches(value, fieldOf(item, field)));
-		if (bad >= 0)
-			failures.push({
-				at: `${at}.none.${field}`,
-				message: `expected no item${where} with ${field} = ${shown(value)}; item ${bad + 1} has ${shown(fieldOf(items[bad], field))} (item: ${shown(items[bad])})`,
-			});
+		}
+		failures.push(...checkItems(sent?.items ?? [], e.sent, `${at}.sent`, ' sent', notRun));
 	}
 	const runs = run.nodes[node] ?? [];
 	if (e.error !== undefined) {
@@ -137,6 +130,54 @@ function checkNode(node: string, e: NodeExpectation, run: RunView, at: string): 
 			failures.push({
 				at: `${at}.hint`,
 				message: `expected a hint ${shown(e.hint)}; "${node}" showed ${hints.length ? hints.map((h) => shown(h)).join(' | ') : 'none'}`,
+			});
+	}
+	return failures;
+}
+
+/**
+ * Items against a count and fields on every, some or none of them (a node's output, or what a
+ * stubbed node would have sent). `where` says which items ("on output 1", " sent"), `note` why
+ * there may be none.
+ */
+function checkItems(
+	items: Record<string, unknown>[],
+	e: Pick<SentExpectation, 'items' | 'every' | 'some' | 'none'>,
+	at: string,
+	where: string,
+	note: string,
+): Failure[] {
+	const failures: Failure[] = [];
+	if (e.items !== undefined && !countHolds(e.items, items.length))
+		failures.push({
+			at: `${at}.items`,
+			message: `expected ${describeCount(e.items)} item(s)${where}, got ${items.length}${note}`,
+		});
+	for (const [field, value] of Object.entries(e.every ?? {})) {
+		const bad = items.findIndex((item) => !valueMatches(value, fieldOf(item, field)));
+		if (bad >= 0)
+			failures.push({
+				at: `${at}.every.${field}`,
+				message: `expected every item${where} to have ${field} = ${shown(value)}; item ${bad + 1} of ${items.length} has ${shown(fieldOf(items[bad], field))} (item: ${shown(items[bad])})`,
+			});
+		else if (!items.length && e.items === undefined)
+			failures.push({
+				at: `${at}.every.${field}`,
+				message: `expected items${where} with ${field} = ${shown(value)}, but there were none${note}`,
+			});
+	}
+	for (const [field, value] of Object.entries(e.some ?? {}))
+		if (!items.some((item) => valueMatches(value, fieldOf(item, field))))
+			failures.push({
+				at: `${at}.some.${field}`,
+				message: `expected at least one item${where} with ${field} = ${shown(value)}; none of ${items.length} has it${items.length ? ` (first item's ${field}: ${shown(fieldOf(items[0], field))})` : ''}`,
+			});
+	for (const [field, value] of Object.entries(e.none ?? {})) {
+		const bad = items.findIndex((item) => valueMatches(value, fieldOf(item, field)));
+		if (bad >= 0)
+			failures.push({
+				at: `${at}.none.${field}`,
+				message: `expected no item${where} with ${field} = ${shown(value)}; item ${bad + 1} has ${shown(fieldOf(items[bad], field))} (item: ${shown(items[bad])})`,
 			});
 	}
 	return failures;

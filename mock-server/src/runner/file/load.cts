@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { needsStub } from '../workflow/node-kinds.cjs';
 import { findStart } from '../workflow/start.cjs';
 import type { Workflow, WorkflowNode } from '../workflow/workflow.cjs';
-import { type TestFile, testFileSchema } from './schema.cjs';
+import { type RunExpectation, type TestFile, testFileSchema } from './schema.cjs';
 
 export interface FileProblem {
 	file: string;
@@ -118,6 +118,7 @@ export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile 
 			problems.push(
 				...unstubbed(spec, workflow, start).map(({ at, message }) => problem(at, message)),
 			);
+		problems.push(...sentWithoutStub(spec).map(({ at, message }) => problem(at, message)));
 	}
 	if (problems.length || !parsed.success || !workflow || !workflowPath)
 		throw new TestFileError(problems);
@@ -223,6 +224,29 @@ function explain(
 		return { path, line: path, message: `expected ${forms.join(' or ')}` };
 	}
 	return { path, line: path, message: issue.message };
+}
+
+/** `sent` read of a node the case does not stub: only a stubbed node's sending is recorded. */
+function sentWithoutStub(spec: TestFile): { at: PropertyKey[]; message: string }[] {
+	const found: { at: PropertyKey[]; message: string }[] = [];
+	spec.cases.forEach((c, i) => {
+		const stubbed = (node: string) => !!(spec.stubs?.[node] ?? c.stubs?.[node]);
+		const check = (e: RunExpectation | undefined, at: PropertyKey[]) => {
+			for (const [node, list] of Object.entries(e?.nodes ?? {}))
+				(Array.isArray(list) ? list : [list]).forEach((x, k) => {
+					if (x.sent && !stubbed(node))
+						found.push({
+							at: [...at, 'nodes', node, ...(Array.isArray(list) ? [k] : []), 'sent'],
+							message: `"${node}" is not stubbed in this case: sent reads what a stubbed node would have sent (a node that runs sends for real: expect on its items)`,
+						});
+				});
+		};
+		check(c.expect, ['cases', i, 'expect']);
+		check(c.expect?.everyRun, ['cases', i, 'expect', 'everyRun']);
+		if (Array.isArray(c.runs))
+			c.runs.forEach((r, j) => check(r.expect, ['cases', i, 'runs', j, 'expect']));
+	});
+	return found;
 }
 
 /** Every node name the file mentions, with where it is; read from the file as written. */

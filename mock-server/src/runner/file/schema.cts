@@ -38,6 +38,25 @@ const duration = z
 	])
 	.meta({ description: 'Seconds, or a number with s, m, h or d: 90, 30s, 15m, 2h, 1d.' });
 
+const sentExpectation = z
+	.strictObject({
+		items: count
+			.optional()
+			.meta({ description: 'How many items the node would have sent (one per item it received).' }),
+		every: fields
+			.optional()
+			.meta({ description: 'Parameters every item would have been sent with.' }),
+		some: fields
+			.optional()
+			.meta({ description: 'Parameters at least one item would have been sent with.' }),
+		none: fields.optional().meta({ description: 'Parameters no item would have been sent with.' }),
+	})
+	.meta({
+		id: 'SentExpectation',
+		description:
+			"A stubbed node's parameters as n8n resolves them for each item it receives (dot paths as the export holds them: columns.value.Email, additionalFields.companyName).",
+	});
+
 const nodeExpectation = z
 	.strictObject({
 		ran: z.boolean().optional().meta({ description: 'Whether the node ran at all.' }),
@@ -58,6 +77,7 @@ const nodeExpectation = z
 		hint: matcher
 			.optional()
 			.meta({ description: 'A hint the node showed (n8n shows them above its output).' }),
+		sent: sentExpectation.optional(),
 	})
 	.meta({ id: 'NodeExpectation' });
 
@@ -300,6 +320,7 @@ export type Change = z.output<typeof change>;
 export type Count = z.output<typeof count>;
 export type Stub = z.output<typeof stub>;
 export type NodeExpectation = z.output<typeof nodeExpectation>;
+export type SentExpectation = z.output<typeof sentExpectation>;
 export type RunExpectation = z.output<typeof runExpectation>;
 export type CaseExpectation = z.output<typeof caseExpectation>;
 export type ServiceExpectation = z.output<typeof serviceExpectation>;

@@ -5,7 +5,8 @@
  *   node of the trigger's name handing on the run's items (a Schedule Trigger's item, or `input`),
  *   so that every run is a production run: n8n saves the workflow's static data after it, as after
  *   a scheduled run (Fetch Leads' New Leads Wanted remembers its depth there).
- * - Stubbed nodes: pass-through (n8n's No Operation) or given items, under the node's name.
+ * - Stubbed nodes: pass-through (n8n's No Operation) or given items, under the node's name; beside
+ *   those a case reads `sent` of, recorders of what they would have sent (sent.cts).
  * - The package's nodes use the test's credential (whichever one the export names).
  * Nodes that would call another service must be stubbed: the test file's check refuses one that is
  * not before anything starts (outside.cts).
@@ -13,6 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Stub } from '../file/schema.cjs';
 import { isOwnNode, isSchedule, LEAD_INBOX_TRIGGER } from './node-kinds.cjs';
+import { addRecorders, type SentPlan } from './sent.cjs';
 import type { Workflow, WorkflowNode } from './workflow.cjs';
 
 export interface StartPlan {
@@ -27,6 +29,8 @@ export interface StartPlan {
 export interface Prepared {
 	workflow: Workflow;
 	start: StartPlan;
+	/** The stubbed nodes whose sent parameters are recorded, with how (sent.cts). */
+	sent: Record<string, SentPlan>;
 }
 
 export function prepareWorkflow(
@@ -34,6 +38,8 @@ export function prepareWorkflow(
 	options: {
 		start: WorkflowNode;
 		stubs: Record<string, Stub>;
+		/** Stubbed nodes whose sent parameters a case reads. */
+		record?: Set<string>;
 		credential: { id: string; name: string };
 		label: string;
 	},
@@ -59,9 +65,12 @@ export function prepareWorkflow(
 		if (isOwnNode(node.type) && !node.disabled)
 			node.credentials = { ...node.credentials, leadInboxApi: options.credential };
 
+	const sent: Record<string, SentPlan> = {};
 	for (const node of [...workflow.nodes]) {
 		const stub = options.stubs[node.name];
-		if (stub) stubNode(workflow, node, stub);
+		if (!stub) continue;
+		if (options.record?.has(node.name)) sent[node.name] = addRecorders(workflow, node, node.name);
+		stubNode(workflow, node, stub);
 	}
 
 	const start = options.start;
@@ -73,13 +82,14 @@ export function prepareWorkflow(
 			...trigger.parameters,
 			pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 29 2 *' }] },
 		};
-		return { workflow, start: { kind: 'poll', node: start.name, schedule: false } };
+		return { workflow, start: { kind: 'poll', node: start.name, schedule: false }, sent };
 	}
 	const webhookPath = `lead-inbox-test-${randomUUID()}`;
 	replaceStart(workflow, start, webhookPath);
 	return {
 		workflow,
 		start: { kind: 'webhook', node: start.name, schedule: isSchedule(start.type), webhookPath },
+		sent,
 	};
 }
 
