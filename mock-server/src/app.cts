@@ -157,7 +157,7 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 			}),
 		config.scanIdle,
 	);
-	const scans = new ScanCache(scanning.scan, clock);
+	const scans = new ScanCache(scanning.scan, clock, config.scanCacheTtl * 1000);
 	const limiter = new InboxRateLimiter(store.quota, clock);
 	const listPages = new InboxListPages(store.inboxes);
 	const applySeedFile = async () => {

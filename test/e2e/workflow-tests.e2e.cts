@@ -76,6 +76,19 @@ const BREAKAGES: Breakage[] = [
 		},
 	},
 	{
+		// The answer built from a field the items do not have.
+		name: 'respond-to-webhook-reads-a-missing-field',
+		test: 'lead-request-webhook',
+		change: (w, t) => (
+			(node(w, 'Answer the caller').parameters.responseBody = '={{ { "added": $json.length } }}'),
+			{ workflow: w, test: t }
+		),
+		failing: {
+			case: 'a request for dentists is answered with the leads added to the sheet',
+			at: 'expect.response.body',
+		},
+	},
+	{
 		name: 'wrong-count-mode',
 		test: 'dentists-to-hubspot',
 		change: (w, t) => (

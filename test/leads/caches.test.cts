@@ -53,7 +53,7 @@ describe('the scan cache', () => {
 				return scanned(url, true);
 			},
 			clock,
-			{ max: 10, ttlMs: 1000 },
+			1000,
 		);
 		const first = await cache.flags('http://a.test/');
 		expect(first).toEqual({ fbPixel: true, tikTokPixel: false, gAnalytics: false });
@@ -78,10 +78,7 @@ describe('the scan cache', () => {
 	});
 
 	it('holds at most its limit of websites', async () => {
-		const cache = new ScanCache(async (url) => scanned(url, false), new Clock(), {
-			max: 3,
-			ttlMs: 60000,
-		});
+		const cache = new ScanCache(async (url) => scanned(url, false), new Clock(), 60000, 3);
 		for (const host of ['a', 'b', 'c', 'd']) await cache.flags(`http://${host}.test/`);
 		expect((cache as unknown as { entries: { size: number } }).entries.size).toBe(3);
 	});

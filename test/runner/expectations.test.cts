@@ -128,6 +128,87 @@ describe('expectations on a run', () => {
 		]);
 	});
 
+	it("what a Webhook's caller got: status, headers by any case, the body as a JSON subset or text", () => {
+		const answered = view(
+			{},
+			{
+				response: {
+					status: 200,
+					headers: { 'content-type': 'application/json; charset=utf-8' },
+					body: { added: 5, emails: ['a@x.test', 'b@x.test'] },
+				},
+			},
+		);
+		expect(
+			checkRun(
+				{
+					response: {
+						status: 200,
+						headers: { 'Content-Type': '/json/' },
+						body: { added: 5, emails: ['/@/', 'b@x.test'] },
+					},
+				},
+				answered,
+				'expect',
+			),
+		).toEqual([]);
+		expect(
+			checkRun(
+				{ response: { status: 201, body: { added: 4, emails: ['a@x.test'] } } },
+				answered,
+				'expect',
+			),
+		).toEqual([
+			{
+				at: 'expect.response.status',
+				message:
+					'expected 201, got 200 (the answer: 200 {"added":5,"emails":["a@x.test","b@x.test"]})',
+			},
+			{
+				at: 'expect.response.body',
+				message:
+					'expected a body holding {"added":4,"emails":["a@x.test"]}, got {"added":5,"emails":["a@x.test","b@x.test"]}',
+			},
+		]);
+		const text = view({}, { response: { status: 200, headers: {}, body: 'Thanks, 5 leads' } });
+		expect(checkRun({ response: { body: '/^Thanks, \\d+ leads$/' } }, text, 'expect')).toEqual([]);
+	});
+
+	it('what a stubbed node would have sent: its resolved parameters, and the expressions n8n could not resolve', () => {
+		const sent = view(
+			{ HubSpot: ran([{ email: 'a@x.test' }, { email: 'b@x.test' }]) },
+			{
+				sent: {
+					HubSpot: {
+						items: [
+							{ email: 'a@x.test', additionalFields: { companyName: 'A' } },
+							{ email: null, additionalFields: { companyName: '={{ $json.company }}' } },
+						],
+						errors: [{ item: 1, parameter: 'additionalFields.companyName', message: 'boom' }],
+					},
+				},
+			},
+		);
+		expect(
+			checkRun(
+				{ nodes: { HubSpot: { items: 2, sent: { items: 2, every: { email: '/@/' } } } } },
+				sent,
+				'expect',
+			),
+		).toEqual([
+			{
+				at: 'expect.nodes.HubSpot.sent',
+				message:
+					'n8n could not resolve parameter "additionalFields.companyName" of "HubSpot" (for 1 of 2 item(s), the first item 2): boom',
+			},
+			{
+				at: 'expect.nodes.HubSpot.sent.every.email',
+				message:
+					'expected every item sent to have email = "/@/"; item 2 of 2 has null (item: {"email":null,"additionalFields":{"companyName":"={{ $json.company }}"}})',
+			},
+		]);
+	});
+
 	it("reads a named output (Create Inboxes' Failed) and says when a node has no such output", () => {
 		const run = view({
 			'Create Inboxes': ran(

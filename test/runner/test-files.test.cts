@@ -143,6 +143,25 @@ describe('workflow test files', () => {
 		]);
 	});
 
+	it('refuses a request to a workflow that does not start at a Webhook, and an answer no request asked for', () => {
+		const dir = project({
+			'h.test.yaml': [
+				'workflow: flow.json',
+				'stubs: { HubSpot: passThrough }',
+				'cases:',
+				'  - name: a request to a schedule',
+				'    request: { body: { a: 1 } }',
+				'  - name: an answer without a request',
+				'    expect: { response: { status: 200 } }',
+				'',
+			].join('\n'),
+		});
+		expect(problemsOf(dir, 'h.test.yaml')).toEqual([
+			'h.test.yaml:5: cases.0.request: the workflow starts at "Every morning" (n8n-nodes-base.scheduleTrigger), not a Webhook: a request calls a Webhook; give input items instead',
+			'h.test.yaml:7: cases.1.expect.response: the case sends no request, so there is no answer to check: give it a request',
+		]);
+	});
+
 	it('runs nothing while any file is wrong, and lists every problem of every file (exit 2)', async () => {
 		const dir = project({
 			'ok.test.yaml':

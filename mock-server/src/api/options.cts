@@ -33,6 +33,8 @@ export interface MockServerOptions {
 	scanConcurrency?: number;
 	/** Milliseconds without a scan after which the scanning processes end (default 60000). */
 	scanIdle?: number;
+	/** Seconds of the server's clock a website's scan is kept (default 21600: 6 hours). */
+	scanCacheTtl?: number;
 	/** Detect custom domains by their MX records (default false). */
 	mxLookup?: boolean;
 	/** API requests kept in the journal (default 10000; 0 turns it off). */

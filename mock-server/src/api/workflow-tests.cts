@@ -5,7 +5,6 @@
 import { runWorkflowTests as run } from '../runner/run.cjs';
 import type { WorkflowTestOptions, WorkflowTestResult } from './workflow-test-types.cjs';
 
-
 /** Runs workflow test files in real n8n against the reference server. */
 export async function runWorkflowTests(options: WorkflowTestOptions): Promise<WorkflowTestResult> {
 	return await run(options);

@@ -11,6 +11,7 @@ export const CACHE_LIMITS = {
 	/** Serialised GET /inboxes pages, valid until the account's next write (clients poll them). */
 	inboxPages: { max: 2_000 },
 	/** Tracker flags per website (a few dozen bytes each), kept 6 hours of server-clock time. */
+	/** Website scans kept (their time-to-live is --scan-cache-ttl). */
 	scanResults: { max: 100_000, ttlMs: 6 * 3600 * 1000 },
 	/** Generated businesses of (niche, city) lists, counted per business (about 0.6 KB each). */
 	directoryBusinesses: { maxSize: 30_000 },

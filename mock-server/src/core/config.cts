@@ -149,6 +149,13 @@ export const OPTIONS = {
 		help: 'milliseconds without a website scan after which the scanner and synthetic-web processes end, giving all their memory back; the next search starts them again',
 		read: (raw) => integer(raw!, 1000, 86400000),
 	}),
+	scanCacheTtl: spec({
+		flag: 'scan-cache-ttl',
+		env: 'MOCK_SCAN_CACHE_TTL',
+		default: '21600',
+		help: "seconds of the server's clock a website's scan is kept for later searches (60 to 31536000; default 6 hours); workflow tests keep scans for a year, so that a site's flags do not change between runs a clock advance apart",
+		read: (raw) => integer(raw!, 60, 31536000),
+	}),
 	mxLookup: spec({
 		flag: 'mx-lookup',
 		env: 'MOCK_MX_LOOKUP',

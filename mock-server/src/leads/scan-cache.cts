@@ -22,11 +22,13 @@ export class ScanCache {
 	constructor(
 		private readonly scan: (url: string) => Promise<ScanSummary>,
 		clock: Clock,
-		limits: { max: number; ttlMs: number } = CACHE_LIMITS.scanResults,
+		/** How long a scan is kept, in the server clock's milliseconds (--scan-cache-ttl). */
+		ttlMs: number = CACHE_LIMITS.scanResults.ttlMs,
+		max: number = CACHE_LIMITS.scanResults.max,
 	) {
 		this.entries = new LRUCache<string, Entry>({
-			...upTo(limits.max),
-			ttl: limits.ttlMs,
+			...upTo(max),
+			ttl: ttlMs,
 			// Expiry follows the server clock, which the admin API can move forward.
 			perf: { now: () => clock.now() },
 			ttlResolution: 0,

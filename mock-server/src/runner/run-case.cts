@@ -14,7 +14,13 @@ import {
 	type ServiceView,
 } from './expect/check.cjs';
 import type { LoadedTestFile, Workflow, WorkflowNode } from './file/load.cjs';
-import type { NodeExpectation, RunExpectation, RunSpec, TestCase } from './file/schema.cjs';
+import type {
+	NodeExpectation,
+	RequestSpec,
+	RunExpectation,
+	RunSpec,
+	TestCase,
+} from './file/schema.cjs';
 import {
 	type Execution,
 	executionList,
@@ -32,6 +38,8 @@ import { findStart } from './workflow/start.cjs';
 export type CaseResult = WorkflowTestCaseResult;
 
 const RUN_TIMEOUT_MS = 5 * 60_000;
+/** How long n8n may take to register a published workflow's webhooks (a bound, not a speed claim). */
+const REGISTERED_MS = 2 * 60_000;
 
 export async function runCase(
 	session: Session,
@@ -52,6 +60,7 @@ export async function runCase(
 		start,
 		stubs: { ...loaded.spec.stubs, ...testCase.stubs },
 		record: sentRead(testCase),
+		viaRequest: usesRequests(testCase),
 		credential: session.credential,
 		label: `test: ${testCase.name}`,
 	});
@@ -104,9 +113,11 @@ export async function runCase(
 					? [scheduleItem(new Date(), loaded.workflow.settings?.timezone as string | undefined)]
 					: [{}]);
 			views.push(
-				prepared.start.kind === 'webhook'
-					? await webhookRun(published, items, r === 0)
-					: await check(published, r === 0),
+				prepared.start.kind === 'request'
+					? await requestRun(published, run.request ?? testCase.request ?? {}, r === 0)
+					: prepared.start.kind === 'webhook'
+						? await webhookRun(published, items, r === 0)
+						: await check(published, r === 0),
 			);
 		}
 	} finally {
@@ -154,6 +165,11 @@ function nodeExpectations(testCase: TestCase): [string, NodeExpectation][] {
 	);
 }
 
+/** Whether the case calls the workflow's own Webhook with real requests (its own or a run's). */
+export const usesRequests = (testCase: TestCase): boolean =>
+	testCase.request !== undefined ||
+	(Array.isArray(testCase.runs) && testCase.runs.some((r) => r.request !== undefined));
+
 /** The stubbed nodes a case reads what they would have sent of. */
 const sentRead = (testCase: TestCase): Set<string> =>
 	new Set(nodeExpectations(testCase).flatMap(([node, e]) => (e.sent ? [node] : [])));
@@ -199,7 +215,7 @@ async function webhookRun(workflow: Published, items: unknown[], first: boolean)
 	if (answer.status === 404) {
 		await until(
 			async () => (answer = await call()).status !== 404,
-			30_000,
+			REGISTERED_MS,
 			"n8n to register the workflow's webhook",
 			200,
 		);
@@ -209,6 +225,71 @@ async function webhookRun(workflow: Published, items: unknown[], first: boolean)
 			`n8n did not start the run (${answer.status}): ${(await answer.text()).slice(0, 500)}`,
 		);
 	return viewOf(await settled(workflow, 1), start);
+}
+
+/** Statuses n8n answers a webhook call with when it starts no execution. */
+const NOT_STARTED = new Set([401, 403, 404, 405]);
+
+/**
+ * One run started by a real request to the workflow's Webhook (its production URL): what the caller
+ * got, and the execution it started once it ends (a call n8n refuses, 401 to 405, starts none).
+ */
+async function requestRun(
+	workflow: Published,
+	request: RequestSpec,
+	first: boolean,
+): Promise<RunView> {
+	const { session, start } = workflow;
+	if (first) {
+		const answer = await workflow.activate();
+		if (answer.status !== 200)
+			throw new Error(
+				`n8n did not publish the workflow: ${JSON.stringify(answer.body).slice(0, 1000)}`,
+			);
+	}
+	const method = request.method ?? start.method ?? 'GET';
+	const path = (request.path ?? start.webhookPath ?? '').replace(/^\/+/, '');
+	const url = `${session.app.url}/webhook/${path}${request.query ? `?${new URLSearchParams(request.query).toString()}` : ''}`;
+	// JSON (an object, a list, a number) is sent as JSON; text as it is.
+	const asText = typeof request.body === 'string' ? request.body : undefined;
+	const json = request.body !== undefined && asText === undefined;
+	const send = () =>
+		fetch(url, {
+			method,
+			headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...request.headers },
+			body:
+				method === 'GET' || method === 'HEAD' || request.body === undefined
+					? undefined
+					: (asText ?? JSON.stringify(request.body)),
+		});
+	let answer = await send();
+	// n8n may answer the activation before its webhooks are registered: a 404 is asked again until
+	// then (a path or method the Webhook does not have stays 404, and is said so).
+	if (answer.status === 404 && first)
+		await until(
+			async () => (answer = await send()).status !== 404,
+			REGISTERED_MS,
+			`n8n to answer ${method} /webhook/${path} (404: is it the Webhook node's method and path?)`,
+			200,
+		);
+	const text = await answer.text();
+	let body: unknown = text;
+	if (/json/i.test(answer.headers.get('content-type') ?? ''))
+		try {
+			body = JSON.parse(text);
+		} catch {
+			// Not JSON after all: the text as it came.
+		}
+	const response = { status: answer.status, headers: Object.fromEntries(answer.headers), body };
+	if (NOT_STARTED.has(answer.status))
+		return {
+			status: 'error',
+			error: { node: start.node, message: `n8n answered ${answer.status} and started no run` },
+			nodes: {},
+			outputIndex: byIndex,
+			response,
+		};
+	return { ...viewOf(await settled(workflow, 1), start), response };
 }
 
 /**

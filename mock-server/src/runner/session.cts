@@ -189,6 +189,9 @@ export async function openSession(
 		seed: spec.seed as never,
 		replay: options.replay,
 		log: false,
+		// A site's flags, once scanned, stay for the case (a reset clears them): runs a clock advance
+		// apart see the same websites, however a loaded machine timed the first scan.
+		scanCacheTtl: 365 * 86400,
 	});
 	try {
 		const index =

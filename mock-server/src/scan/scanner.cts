@@ -42,8 +42,7 @@ export type ScanSummary = Pick<
 > & { containers: number };
 
 export function summarize(result: ScanResult): ScanSummary {
-	const { url, scanned, reason, incomplete, fbPixel, tikTokPixel, gAnalytics, containers } =
-		result;
+	const { url, scanned, reason, incomplete, fbPixel, tikTokPixel, gAnalytics, containers } = result;
 	return {
 		url,
 		scanned,

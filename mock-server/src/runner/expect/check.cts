@@ -6,13 +6,21 @@ import type { WorkflowTestFailure } from '../../api/workflow-test-types.cjs';
 import type {
 	CaseExpectation,
 	NodeExpectation,
+	ResponseExpectation,
 	RunExpectation,
 	SentExpectation,
 	ServiceExpectation,
 } from '../file/schema.cjs';
 import type { NodeRun } from '../n8n/executions.cjs';
 import type { Sent } from '../workflow/sent.cjs';
-import { countHolds, describeCount, fieldOf, shown, valueMatches } from './match.cjs';
+import {
+	countHolds,
+	describeCount,
+	fieldOf,
+	shown,
+	subsetMatches,
+	valueMatches,
+} from './match.cjs';
 
 /** Where in the case (expect.nodes.HubSpot.items), and what was expected and what came. */
 export type Failure = WorkflowTestFailure;
@@ -25,6 +33,8 @@ export interface RunView {
 	nodes: Record<string, NodeRun[]>;
 	/** What each stubbed node a case reads `sent` of would have sent. */
 	sent?: Record<string, Sent>;
+	/** What the caller of the Webhook got, for a run started by a real request. */
+	response?: { status: number; headers: Record<string, string>; body: unknown };
 	/** Resolves an output name (Failed) to its index for a node, when n8n names its outputs. */
 	outputIndex(node: string, output: number | string): number | undefined;
 }
@@ -55,6 +65,7 @@ export function checkRun(expect: RunExpectation, run: RunView, at: string): Fail
 				});
 		}
 	}
+	if (expect.response) failures.push(...checkResponse(expect.response, run, `${at}.response`));
 	for (const [node, expectations] of Object.entries(expect.nodes ?? {}))
 		for (const [i, e] of (Array.isArray(expectations) ? expectations : [expectations]).entries())
 			failures.push(
@@ -65,6 +76,32 @@ export function checkRun(expect: RunExpectation, run: RunView, at: string): Fail
 					`${at}.nodes.${node}${Array.isArray(expectations) ? `.${i}` : ''}`,
 				),
 			);
+	return failures;
+}
+
+/** What the caller got: its status, headers and body (a JSON subset, or the text). */
+function checkResponse(e: ResponseExpectation, run: RunView, at: string): Failure[] {
+	const got = run.response;
+	if (!got)
+		return [{ at, message: 'the run was not started by a request: give the case a request' }];
+	const failures: Failure[] = [];
+	const answer = `(the answer: ${got.status} ${shown(got.body)})`;
+	if (e.status !== undefined && e.status !== got.status)
+		failures.push({
+			at: `${at}.status`,
+			message: `expected ${e.status}, got ${got.status} ${answer}`,
+		});
+	for (const [name, value] of Object.entries(e.headers ?? {}))
+		if (!valueMatches(value, got.headers[name.toLowerCase()]))
+			failures.push({
+				at: `${at}.headers.${name}`,
+				message: `expected ${shown(value)}, got ${shown(got.headers[name.toLowerCase()])}`,
+			});
+	if (e.body !== undefined && !subsetMatches(e.body, got.body))
+		failures.push({
+			at: `${at}.body`,
+			message: `expected a body holding ${shown(e.body)}, got ${shown(got.body)}`,
+		});
 	return failures;
 }
 

@@ -37,6 +37,29 @@ export function valueMatches(expected: unknown, actual: unknown): boolean {
 	return isDeepStrictEqual(expected, actual);
 }
 
+/**
+ * Whether `actual` holds `expected`: an object's fields (it may have more), a list's items one by
+ * one (as many), anything else as valueMatches compares it ("/regular expressions/" included).
+ */
+export function subsetMatches(expected: unknown, actual: unknown): boolean {
+	if (Array.isArray(expected))
+		return (
+			Array.isArray(actual) &&
+			actual.length === expected.length &&
+			expected.every((e, i) => subsetMatches(e, actual[i]))
+		);
+	if (expected !== null && typeof expected === 'object')
+		return (
+			actual !== null &&
+			typeof actual === 'object' &&
+			!Array.isArray(actual) &&
+			Object.entries(expected).every(([k, v]) =>
+				subsetMatches(v, (actual as Record<string, unknown>)[k]),
+			)
+		);
+	return valueMatches(expected, actual);
+}
+
 /** A field by dot path (address.city, emails.0). */
 export function fieldOf(item: unknown, path: string): unknown {
 	let value: unknown = item;

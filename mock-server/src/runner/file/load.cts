@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { needsStub } from '../workflow/node-kinds.cjs';
+import { needsStub, WEBHOOK } from '../workflow/node-kinds.cjs';
 import { findStart } from '../workflow/start.cjs';
 import type { Workflow, WorkflowNode } from '../workflow/workflow.cjs';
 import { type RunExpectation, type TestFile, testFileSchema } from './schema.cjs';
@@ -119,6 +119,8 @@ export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile 
 				...unstubbed(spec, workflow, start).map(({ at, message }) => problem(at, message)),
 			);
 		problems.push(...sentWithoutStub(spec).map(({ at, message }) => problem(at, message)));
+		if (typeof start !== 'string')
+			problems.push(...requestsOff(spec, start).map(({ at, message }) => problem(at, message)));
 	}
 	if (problems.length || !parsed.success || !workflow || !workflowPath)
 		throw new TestFileError(problems);
@@ -224,6 +226,44 @@ function explain(
 		return { path, line: path, message: `expected ${forms.join(' or ')}` };
 	}
 	return { path, line: path, message: issue.message };
+}
+
+/**
+ * Requests and their answers where they cannot be: a request to a workflow whose start is not a
+ * Webhook, an expected response in a case that sends no request.
+ */
+function requestsOff(
+	spec: TestFile,
+	start: WorkflowNode,
+): { at: PropertyKey[]; message: string }[] {
+	const found: { at: PropertyKey[]; message: string }[] = [];
+	spec.cases.forEach((c, i) => {
+		const runs = Array.isArray(c.runs) ? c.runs : [];
+		const requests: PropertyKey[][] = [
+			...(c.request ? [['cases', i, 'request']] : []),
+			...runs.flatMap((r, j) => (r.request ? [['cases', i, 'runs', j, 'request']] : [])),
+		];
+		if (requests.length && start.type !== WEBHOOK)
+			for (const at of requests)
+				found.push({
+					at,
+					message: `the workflow starts at "${start.name}" (${start.type}), not a Webhook: a request calls a Webhook; give input items instead`,
+				});
+		if (requests.length) return;
+		const responses: PropertyKey[][] = [
+			...(c.expect?.response ? [['cases', i, 'expect', 'response']] : []),
+			...(c.expect?.everyRun?.response ? [['cases', i, 'expect', 'everyRun', 'response']] : []),
+			...runs.flatMap((r, j) =>
+				r.expect?.response ? [['cases', i, 'runs', j, 'expect', 'response']] : [],
+			),
+		];
+		for (const at of responses)
+			found.push({
+				at,
+				message: 'the case sends no request, so there is no answer to check: give it a request',
+			});
+	});
+	return found;
 }
 
 /** `sent` read of a node the case does not stub: only a stubbed node's sending is recorded. */

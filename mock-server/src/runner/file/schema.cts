@@ -81,6 +81,23 @@ const nodeExpectation = z
 	})
 	.meta({ id: 'NodeExpectation' });
 
+const responseExpectation = z
+	.strictObject({
+		status: z.int().min(100).max(599).optional().meta({ description: 'The HTTP status.' }),
+		headers: z
+			.record(z.string(), matcher)
+			.optional()
+			.meta({ description: 'Headers (names in any case) with these values.' }),
+		body: matcher.optional().meta({
+			description:
+				'The body: a JSON subset of a JSON answer (objects may hold more fields), or the text (equal, or a "/regular expression/").',
+		}),
+	})
+	.meta({
+		id: 'ResponseExpectation',
+		description: "What the caller of the Webhook got (the case's or run's request).",
+	});
+
 const runExpectation = z
 	.strictObject({
 		status: z
@@ -100,6 +117,7 @@ const runExpectation = z
 			.record(z.string(), z.union([nodeExpectation, z.array(nodeExpectation).min(1)]))
 			.optional()
 			.meta({ description: 'Per node (by name): what it did; a list checks several outputs.' }),
+		response: responseExpectation.optional(),
 	})
 	.meta({ id: 'RunExpectation', description: 'What one run must show.' });
 
@@ -226,6 +244,29 @@ const items = z
 	.array(z.record(z.string(), z.unknown()))
 	.meta({ description: 'Items, as JSON objects.' });
 
+/** A real HTTP request to the workflow's Webhook (its production URL). */
+const request = z
+	.strictObject({
+		method: z
+			.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'])
+			.optional()
+			.meta({ description: "Default the Webhook node's HTTP method." }),
+		path: z.string().optional().meta({
+			description:
+				"Under /webhook/: default the Webhook node's own path (give it for a path with :parameters).",
+		}),
+		query: z.record(z.string(), z.string()).optional().meta({ description: 'Query parameters.' }),
+		headers: z.record(z.string(), z.string()).optional().meta({ description: 'Request headers.' }),
+		body: z.unknown().optional().meta({
+			description: 'JSON (an object or a list: sent as application/json), or text as it is.',
+		}),
+	})
+	.meta({
+		id: 'Request',
+		description:
+			"Calls the workflow's Webhook for real (its production URL, the workflow published): the items its start hands on are n8n's own, and expect.response checks the answer.",
+	});
+
 const stub = z
 	.union([
 		z.literal('passThrough').meta({ description: 'Not run: hands on the items it received.' }),
@@ -249,6 +290,7 @@ const run = z
 			.optional()
 			.meta({ description: 'Changes to the service before this run.' }),
 		input: items.optional(),
+		request: request.optional(),
 		expect: runExpectation.optional(),
 	})
 	.meta({ id: 'Run' });
@@ -261,6 +303,7 @@ const testCase = z
 			.min(1)
 			.meta({ description: 'What the case shows, as the reports name it.' }),
 		input: items.optional().meta({ description: 'The items the start node hands on (every run).' }),
+		request: request.optional(),
 		seed: seedSchema
 			.optional()
 			.meta({ description: "Applied after the file's seed, for this case." }),
@@ -325,6 +368,8 @@ export type RunExpectation = z.output<typeof runExpectation>;
 export type CaseExpectation = z.output<typeof caseExpectation>;
 export type ServiceExpectation = z.output<typeof serviceExpectation>;
 export type RunSpec = z.output<typeof run>;
+export type RequestSpec = z.output<typeof request>;
+export type ResponseExpectation = z.output<typeof responseExpectation>;
 
 /** The JSON Schema editors validate test files with (published as workflow-test.schema.json). */
 export function testFileJsonSchema(): Record<string, unknown> {

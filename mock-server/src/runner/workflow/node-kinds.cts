@@ -39,6 +39,8 @@ const INSIDE_N8N = new Set(
 		'readWriteFile',
 		'removeDuplicates',
 		'renameKeys',
+		// Answers the Webhook's caller; calls nobody.
+		'respondToWebhook',
 		'scheduleTrigger',
 		'set',
 		'sort',
@@ -81,6 +83,9 @@ export function isSchedule(type: string): boolean {
 }
 
 export const LEAD_INBOX_TRIGGER = `${OWN_PACKAGE}leadInboxTrigger`;
+
+/** n8n's Webhook: a test may call it for real (a case's request). */
+export const WEBHOOK = 'n8n-nodes-base.webhook';
 
 export const isOwnNode = (type: string): boolean => type.startsWith(OWN_PACKAGE);
 

@@ -13,17 +13,23 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Stub } from '../file/schema.cjs';
-import { isOwnNode, isSchedule, LEAD_INBOX_TRIGGER } from './node-kinds.cjs';
+import { isOwnNode, isSchedule, LEAD_INBOX_TRIGGER, WEBHOOK } from './node-kinds.cjs';
 import { addRecorders, type SentPlan } from './sent.cjs';
 import type { Workflow, WorkflowNode } from './workflow.cjs';
 
 export interface StartPlan {
-	/** webhook: the runner calls it for each run; poll: each run is an activation (one check). */
-	kind: 'webhook' | 'poll';
+	/**
+	 * webhook: the runner calls its own webhook in the start node's place for each run; request: the
+	 * workflow's own Webhook is called with the case's request; poll: each run is an activation (one
+	 * check).
+	 */
+	kind: 'webhook' | 'request' | 'poll';
 	node: string;
 	/** For webhook starts: whether the start node was a schedule (the default items differ). */
 	schedule: boolean;
 	webhookPath?: string;
+	/** For request starts: the Webhook node's own HTTP method. */
+	method?: string;
 }
 
 export interface Prepared {
@@ -40,6 +46,8 @@ export function prepareWorkflow(
 		stubs: Record<string, Stub>;
 		/** Stubbed nodes whose sent parameters a case reads. */
 		record?: Set<string>;
+		/** The case calls the workflow's own Webhook (its start) with real requests. */
+		viaRequest?: boolean;
 		credential: { id: string; name: string };
 		label: string;
 	},
@@ -83,6 +91,23 @@ export function prepareWorkflow(
 			pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 29 2 *' }] },
 		};
 		return { workflow, start: { kind: 'poll', node: start.name, schedule: false }, sent };
+	}
+	if (options.viaRequest && start.type === WEBHOOK) {
+		// The Webhook stays as exported: the runner publishes the workflow and calls its production URL.
+		const webhook = workflow.nodes.find((n) => n.name === start.name)!;
+		const text = (value: unknown) => (typeof value === 'string' ? value : '');
+		const path = text(webhook.parameters?.path) || text(webhook.webhookId);
+		return {
+			workflow,
+			start: {
+				kind: 'request',
+				node: start.name,
+				schedule: false,
+				webhookPath: path.replace(/^\/+/, ''),
+				method: text(webhook.parameters?.httpMethod) || 'GET',
+			},
+			sent,
+		};
 	}
 	const webhookPath = `lead-inbox-test-${randomUUID()}`;
 	replaceStart(workflow, start, webhookPath);
