@@ -75,7 +75,7 @@ describe('the scheduled lead pull published in the real n8n apps', () => {
 
 	beforeAll(async () => {
 		apps.push(...(await Promise.all(VERSIONS.map(start))));
-	}, 5 * MINUTE);
+	}, 15 * MINUTE);
 	afterAll(async () => {
 		await Promise.all(
 			apps.map(async ({ stack }) => {

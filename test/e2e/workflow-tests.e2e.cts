@@ -205,7 +205,7 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			writeFileSync(join(project, 'broken', `${b.name}.json`), JSON.stringify(changed.workflow));
 			writeFileSync(join(project, 'broken', `${b.name}.test.yaml`), file.toString());
 		}
-	}, 5 * MINUTE);
+	}, 15 * MINUTE);
 
 	describe.each(ALL_LINES)('on n8n $version', (line) => {
 		test(
@@ -255,7 +255,7 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 					),
 				);
 			},
-			8 * MINUTE,
+			20 * MINUTE,
 		);
 
 		test(
@@ -302,7 +302,7 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 					/#### What failed[\s\S]*broken\/dropped-filter\.test\.yaml/,
 				);
 			},
-			10 * MINUTE,
+			20 * MINUTE,
 		);
 	});
 
