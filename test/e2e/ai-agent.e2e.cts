@@ -55,7 +55,7 @@ describe.each(VERSIONS)('the nodes as AI Agent tools in n8n $version', (target) 
 			`Leads: ${contacts.map((c) => c.businessName).join('; ')}. Pools: Agent pool.`,
 		);
 		// The model saw the four tools, each described with what it costs or changes.
-		const tools = model.requests[0].body.tools.map((t: any) => t.function);
+		const tools = (model.requests[0].body.tools ?? []).map((t: any) => t.function);
 		expect(tools.map((t: any) => t.name)).toHaveLength(4);
 		const fetchTool = tools.find((t: any) => /fetch/i.test(t.name));
 		expect(fetchTool.description).toMatch(
@@ -65,10 +65,10 @@ describe.each(VERSIONS)('the nodes as AI Agent tools in n8n $version', (target) 
 		// What the model received from each call: exactly the tool messages of the last request.
 		const received = (id: string) => {
 			const message = model.requests
-				.at(-1)
-				.body.messages.find((m: any) => m.role === 'tool' && m.tool_call_id === id);
+				.at(-1)!
+				.body.messages?.find((m: any) => m.role === 'tool' && m.tool_call_id === id);
 			expect(message).toBeDefined();
-			return JSON.parse(String(message.content));
+			return JSON.parse(String(message!.content));
 		};
 		const only = (value: any) => (Array.isArray(value) ? value[0] : value);
 		expect(only(received('call_fetch'))).toMatchObject({

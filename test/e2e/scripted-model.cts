@@ -1,51 +1,19 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import {
+	type ChatRequest,
+	type ScriptedModel,
+	startScriptedModel as startModel,
+} from '../../mock-server/src/runner/ai/scripted-model.cjs';
+
+export type { ScriptedModel };
 
 /**
- * A stand-in for an OpenAI-compatible chat model, scripted for one conversation (see reply): it
- * calls the package's tools with arguments of its own choosing, then answers with what they
- * returned. It sees only what n8n's AI Agent sends; nothing leaves the machine.
+ * The workflow test runner's scripted chat model (one place for the stand-in), answering one
+ * conversation of its own (see reply): it calls the package's tools with arguments of its own
+ * choosing, then answers with what they returned. It sees only what n8n's AI Agent sends; nothing
+ * leaves the machine.
  */
-export interface ScriptedModel {
-	url: string;
-	requests: any[];
-	close(): Promise<void>;
-}
-
-export async function startScriptedModel(): Promise<ScriptedModel> {
-	const requests: any[] = [];
-	const server = http.createServer((req, res) => {
-		let text = '';
-		req.on('data', (chunk) => (text += chunk));
-		req.on('end', () => {
-			const body = text ? JSON.parse(text) : {};
-			requests.push({ path: req.url, body });
-			if (req.method === 'GET' && req.url?.endsWith('/models')) {
-				return send(res, { object: 'list', data: [{ id: 'scripted-model', object: 'model' }] });
-			}
-			const message = reply(body);
-			send(res, {
-				id: `chatcmpl-${requests.length}`,
-				object: 'chat.completion',
-				created: Math.floor(Date.now() / 1000),
-				model: body.model ?? 'scripted-model',
-				choices: [{ index: 0, message, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }],
-				usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-			});
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		url: `http://127.0.0.1:${port}/v1`,
-		requests,
-		close: () => new Promise((resolve) => server.close(() => resolve())),
-	};
-}
-
-function send(res: http.ServerResponse, body: unknown) {
-	res.writeHead(200, { 'content-type': 'application/json' });
-	res.end(JSON.stringify(body));
+export function startScriptedModel(): Promise<ScriptedModel> {
+	return startModel((body) => ({ message: reply(body) }));
 }
 
 const call = (id: string, name: string | undefined, args: object) =>
@@ -58,10 +26,14 @@ const call = (id: string, name: string | undefined, args: object) =>
  *    that already exists;
  * 3. answer with what the tools returned.
  */
-function reply(body: { messages?: any[]; tools?: any[] }) {
+function reply(body: ChatRequest): {
+	role: 'assistant';
+	content: string | null;
+	tool_calls?: unknown[];
+} {
 	const messages = body.messages ?? [];
 	const toolResults = messages.filter((m) => m.role === 'tool');
-	const names: string[] = (body.tools ?? []).map((t) => t.function?.name);
+	const names = (body.tools ?? []).map((t) => t.function?.name ?? '');
 	const tool = (pattern: RegExp) => names.find((n) => pattern.test(n));
 	const resultOf = (id: string) =>
 		toolResults

@@ -89,6 +89,16 @@ const BREAKAGES: Breakage[] = [
 		},
 	},
 	{
+		// The agent's tool without its filter: the model's call is the same, the search is not.
+		name: 'agent-tool-without-its-filter',
+		test: 'lead-agent',
+		change: (w, t) => (delete node(w, 'Fetch Leads').parameters.metaAds, { workflow: w, test: t }),
+		failing: {
+			case: 'the agent fetches dentists that run Meta ads, and is told what they cost',
+			at: 'expect.service.requests.0',
+		},
+	},
+	{
 		name: 'wrong-count-mode',
 		test: 'dentists-to-hubspot',
 		change: (w, t) => (

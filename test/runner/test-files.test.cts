@@ -162,6 +162,25 @@ describe('workflow test files', () => {
 		]);
 	});
 
+	it('refuses a model script on a node that is not a chat model, and a turn calling a tool the workflow lacks', () => {
+		const dir = project({
+			'm.test.yaml': [
+				'workflow: flow.json',
+				'stubs:',
+				'  HubSpot:',
+				'    model:',
+				'      - toolCalls: [{ tool: Fetch leads }]',
+				'      - answer: done',
+				'cases: [{ name: x }]',
+				'',
+			].join('\n'),
+		});
+		expect(problemsOf(dir, 'm.test.yaml')).toEqual([
+			'm.test.yaml:5: stubs.HubSpot.model: "HubSpot" (n8n-nodes-base.hubspot) is not a chat model: a model script stubs a chat model sub-node (stub this node with passThrough or items)',
+			'm.test.yaml:5: stubs.HubSpot.model.0.toolCalls.0.tool: turn 1 calls "Fetch leads", which the workflow does not have (its tools are nodes: Every morning, Fetch Leads, CRM contact, HubSpot)',
+		]);
+	});
+
 	it('runs nothing while any file is wrong, and lists every problem of every file (exit 2)', async () => {
 		const dir = project({
 			'ok.test.yaml':

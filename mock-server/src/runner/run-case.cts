@@ -61,10 +61,19 @@ export async function runCase(
 		stubs: { ...loaded.spec.stubs, ...testCase.stubs },
 		record: sentRead(testCase),
 		viaRequest: usesRequests(testCase),
+		modelCredential: session.model?.credential,
 		credential: session.credential,
 		label: `test: ${testCase.name}`,
 	});
 	await session.reset();
+	const stubs = { ...loaded.spec.stubs, ...testCase.stubs };
+	session.model?.scripts.load(
+		Object.fromEntries(
+			Object.entries(stubs).flatMap(([node, stub]) =>
+				typeof stub === 'object' && 'model' in stub ? [[node, stub.model]] : [],
+			),
+		),
+	);
 	const { accountId } = session;
 	if (testCase.seed) await server.admin.seed(testCase.seed as never);
 	for (const fault of testCase.faults ?? []) await server.admin.faults.arm(fault as never);
@@ -128,6 +137,7 @@ export async function runCase(
 	const recorders = recordersOf(prepared.sent);
 	for (const view of views) {
 		view.outputIndex = outputIndex;
+		view.told = (node) => session.model?.scripts.toldTo(node);
 		view.sent = Object.fromEntries(
 			Object.entries(prepared.sent).map(([node, plan]) => [node, sentOf(plan, view.nodes)]),
 		);
@@ -135,6 +145,9 @@ export async function runCase(
 		for (const recorder of recorders) delete view.nodes[recorder];
 	}
 	const failures: Failure[] = [];
+	// A script that ran out, or a tool the agent did not offer: the turn is named.
+	for (const { node, message } of session.model?.scripts.failures ?? [])
+		failures.push({ at: `stubs.${node}.model`, message });
 	const e = testCase.expect ?? {};
 	failures.push(...checkRun(e, views[views.length - 1], 'expect'));
 	if (e.everyRun)

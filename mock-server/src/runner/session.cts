@@ -17,6 +17,8 @@ import {
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { type MockServer, startMockServer } from '../api/start.cjs';
+import { ModelScripts } from './ai/script.cjs';
+import { startScriptedModel } from './ai/scripted-model.cjs';
 import type { LoadedTestFile } from './file/load.cjs';
 import { N8nApp } from './n8n/app.cjs';
 import { defaultCache, type N8nInstall } from './n8n/install.cjs';
@@ -48,6 +50,8 @@ export interface Session extends Omit<N8nHost, 'close'> {
 	/** Puts the service back as the file's seed has it: every account, the clock, faults, journal. */
 	reset(): Promise<void>;
 	credential: { id: string; name: string };
+	/** The scripted chat model, when the file stubs a model: its scripts and its credential. */
+	model?: { scripts: ModelScripts; credential: { id: string; name: string } };
 	close(): Promise<void>;
 }
 
@@ -213,6 +217,7 @@ export async function openSession(
 		if (created.status !== 200)
 			throw new Error(`n8n refused the credential: ${JSON.stringify(created.body).slice(0, 500)}`);
 		const credential = { id: String((created.body as { data: { id: string } }).data.id), name };
+		const model = stubsModels(spec) ? await scriptedModelFor(host, loaded.file) : undefined;
 		const session: Session = {
 			...host,
 			server,
@@ -222,11 +227,41 @@ export async function openSession(
 				session.accountId = await accountOf();
 			},
 			credential,
-			close: () => server.close(),
+			...(model ? { model: { scripts: model.scripts, credential: model.credential } } : {}),
+			close: async () => {
+				await model?.server.close();
+				await server.close();
+			},
 		};
 		return session;
 	} catch (error) {
 		await server.close();
 		throw error;
 	}
+}
+
+/** Whether any stub of the file (its own or a case's) is a scripted model. */
+const stubsModels = (spec: LoadedTestFile['spec']): boolean =>
+	[spec.stubs, ...spec.cases.map((c) => c.stubs)].some((stubs) =>
+		Object.values(stubs ?? {}).some((stub) => typeof stub === 'object' && 'model' in stub),
+	);
+
+/** The scripted chat model of a file, and an OpenAI credential in n8n pointing at it. */
+async function scriptedModelFor(host: N8nHost, file: string) {
+	const scripts = new ModelScripts();
+	const server = await startScriptedModel(scripts.reply);
+	const name = `Scripted model (workflow test: ${file})`.slice(0, 128);
+	const created = await host.rest('POST', '/credentials', {
+		name,
+		type: 'openAiApi',
+		data: { apiKey: 'sk-scripted-model', url: server.url },
+	});
+	if (created.status !== 200) {
+		await server.close();
+		throw new Error(
+			`n8n refused the scripted model's credential: ${JSON.stringify(created.body).slice(0, 500)}`,
+		);
+	}
+	const id = String((created.body as { data: { id: string } }).data.id);
+	return { scripts, server, credential: { id, name } };
 }

@@ -33,6 +33,8 @@ export interface RunView {
 	nodes: Record<string, NodeRun[]>;
 	/** What each stubbed node a case reads `sent` of would have sent. */
 	sent?: Record<string, Sent>;
+	/** What a scripted model node was told (its messages' texts), over the case; none unscripted. */
+	told?: (node: string) => string[] | undefined;
 	/** What the caller of the Webhook got, for a run started by a real request. */
 	response?: { status: number; headers: Record<string, string>; body: unknown };
 	/** Resolves an output name (Failed) to its index for a node, when n8n names its outputs. */
@@ -149,6 +151,19 @@ function checkNode(node: string, e: NodeExpectation, run: RunView, at: string): 
 			});
 		}
 		failures.push(...checkItems(sent?.items ?? [], e.sent, `${at}.sent`, ' sent', notRun));
+	}
+	if (e.told !== undefined) {
+		const told = run.told?.(node);
+		if (!told)
+			failures.push({
+				at: `${at}.told`,
+				message: `"${node}" is not a scripted model in this case: stub it with { model: [...] }`,
+			});
+		else if (!told.some((text) => valueMatches(e.told, text)))
+			failures.push({
+				at: `${at}.told`,
+				message: `expected the model to be told ${shown(e.told)}; it received ${told.length} message(s)${told.length ? `, the last: ${shown(told[told.length - 1])}` : ''}`,
+			});
 	}
 	const runs = run.nodes[node] ?? [];
 	if (e.error !== undefined) {

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { needsStub, WEBHOOK } from '../workflow/node-kinds.cjs';
+import { isChatModel, needsStub, WEBHOOK } from '../workflow/node-kinds.cjs';
 import { findStart } from '../workflow/start.cjs';
 import type { Workflow, WorkflowNode } from '../workflow/workflow.cjs';
 import { type RunExpectation, type TestFile, testFileSchema } from './schema.cjs';
@@ -119,6 +119,7 @@ export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile 
 				...unstubbed(spec, workflow, start).map(({ at, message }) => problem(at, message)),
 			);
 		problems.push(...sentWithoutStub(spec).map(({ at, message }) => problem(at, message)));
+		problems.push(...modelStubsOff(spec, workflow).map(({ at, message }) => problem(at, message)));
 		if (typeof start !== 'string')
 			problems.push(...requestsOff(spec, start).map(({ at, message }) => problem(at, message)));
 	}
@@ -263,6 +264,39 @@ function requestsOff(
 				message: 'the case sends no request, so there is no answer to check: give it a request',
 			});
 	});
+	return found;
+}
+
+/** A model stub on a node that is not a chat model, or a turn calling a tool the workflow lacks. */
+function modelStubsOff(
+	spec: TestFile,
+	workflow: Workflow,
+): { at: PropertyKey[]; message: string }[] {
+	const found: { at: PropertyKey[]; message: string }[] = [];
+	const nodes = new Map(workflow.nodes.map((n) => [n.name, n]));
+	const check = (stubs: TestFile['stubs'], at: PropertyKey[]) => {
+		for (const [name, stub] of Object.entries(stubs ?? {})) {
+			const node = nodes.get(name);
+			if (!node || typeof stub !== 'object' || !('model' in stub)) continue;
+			if (!isChatModel(node.type))
+				found.push({
+					at: [...at, name, 'model'],
+					message: `"${name}" (${node.type}) is not a chat model: a model script stubs a chat model sub-node (stub this node with passThrough or items)`,
+				});
+			stub.model.forEach((turn, t) => {
+				if (!('toolCalls' in turn)) return;
+				turn.toolCalls.forEach((call, k) => {
+					if (!nodes.has(call.tool))
+						found.push({
+							at: [...at, name, 'model', t, 'toolCalls', k, 'tool'],
+							message: `turn ${t + 1} calls "${call.tool}", which the workflow does not have (its tools are nodes: ${workflow.nodes.map((n) => n.name).join(', ')})`,
+						});
+				});
+			});
+		}
+	};
+	check(spec.stubs, ['stubs']);
+	spec.cases.forEach((c, i) => check(c.stubs, ['cases', i, 'stubs']));
 	return found;
 }
 

@@ -78,6 +78,10 @@ const nodeExpectation = z
 			.optional()
 			.meta({ description: 'A hint the node showed (n8n shows them above its output).' }),
 		sent: sentExpectation.optional(),
+		told: matcher.optional().meta({
+			description:
+				'A scripted model: text (or a "/regular expression/") among the messages it received, tool results included.',
+		}),
 	})
 	.meta({ id: 'NodeExpectation' });
 
@@ -267,17 +271,48 @@ const request = z
 			"Calls the workflow's Webhook for real (its production URL, the workflow published): the items its start hands on are n8n's own, and expect.response checks the answer.",
 	});
 
+/** One answer of a scripted chat model: tools to call, or the text that ends the conversation. */
+const turn = z
+	.union([
+		z.strictObject({
+			toolCalls: z
+				.array(
+					z.strictObject({
+						tool: z.string().min(1).meta({ description: 'The tool: its node name (Fetch Leads).' }),
+						arguments: z
+							.record(z.string(), z.unknown())
+							.optional()
+							.meta({ description: 'What the model fills in ($fromAI values).' }),
+					}),
+				)
+				.min(1),
+		}),
+		z.strictObject({
+			answer: z.string().meta({ description: "The model's answer: the agent's output." }),
+		}),
+	])
+	.meta({
+		id: 'Turn',
+		description: 'toolCalls (tools the model calls), or answer (its final text).',
+	});
+
 const stub = z
 	.union([
 		z.literal('passThrough').meta({ description: 'Not run: hands on the items it received.' }),
 		z.strictObject({
 			items: items.meta({ description: 'Not run: hands on these items instead.' }),
 		}),
+		z.strictObject({
+			model: z.array(turn).min(1).meta({
+				description:
+					'A chat model (OpenAI, Anthropic, Gemini, Ollama, Mistral, Groq...) scripted: its turns, played in order each time the agent asks.',
+			}),
+		}),
 	])
 	.meta({
 		id: 'Stub',
 		description:
-			'`passThrough` (hands on the items it received), or `{items}` (hands on these instead).',
+			'`passThrough` (hands on the items it received), `{items}` (hands on these instead), or `{model}` (a chat model sub-node, scripted).',
 	});
 const stubs = z
 	.record(z.string(), stub)
@@ -362,6 +397,7 @@ export type TestCase = TestFile['cases'][number];
 export type Change = z.output<typeof change>;
 export type Count = z.output<typeof count>;
 export type Stub = z.output<typeof stub>;
+export type Turn = z.output<typeof turn>;
 export type NodeExpectation = z.output<typeof nodeExpectation>;
 export type SentExpectation = z.output<typeof sentExpectation>;
 export type RunExpectation = z.output<typeof runExpectation>;

@@ -27,7 +27,7 @@ export interface StoredResultData {
 	runData?: Record<
 		string,
 		({
-			data?: { main?: ({ json?: Record<string, unknown> } | null)[][] | null };
+			data?: Record<string, ({ json?: Record<string, unknown> } | null)[][] | null | undefined>;
 			error?: { message?: unknown; description?: string | null };
 			hints?: { message?: unknown }[];
 		} | null)[]
@@ -55,7 +55,8 @@ export function readResultData(resultData: StoredResultData | undefined, status?
 	const nodes: Record<string, NodeRun[]> = {};
 	for (const [name, runs] of Object.entries(resultData?.runData ?? {}))
 		nodes[name] = runs.map((run) => ({
-			outputs: (run?.data?.main ?? []).map((items) =>
+			// A node's main outputs; a sub-node's (a tool, a model) are under its connection type.
+			outputs: (run?.data?.main ?? Object.values(run?.data ?? {})[0] ?? []).map((items) =>
 				(items ?? []).map((item) => item?.json ?? {}),
 			),
 			error: run?.error

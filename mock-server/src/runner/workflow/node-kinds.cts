@@ -60,6 +60,33 @@ const INSIDE_N8N = new Set(
 	].map((name) => `n8n-nodes-base.${name}`),
 );
 
+/**
+ * n8n's AI nodes that run inside n8n: the agent and chains (their model is a sub-node: a test
+ * scripts it), n8n's own memory, tools that compute, output parsers, the chat triggers.
+ */
+const INSIDE_N8N_AI = new Set(
+	[
+		'agent',
+		'chainLlm',
+		'chainSummarization',
+		'informationExtractor',
+		'textClassifier',
+		'sentimentAnalysis',
+		'memoryBufferWindow',
+		'toolCode',
+		'toolCalculator',
+		'toolThink',
+		'outputParserStructured',
+		'outputParserItemList',
+		'outputParserAutofixing',
+		'chatTrigger',
+		'manualChatTrigger',
+	].map((name) => `@n8n/n8n-nodes-langchain.${name}`),
+);
+
+/** A chat (or completion) model sub-node: OpenAI, Anthropic, Gemini, Ollama, Mistral, Groq... */
+export const isChatModel = (type: string): boolean => /^@n8n\/n8n-nodes-langchain\.lm/i.test(type);
+
 /** Node types that start a workflow. */
 export function isTrigger(type: string): boolean {
 	return (
@@ -91,7 +118,7 @@ export const isOwnNode = (type: string): boolean => type.startsWith(OWN_PACKAGE)
 
 /** Whether a node of this type stays inside n8n and the reference server. */
 export function staysInside(type: string): boolean {
-	return isOwnNode(type) || INSIDE_N8N.has(type);
+	return isOwnNode(type) || INSIDE_N8N.has(type) || INSIDE_N8N_AI.has(type);
 }
 
 /** Whether a test must stub this node: enabled, not where runs start, and it would call out. */

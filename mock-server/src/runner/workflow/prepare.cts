@@ -5,13 +5,15 @@
  *   node of the trigger's name handing on the run's items (a Schedule Trigger's item, or `input`),
  *   so that every run is a production run: n8n saves the workflow's static data after it, as after
  *   a scheduled run (Fetch Leads' New Leads Wanted remembers its depth there).
- * - Stubbed nodes: pass-through (n8n's No Operation) or given items, under the node's name; beside
+ * - Stubbed nodes: pass-through (n8n's No Operation), given items, or a chat model answered by the
+ *   runner's scripted model, under the node's name; beside
  *   those a case reads `sent` of, recorders of what they would have sent (sent.cts).
  * - The package's nodes use the test's credential (whichever one the export names).
  * Nodes that would call another service must be stubbed: the test file's check refuses one that is
  * not before anything starts (outside.cts).
  */
 import { randomUUID } from 'node:crypto';
+import { modelIdOf } from '../ai/script.cjs';
 import type { Stub } from '../file/schema.cjs';
 import { isOwnNode, isSchedule, LEAD_INBOX_TRIGGER, WEBHOOK } from './node-kinds.cjs';
 import { addRecorders, type SentPlan } from './sent.cjs';
@@ -48,6 +50,8 @@ export function prepareWorkflow(
 		record?: Set<string>;
 		/** The case calls the workflow's own Webhook (its start) with real requests. */
 		viaRequest?: boolean;
+		/** The credential of the scripted chat model (an OpenAI credential pointing at it). */
+		modelCredential?: { id: string; name: string };
 		credential: { id: string; name: string };
 		label: string;
 	},
@@ -78,7 +82,7 @@ export function prepareWorkflow(
 		const stub = options.stubs[node.name];
 		if (!stub) continue;
 		if (options.record?.has(node.name)) sent[node.name] = addRecorders(workflow, node, node.name);
-		stubNode(workflow, node, stub);
+		stubNode(workflow, node, stub, options.modelCredential);
 	}
 
 	const start = options.start;
@@ -148,9 +152,27 @@ function replaceStart(workflow: Workflow, start: WorkflowNode, path: string): vo
 	workflow.connections[webhook] = { main: [[{ node: start.name, type: 'main', index: 0 }]] };
 }
 
-function stubNode(workflow: Workflow, node: WorkflowNode, stub: Stub): void {
+function stubNode(
+	workflow: Workflow,
+	node: WorkflowNode,
+	stub: Stub,
+	modelCredential: { id: string; name: string } | undefined,
+): void {
 	const index = workflow.nodes.indexOf(node);
 	const base = { id: node.id ?? randomUUID(), name: node.name, position: node.position };
+	if (typeof stub === 'object' && 'model' in stub) {
+		// n8n's OpenAI chat model, asking the runner's scripted model for this node's script; its
+		// connection to the agent is the node's own.
+		if (!modelCredential) throw new Error('a model stub needs the scripted model credential');
+		workflow.nodes[index] = {
+			...base,
+			type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+			typeVersion: 1.2,
+			parameters: { model: { __rl: true, mode: 'id', value: modelIdOf(node.name) }, options: {} },
+			credentials: { openAiApi: modelCredential },
+		};
+		return;
+	}
 	if (stub === 'passThrough') {
 		workflow.nodes[index] = {
 			...base,

@@ -1,0 +1,90 @@
+import { ModelScripts } from '../../mock-server/src/runner/ai/script.cjs';
+import { startScriptedModel } from '../../mock-server/src/runner/ai/scripted-model.cjs';
+
+/**
+ * A stubbed chat model plays its script over HTTP as an OpenAI-compatible model: tool calls by
+ * the tools' node names (as n8n names them from the nodes), then the answer; a script that runs
+ * out, or a tool the agent does not offer, is an error the agent sees and a failure naming the turn.
+ */
+describe('a scripted chat model', () => {
+	const ask = async (url: string, body: object) =>
+		(await fetch(`${url}/chat/completions`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		}).then(async (r) => ({ status: r.status, body: await r.json() }))) as {
+			status: number;
+			body: any;
+		};
+	const tools = [{ type: 'function', function: { name: 'Fetch_Leads', description: 'leads' } }];
+
+	it('plays its turns in order, and keeps what the model was told', async () => {
+		const scripts = new ModelScripts();
+		const model = await startScriptedModel(scripts.reply);
+		try {
+			scripts.load({
+				Claude: [
+					{ toolCalls: [{ tool: 'Fetch Leads', arguments: { niche: 'dentist' } }] },
+					{ answer: 'Done.' },
+				],
+			});
+			const first = await ask(model.url, {
+				model: 'scripted:Claude',
+				messages: [{ role: 'user', content: 'Find dentists' }],
+				tools,
+			});
+			expect(first.body.choices[0]).toMatchObject({
+				finish_reason: 'tool_calls',
+				message: {
+					tool_calls: [
+						{
+							type: 'function',
+							function: { name: 'Fetch_Leads', arguments: '{"niche":"dentist"}' },
+						},
+					],
+				},
+			});
+			const second = await ask(model.url, {
+				model: 'scripted:Claude',
+				messages: [{ role: 'tool', tool_call_id: 'call_1_1', content: 'Charged 3 credits.' }],
+				tools,
+			});
+			expect(second.body.choices[0]).toMatchObject({
+				finish_reason: 'stop',
+				message: { content: 'Done.' },
+			});
+			expect(scripts.toldTo('Claude')).toEqual(['Find dentists', 'Charged 3 credits.']);
+			expect(scripts.failures).toEqual([]);
+			// Asked once more than scripted: the agent gets an error, the case a failure.
+			const third = await ask(model.url, { model: 'scripted:Claude', messages: [], tools });
+			expect(third.status).toBe(400);
+			expect(scripts.failures).toEqual([
+				{
+					node: 'Claude',
+					message:
+						'the agent asked the model a 3rd time, but its script has 2 turn(s): add a turn (answer: ... ends the conversation)',
+				},
+			]);
+		} finally {
+			await model.close();
+		}
+	});
+
+	it('names the turn that calls a tool the agent does not offer', async () => {
+		const scripts = new ModelScripts();
+		const model = await startScriptedModel(scripts.reply);
+		try {
+			scripts.load({ Claude: [{ toolCalls: [{ tool: 'List Pools' }] }] });
+			const answer = await ask(model.url, { model: 'scripted:Claude', messages: [], tools });
+			expect(answer.status).toBe(400);
+			expect(scripts.failures).toEqual([
+				{
+					node: 'Claude',
+					message: 'turn 1: the agent offers no tool named "List Pools" (it offers: Fetch_Leads)',
+				},
+			]);
+		} finally {
+			await model.close();
+		}
+	});
+});
