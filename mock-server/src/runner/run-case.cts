@@ -56,9 +56,10 @@ export async function runCase(
 	});
 	const { server, rest } = session;
 	const start = findStart(loaded.workflow, loaded.spec.start) as WorkflowNode;
+	const stubs = { ...loaded.spec.stubs, ...testCase.stubs };
 	const prepared = prepareWorkflow(loaded.workflow, {
 		start,
-		stubs: { ...loaded.spec.stubs, ...testCase.stubs },
+		stubs,
 		record: sentRead(testCase),
 		viaRequest: usesRequests(testCase),
 		modelCredential: session.model?.credential,
@@ -66,7 +67,6 @@ export async function runCase(
 		label: `test: ${testCase.name}`,
 	});
 	await session.reset();
-	const stubs = { ...loaded.spec.stubs, ...testCase.stubs };
 	session.model?.scripts.load(
 		Object.fromEntries(
 			Object.entries(stubs).flatMap(([node, stub]) =>
@@ -179,7 +179,7 @@ function nodeExpectations(testCase: TestCase): [string, NodeExpectation][] {
 }
 
 /** Whether the case calls the workflow's own Webhook with real requests (its own or a run's). */
-export const usesRequests = (testCase: TestCase): boolean =>
+const usesRequests = (testCase: TestCase): boolean =>
 	testCase.request !== undefined ||
 	(Array.isArray(testCase.runs) && testCase.runs.some((r) => r.request !== undefined));
 
