@@ -272,6 +272,17 @@ describe('expectations on a run', () => {
 				message: 'expected exactly 4 distinct email value(s) from "HubSpot" over 2 run(s), got 3',
 			},
 		]);
+		// An item without the field is not a value: the count says how many there were.
+		const withEmpty = [view({ HubSpot: ran([{ email: 'a@x.test' }, { email: null }, {}]) })];
+		expect(
+			checkDistinct({ node: 'HubSpot', field: 'email', count: 3 }, withEmpty, 'expect.distinct'),
+		).toEqual([
+			{
+				at: 'expect.distinct.count',
+				message:
+					'expected exactly 3 distinct email value(s) from "HubSpot" over 1 run(s), got 1 (2 item(s) had no email: not counted)',
+			},
+		]);
 	});
 });
 

@@ -243,6 +243,7 @@ export function checkDistinct(
 ): Failure[] {
 	const seen = new Map<string, number>();
 	const failures: Failure[] = [];
+	let empty = 0;
 	runs.forEach((run, r) => {
 		const items = itemsOf(run, expect.node, expect.output);
 		if (typeof items === 'string') {
@@ -251,7 +252,10 @@ export function checkDistinct(
 		}
 		for (const item of items) {
 			const value = fieldOf(item, expect.field);
-			if (value === undefined || value === null || value === '') continue;
+			if (value === undefined || value === null || value === '') {
+				empty++;
+				continue;
+			}
 			const key = JSON.stringify(value);
 			const first = seen.get(key);
 			if (first !== undefined && failures.length < 3)
@@ -265,7 +269,7 @@ export function checkDistinct(
 	if (expect.count !== undefined && !countHolds(expect.count, seen.size))
 		failures.push({
 			at: `${at}.count`,
-			message: `expected ${describeCount(expect.count)} distinct ${expect.field} value(s) from "${expect.node}" over ${runs.length} run(s), got ${seen.size}`,
+			message: `expected ${describeCount(expect.count)} distinct ${expect.field} value(s) from "${expect.node}" over ${runs.length} run(s), got ${seen.size}${empty ? ` (${empty} item(s) had no ${expect.field}: not counted)` : ''}`,
 		});
 	return failures;
 }
