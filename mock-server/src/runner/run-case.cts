@@ -207,32 +207,37 @@ interface Published {
 	deactivate: () => Promise<void>;
 }
 
+/** Publishes the case's workflow before its first run: its webhooks are then production ones. */
+async function publish(workflow: Published): Promise<void> {
+	const answer = await workflow.activate();
+	if (answer.status !== 200)
+		throw new Error(
+			`n8n did not publish the workflow: ${JSON.stringify(answer.body).slice(0, 1000)}`,
+		);
+}
+
+/**
+ * A webhook call, sent again while n8n answers 404: it may answer the activation before its
+ * webhooks are registered.
+ */
+async function whenRegistered(send: () => Promise<Response>, what: string): Promise<Response> {
+	let answer = await send();
+	if (answer.status === 404)
+		await until(async () => (answer = await send()).status !== 404, REGISTERED_MS, what, 200);
+	return answer;
+}
+
 /** One run started through the webhook in the start node's place; its execution read once it ends. */
 async function webhookRun(workflow: Published, items: unknown[], first: boolean): Promise<RunView> {
 	const { session, start } = workflow;
-	if (first) {
-		const answer = await workflow.activate();
-		if (answer.status !== 200)
-			throw new Error(
-				`n8n did not publish the workflow: ${JSON.stringify(answer.body).slice(0, 1000)}`,
-			);
-	}
+	if (first) await publish(workflow);
 	const call = () =>
 		fetch(`${session.app.url}/webhook/${start.webhookPath}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({ items }),
 		});
-	let answer = await call();
-	// n8n may answer the activation before its webhook is registered: a 404 is retried until then.
-	if (answer.status === 404) {
-		await until(
-			async () => (answer = await call()).status !== 404,
-			REGISTERED_MS,
-			"n8n to register the workflow's webhook",
-			200,
-		);
-	}
+	const answer = await whenRegistered(call, "n8n to register the workflow's webhook");
 	if (!answer.ok)
 		throw new Error(
 			`n8n did not start the run (${answer.status}): ${(await answer.text()).slice(0, 500)}`,
@@ -253,13 +258,7 @@ async function requestRun(
 	first: boolean,
 ): Promise<RunView> {
 	const { session, start } = workflow;
-	if (first) {
-		const answer = await workflow.activate();
-		if (answer.status !== 200)
-			throw new Error(
-				`n8n did not publish the workflow: ${JSON.stringify(answer.body).slice(0, 1000)}`,
-			);
-	}
+	if (first) await publish(workflow);
 	const method = request.method ?? start.method ?? 'GET';
 	const path = (request.path ?? start.webhookPath ?? '').replace(/^\/+/, '');
 	const url = `${session.app.url}/webhook/${path}${request.query ? `?${new URLSearchParams(request.query).toString()}` : ''}`;
@@ -275,16 +274,13 @@ async function requestRun(
 					? undefined
 					: (asText ?? JSON.stringify(request.body)),
 		});
-	let answer = await send();
-	// n8n may answer the activation before its webhooks are registered: a 404 is asked again until
-	// then (a path or method the Webhook does not have stays 404, and is said so).
-	if (answer.status === 404 && first)
-		await until(
-			async () => (answer = await send()).status !== 404,
-			REGISTERED_MS,
-			`n8n to answer ${method} /webhook/${path} (404: is it the Webhook node's method and path?)`,
-			200,
-		);
+	// A path or method the Webhook does not have stays 404, and is said so.
+	const answer = first
+		? await whenRegistered(
+				send,
+				`n8n to answer ${method} /webhook/${path} (404: is it the Webhook node's method and path?)`,
+			)
+		: await send();
 	const text = await answer.text();
 	let body: unknown = text;
 	if (/json/i.test(answer.headers.get('content-type') ?? ''))
