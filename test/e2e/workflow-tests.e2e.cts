@@ -32,6 +32,8 @@ interface Breakage {
 	name: string;
 	test: string;
 	change(workflow: any, test: string): { workflow: any; test: string };
+	/** A breakage inside a sub-workflow: its export (in workflows/), changed. */
+	sub?: { file: string; change(workflow: any): any };
 	/** The case that must fail, and the start of the failed expectation's line. */
 	failing: { case: string; at: string; says?: RegExp };
 }
@@ -96,6 +98,20 @@ const BREAKAGES: Breakage[] = [
 		failing: {
 			case: 'the agent fetches dentists that run Meta ads, and is told what they cost',
 			at: 'expect.service.requests.0',
+		},
+	},
+	{
+		// Inside a sub-workflow: its expectations fail as the main workflow's do.
+		name: 'sub-workflow-maps-a-missing-field',
+		test: 'lead-sweep',
+		change: (w, t) => ({ workflow: w, test: t }),
+		sub: {
+			file: 'send-lead-to-crm',
+			change: (w) => ((node(w, 'HubSpot').parameters.email = '={{ $json.mail }}'), w),
+		},
+		failing: {
+			case: 'every plumber goes through the CRM sub-workflow, once each',
+			at: 'expect.workflows.Send a lead to the CRM.nodes.HubSpot.sent.every.email',
 		},
 	},
 	{
@@ -208,6 +224,20 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				`workflow: ./${b.name}.json`,
 			);
 			const changed = b.change(workflow, test);
+			if (b.sub) {
+				// The broken copy, named in the test file: it wins over the right one found by its ID.
+				const sub = JSON.parse(
+					readFileSync(join(PROJECT, 'workflows', `${b.sub.file}.json`), 'utf8'),
+				);
+				writeFileSync(
+					join(project, 'broken', `${b.name}.sub.json`),
+					JSON.stringify(b.sub.change(sub)),
+				);
+				changed.test = changed.test.replace(
+					/^workflow: .*$/m,
+					(line) => `${line}\nworkflows: [./${b.name}.sub.json]`,
+				);
+			}
 			// Only the case that must fail: the others would pass or fail for the same reason.
 			const file = parseDocument(changed.test);
 			const cases = file.get('cases') as YAMLSeq<YAMLMap>;
@@ -346,7 +376,7 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 		5 * MINUTE,
 	);
 
-	test('a wrong test file or a forgotten stub exits 2 naming its file, line and path, and no n8n starts', async () => {
+	test('a wrong test file, a forgotten stub or a sub-workflow not found exits 2 naming its file, line and path, and no n8n starts', async () => {
 		mkdirSync(join(project, 'wrong'), { recursive: true });
 		writeFileSync(
 			join(project, 'wrong', 'typos.test.yaml'),
@@ -374,6 +404,26 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				.replace(/^workflow: .*$/m, 'workflow: ../workflows/dentists-to-hubspot.json')
 				.replace(/^stubs:\n(  .*\n)+/m, ''),
 		);
+		// A sub-workflow's HubSpot without its stub.
+		writeFileSync(
+			join(project, 'wrong', 'forgot-in-sub.test.yaml'),
+			readFileSync(join(PROJECT, 'tests', 'lead-sweep.test.yaml'), 'utf8')
+				.replace(/^workflow: .*$/m, 'workflow: ../workflows/lead-sweep.json')
+				.replace(/^stubs:\n(  .*\n)+/m, ''),
+		);
+		// The workflow copied without the sub-workflow it calls.
+		mkdirSync(join(project, 'alone'), { recursive: true });
+		cpSync(
+			join(PROJECT, 'workflows', 'lead-sweep.json'),
+			join(project, 'alone', 'lead-sweep.json'),
+		);
+		writeFileSync(
+			join(project, 'wrong', 'sub-missing.test.yaml'),
+			readFileSync(join(PROJECT, 'tests', 'lead-sweep.test.yaml'), 'utf8').replace(
+				/^workflow: .*$/m,
+				'workflow: ../alone/lead-sweep.json',
+			),
+		);
 		const outcome = await runTests([
 			'wrong',
 			'--n8n',
@@ -391,6 +441,12 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 		);
 		expect(outcome.stdout).toMatch(
 			/^wrong\/forgot\.test\.yaml:2: workflow: node "HubSpot" \(n8n-nodes-base\.hubspot\) would call another service: stub it/m,
+		);
+		expect(outcome.stdout).toMatch(
+			/^wrong\/forgot-in-sub\.test\.yaml:\d+: workflow: node "HubSpot" \(n8n-nodes-base\.hubspot\) in sub-workflow "Send a lead to the CRM" would call another service: stub it/m,
+		);
+		expect(outcome.stdout).toMatch(
+			/^wrong\/sub-missing\.test\.yaml:\d+: workflow: node "Send to CRM" \(in "Plumbers to the CRM through a sub-workflow"\) calls workflow ID crmSubflow000001 \("Send a lead to the CRM"\), which is none of the exports looked at/m,
 		);
 		expect(outcome.stdout).toContain('nothing was run');
 		expect(outcome.stderr).not.toContain('starting n8n');

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
@@ -179,6 +179,65 @@ describe('workflow test files', () => {
 			'm.test.yaml:5: stubs.HubSpot.model: "HubSpot" (n8n-nodes-base.hubspot) is not a chat model: a model script stubs a chat model sub-node (stub this node with passThrough or items)',
 			'm.test.yaml:5: stubs.HubSpot.model.0.toolCalls.0.tool: turn 1 calls "Fetch leads", which the workflow does not have (its tools are nodes: Every morning, Fetch Leads, CRM contact, HubSpot)',
 		]);
+	});
+
+	it('finds sub-workflows by their ID beside the workflow or under workflows:, and names each one it cannot follow', () => {
+		const workflows = join(ROOT, 'test', 'workflow-tests', 'project', 'workflows');
+		const dir = mkdtempSync(join(tmpdir(), 'workflow-test-files-'));
+		const sweep = JSON.parse(readFileSync(join(workflows, 'lead-sweep.json'), 'utf8'));
+		writeFileSync(join(dir, 'sweep.json'), JSON.stringify(sweep));
+		// The caller with its call chosen by an expression, and a sub-workflow that calls itself.
+		sweep.nodes[2].parameters.workflowId.value = '={{ $json.flow }}';
+		writeFileSync(join(dir, 'by-expression.json'), JSON.stringify(sweep));
+		const sub = JSON.parse(readFileSync(join(workflows, 'send-lead-to-crm.json'), 'utf8'));
+		const looping = structuredClone(sub);
+		looping.nodes.push({ ...sweep.nodes[2], name: 'Again', parameters: { workflowId: sub.id } });
+		mkdirSync(join(dir, 'elsewhere'));
+		writeFileSync(join(dir, 'elsewhere', 'crm.json'), JSON.stringify(sub));
+		writeFileSync(join(dir, 'elsewhere', 'looping.json'), JSON.stringify(looping));
+		const file = (workflow: string, extra = '') =>
+			`workflow: ${workflow}\n${extra}stubs: { HubSpot: passThrough }\ncases: [{ name: x, expect: { workflows: { Send a lead to the CRM: { executions: 1 } } } }]\n`;
+		writeFileSync(join(dir, 'missing.test.yaml'), file('sweep.json'));
+		writeFileSync(
+			join(dir, 'listed.test.yaml'),
+			file('sweep.json', 'workflows: [elsewhere/crm.json]\n'),
+		);
+		writeFileSync(
+			join(dir, 'loop.test.yaml'),
+			file('sweep.json', 'workflows: [elsewhere/looping.json]\n'),
+		);
+		writeFileSync(
+			join(dir, 'expression.test.yaml'),
+			file('by-expression.json', 'workflows: [elsewhere/crm.json]\n'),
+		);
+		writeFileSync(
+			join(dir, 'stubbed.test.yaml'),
+			'workflow: sweep.json\nstubs: { Send to CRM: passThrough }\ncases: [{ name: x }]\n',
+		);
+
+		expect(problemsOf(dir, 'missing.test.yaml')).toEqual([
+			'missing.test.yaml:1: workflow: node "Send to CRM" (in "Plumbers to the CRM through a sub-workflow") calls workflow ID crmSubflow000001 ("Send a lead to the CRM"), which is none of the exports looked at (the *.json beside sweep.json): export it from n8n into ., list its file under workflows:, or stub the node',
+			expect.stringMatching(
+				/^missing\.test\.yaml:2: stubs\.HubSpot: the workflow has no node named "HubSpot"/,
+			),
+			'missing.test.yaml:3: cases.0.expect.workflows.Send a lead to the CRM: the workflow calls no sub-workflow named "Send a lead to the CRM" (it calls none the runner creates)',
+		]);
+		expect(problemsOf(dir, 'listed.test.yaml')).toEqual([]);
+		expect(loadTestFile('listed.test.yaml', dir).subWorkflows.map((s) => s.name)).toEqual([
+			'Send a lead to the CRM',
+		]);
+		expect(problemsOf(dir, 'loop.test.yaml')).toEqual([
+			'loop.test.yaml:2: workflows: workflows call each other (Send a lead to the CRM → Send a lead to the CRM): the runner creates a sub-workflow before its callers, so it cannot create a cycle; stub node "Again"',
+		]);
+		expect(problemsOf(dir, 'expression.test.yaml')).toEqual([
+			expect.stringMatching(
+				/^expression\.test\.yaml:2: workflows: node "Send to CRM" \(in "Plumbers to the CRM through a sub-workflow"\) chooses the workflow it calls with an expression/,
+			),
+			expect.stringMatching(/stubs\.HubSpot: the workflow has no node named "HubSpot"/),
+			expect.stringMatching(/calls no sub-workflow named "Send a lead to the CRM"/),
+		]);
+		// A call stubbed for the whole file needs no sub-workflow.
+		expect(problemsOf(dir, 'stubbed.test.yaml')).toEqual([]);
 	});
 
 	it('runs nothing while any file is wrong, and lists every problem of every file (exit 2)', async () => {

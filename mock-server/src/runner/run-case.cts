@@ -9,6 +9,7 @@ import {
 	checkDistinct,
 	checkRun,
 	checkService,
+	checkSubWorkflow,
 	type Failure,
 	type RunView,
 	type ServiceView,
@@ -30,9 +31,10 @@ import {
 } from './n8n/executions.cjs';
 import { until } from './n8n/rest.cjs';
 import type { Session } from './session.cjs';
+import { type CreatedSubWorkflow, createSubWorkflow } from './sub-workflow-runs.cjs';
 import { prepareWorkflow, type StartPlan } from './workflow/prepare.cjs';
 import { scheduleItem } from './workflow/schedule-item.cjs';
-import { recordersOf, sentOf } from './workflow/sent.cjs';
+import { recordersOf, type SentPlan, sentOf } from './workflow/sent.cjs';
 import { findStart } from './workflow/start.cjs';
 
 export type CaseResult = WorkflowTestCaseResult;
@@ -57,16 +59,37 @@ export async function runCase(
 	const { server, rest } = session;
 	const start = findStart(loaded.workflow, loaded.spec.start) as WorkflowNode;
 	const stubs = { ...loaded.spec.stubs, ...testCase.stubs };
-	const prepared = prepareWorkflow(loaded.workflow, {
-		start,
+	const adapt = {
 		stubs,
-		record: sentRead(testCase),
-		viaRequest: usesRequests(testCase),
 		modelCredential: session.model?.credential,
 		credential: session.credential,
 		label: `test: ${testCase.name}`,
-	});
+	};
 	await session.reset();
+	// Sub-workflows first (callees before callers), each published: the workflow calls them by ID.
+	const subs: CreatedSubWorkflow[] = [];
+	const subIds = new Map<string, string>();
+	try {
+		for (const sub of loaded.subWorkflows) {
+			const one = await createSubWorkflow(session, sub, {
+				...adapt,
+				created: subIds,
+				record: sentRead(testCase.expect?.workflows?.[sub.name]?.nodes),
+			});
+			subs.push(one);
+			subIds.set(sub.id, one.id);
+		}
+	} catch (error) {
+		await Promise.all(subs.map((s) => s.deactivate()));
+		throw error;
+	}
+	const prepared = prepareWorkflow(loaded.workflow, {
+		...adapt,
+		created: subIds,
+		start,
+		record: sentRead(...nodeExpectationMaps(testCase)),
+		viaRequest: usesRequests(testCase),
+	});
 	session.model?.scripts.load(
 		Object.fromEntries(
 			Object.entries(stubs).flatMap(([node, stub]) =>
@@ -131,19 +154,24 @@ export async function runCase(
 		}
 	} finally {
 		await deactivate().catch(() => undefined);
+		await Promise.all(subs.map((sub) => sub.deactivate()));
 	}
+	// Every execution of each sub-workflow in the case, once they have all ended.
+	const subViews = await Promise.all(
+		subs.map(async (sub) => {
+			const executions = await sub.executions();
+			return { sub, executions: executions.length, view: viewOf(executions, undefined) };
+		}),
+	);
 
-	const outputIndex = await outputIndexOf(session, prepared.workflow, testCase);
-	const recorders = recordersOf(prepared.sent);
-	for (const view of views) {
-		view.outputIndex = outputIndex;
-		view.told = (node) => session.model?.scripts.toldTo(node);
-		view.sent = Object.fromEntries(
-			Object.entries(prepared.sent).map(([node, plan]) => [node, sentOf(plan, view.nodes)]),
-		);
-		// The recorders' runs are the runner's, not the workflow's.
-		for (const recorder of recorders) delete view.nodes[recorder];
-	}
+	const outputIndex = await outputIndexOf(
+		session,
+		[loaded.workflow, ...loaded.subWorkflows.map((s) => s.workflow)],
+		testCase,
+	);
+	const told = (node: string) => session.model?.scripts.toldTo(node);
+	for (const view of views) completeView(view, prepared.sent, outputIndex, told);
+	for (const { sub, view } of subViews) completeView(view, sub.sent, outputIndex, told);
 	const failures: Failure[] = [];
 	// A script that ran out, or a tool the agent did not offer: the turn is named.
 	for (const { node, message } of session.model?.scripts.failures ?? [])
@@ -162,30 +190,65 @@ export async function runCase(
 		failures.push(
 			...(await checkService(e.service, await serviceView(session, before), 'expect.service')),
 		);
+	for (const [name, expectation] of Object.entries(e.workflows ?? {})) {
+		const ran = subViews.find((v) => v.sub.sub.name === name)!;
+		failures.push(
+			...checkSubWorkflow(expectation, ran.executions, ran.view, `expect.workflows.${name}`),
+		);
+	}
 	return result(failures, views.length);
 }
 
-/** Every node expectation of a case (the case's, every run's, each run's own), by node. */
-function nodeExpectations(testCase: TestCase): [string, NodeExpectation][] {
-	return [
-		testCase.expect,
-		testCase.expect?.everyRun,
-		...(Array.isArray(testCase.runs) ? testCase.runs.map((r) => r.expect) : []),
-	].flatMap((e: RunExpectation | undefined) =>
-		Object.entries(e?.nodes ?? {}).flatMap(([node, list]) =>
+/**
+ * A run's view as the checks read it: output names resolved, what stubbed nodes would have sent
+ * (from their recorders, whose runs are the runner's and leave the view), what models were told.
+ */
+function completeView(
+	view: RunView,
+	sent: Record<string, SentPlan>,
+	outputIndex: RunView['outputIndex'],
+	told: RunView['told'],
+): void {
+	view.outputIndex = outputIndex;
+	view.told = told;
+	view.sent = Object.fromEntries(
+		Object.entries(sent).map(([node, plan]) => [node, sentOf(plan, view.nodes)]),
+	);
+	for (const recorder of recordersOf(sent)) delete view.nodes[recorder];
+}
+
+type NodeExpectations = RunExpectation['nodes'];
+
+/** The node expectations of the tested workflow in a case: the case's, every run's, each run's. */
+const nodeExpectationMaps = (testCase: TestCase): NodeExpectations[] => [
+	testCase.expect?.nodes,
+	testCase.expect?.everyRun?.nodes,
+	...(Array.isArray(testCase.runs) ? testCase.runs.map((r) => r.expect?.nodes) : []),
+];
+
+/** Node expectations, one by one, with their node. */
+const flattened = (...maps: NodeExpectations[]): [string, NodeExpectation][] =>
+	maps.flatMap((nodes) =>
+		Object.entries(nodes ?? {}).flatMap(([node, list]) =>
 			(Array.isArray(list) ? list : [list]).map((x): [string, NodeExpectation] => [node, x]),
 		),
 	);
-}
+
+/** Every node expectation of a case, its sub-workflows' included, by node. */
+const nodeExpectations = (testCase: TestCase): [string, NodeExpectation][] =>
+	flattened(
+		...nodeExpectationMaps(testCase),
+		...Object.values(testCase.expect?.workflows ?? {}).map((w) => w.nodes),
+	);
 
 /** Whether the case calls the workflow's own Webhook with real requests (its own or a run's). */
 const usesRequests = (testCase: TestCase): boolean =>
 	testCase.request !== undefined ||
 	(Array.isArray(testCase.runs) && testCase.runs.some((r) => r.request !== undefined));
 
-/** The stubbed nodes a case reads what they would have sent of. */
-const sentRead = (testCase: TestCase): Set<string> =>
-	new Set(nodeExpectations(testCase).flatMap(([node, e]) => (e.sent ? [node] : [])));
+/** The stubbed nodes these expectations read what they would have sent of. */
+const sentRead = (...maps: NodeExpectations[]): Set<string> =>
+	new Set(flattened(...maps).flatMap(([node, e]) => (e.sent ? [node] : [])));
 
 /** n8n's answer to an activation: the workflow, or its error message. */
 type N8nAnswer = { status: number; body: { message?: string } | undefined };
@@ -362,7 +425,7 @@ const byIndex = (_node: string, output: number | string): number | undefined =>
  */
 async function outputIndexOf(
 	session: Session,
-	workflow: Workflow,
+	workflows: Workflow[],
 	testCase: TestCase,
 ): Promise<RunView['outputIndex']> {
 	const named = new Set(
@@ -372,7 +435,7 @@ async function outputIndexOf(
 		named.add(testCase.expect.distinct.node);
 	const names = new Map<string, string[] | undefined>();
 	for (const node of named) {
-		const found = workflow.nodes.find((n) => n.name === node);
+		const found = workflows.flatMap((w) => w.nodes).find((n) => n.name === node);
 		names.set(node, found ? await session.outputNames(found.type, found.typeVersion) : undefined);
 	}
 	return (node, output) => {
@@ -383,9 +446,10 @@ async function outputIndexOf(
 	};
 }
 
-function viewOf(executions: Execution[], start: StartPlan): RunView {
+/** What executions did, together (the node runs of each, in order); `start` of a trigger check. */
+function viewOf(executions: Execution[], start: StartPlan | undefined): RunView {
 	const outputIndex = byIndex;
-	if (!executions.length)
+	if (!executions.length && start)
 		// A check that found no change: the trigger ran and handed on nothing; nothing else ran.
 		return {
 			status: 'success',

@@ -10,6 +10,7 @@ import type {
 	RunExpectation,
 	SentExpectation,
 	ServiceExpectation,
+	SubWorkflowExpectation,
 } from '../file/schema.cjs';
 import type { NodeRun } from '../n8n/executions.cjs';
 import type { Sent } from '../workflow/sent.cjs';
@@ -233,6 +234,23 @@ function checkItems(
 			});
 	}
 	return failures;
+}
+
+/** A sub-workflow's executions in a case, all together: how many, their status, their nodes. */
+export function checkSubWorkflow(
+	expect: SubWorkflowExpectation,
+	executions: number,
+	run: RunView,
+	at: string,
+): Failure[] {
+	const { executions: count, ...rest } = expect;
+	const failures: Failure[] = [];
+	if (count !== undefined && !countHolds(count, executions))
+		failures.push({
+			at: `${at}.executions`,
+			message: `expected ${describeCount(count)} execution(s), got ${executions}${executions ? '' : ' (nothing called it: is its caller on the path the case takes?)'}`,
+		});
+	return [...failures, ...checkRun(rest, run, at)];
 }
 
 /** A field's values across all runs: none twice, and how many. */

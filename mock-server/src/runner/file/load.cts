@@ -8,8 +8,9 @@ import { dirname, relative, resolve } from 'node:path';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { findStart } from '../workflow/start.cjs';
+import { findSubWorkflows, type SubWorkflow } from '../workflow/sub-workflows.cjs';
 import type { Workflow } from '../workflow/workflow.cjs';
-import { field, misfits, nodeNamesIn } from './misfits.cjs';
+import { field, keysOf, type Misfit, misfits, nodeNamesIn } from './misfits.cjs';
 import { type TestFile, testFileSchema } from './schema.cjs';
 
 export interface FileProblem {
@@ -37,6 +38,8 @@ export interface LoadedTestFile {
 	spec: TestFile;
 	workflowPath: string;
 	workflow: Workflow;
+	/** The exports of the workflows it calls, callees first (sub-workflows.cts). */
+	subWorkflows: SubWorkflow[];
 }
 
 export type { Connections, Workflow, WorkflowNode } from '../workflow/workflow.cjs';
@@ -88,17 +91,22 @@ export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile 
 	const workflow = workflowPath
 		? readWorkflow(workflowPath, (m) => problems.push(problem(['workflow'], m)))
 		: undefined;
-	if (workflow) {
-		const names = new Set(workflow.nodes.map((n) => n.name));
-		for (const { path: at, name } of nodeNamesIn(raw))
-			if (!names.has(name))
-				problems.push(
-					problem(
-						at,
-						`the workflow has no node named "${name}" (it has: ${workflow.nodes.map((n) => n.name).join(', ')})`,
-					),
-				);
-	}
+	const listed = field(raw, 'workflows');
+	const subWorkflows =
+		workflow && workflowPath
+			? findSubWorkflows(workflow, workflowPath, {
+					listed: (Array.isArray(listed) ? listed : [])
+						.filter((f): f is string => typeof f === 'string')
+						.map((f) => resolve(dirname(resolve(cwd, path)), f)),
+					stubbed: (node) => keysOf(field(raw, 'stubs')).includes(node),
+					shown: (p) => relative(cwd, p),
+					refuse: (at, message) => problems.push(problem(at, message)),
+				})
+			: [];
+	if (workflow)
+		problems.push(
+			...unknownNames(raw, workflow, subWorkflows).map(({ at, message }) => problem(at, message)),
+		);
 	if (parsed.success && workflow) {
 		const spec = parsed.data;
 		if (
@@ -116,12 +124,54 @@ export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile 
 			problems.push(problem(spec.start ? ['start'] : ['workflow'], start));
 		else
 			problems.push(
-				...misfits(spec, workflow, start).map(({ at, message }) => problem(at, message)),
+				...misfits(spec, workflow, start, subWorkflows).map(({ at, message }) =>
+					problem(at, message),
+				),
 			);
 	}
 	if (problems.length || !parsed.success || !workflow || !workflowPath)
 		throw new TestFileError(problems);
-	return { file, spec: parsed.data, workflowPath, workflow };
+	return { file, spec: parsed.data, workflowPath, workflow, subWorkflows };
+}
+
+/**
+ * Names the file uses that are not where it uses them: a stub's in the workflow or any
+ * sub-workflow, a sub-workflow's among those the workflow calls, a sub-workflow expectation's node
+ * in that sub-workflow, every other in the workflow.
+ */
+function unknownNames(raw: unknown, workflow: Workflow, subs: SubWorkflow[]): Misfit[] {
+	const has = (w: Workflow, name: string) => w.nodes.some((n) => n.name === name);
+	const list = (w: Workflow) => w.nodes.map((n) => n.name).join(', ');
+	const found: Misfit[] = [];
+	for (const { path: at, name, scope } of nodeNamesIn(raw)) {
+		const sub = subs.find(
+			(s) => s.name === (scope.of === 'subWorkflowNode' ? scope.workflow : name),
+		);
+		if (scope.of === 'workflow' && !has(workflow, name))
+			found.push({
+				at,
+				message: `the workflow has no node named "${name}" (it has: ${list(workflow)})`,
+			});
+		else if (
+			scope.of === 'stub' &&
+			![workflow, ...subs.map((s) => s.workflow)].some((w) => has(w, name))
+		)
+			found.push({
+				at,
+				message: `the workflow has no node named "${name}" (it has: ${list(workflow)}${subs.map((s) => `; sub-workflow "${s.name}" has: ${list(s.workflow)}`).join('')})`,
+			});
+		else if (scope.of === 'subWorkflow' && !sub)
+			found.push({
+				at,
+				message: `the workflow calls no sub-workflow named "${name}" (${subs.length ? `it calls: ${subs.map((s) => `"${s.name}"`).join(', ')}` : 'it calls none the runner creates'})`,
+			});
+		else if (scope.of === 'subWorkflowNode' && sub && !has(sub.workflow, name))
+			found.push({
+				at,
+				message: `sub-workflow "${sub.name}" has no node named "${name}" (it has: ${list(sub.workflow)})`,
+			});
+	}
+	return found;
 }
 
 /** The exported workflow, or undefined with why (told to `refuse`). */

@@ -3,6 +3,7 @@
  * where it is in the file (load.cts adds the line). Read before anything runs, all in one pass.
  */
 import { isChatModel, needsStub, WEBHOOK } from '../workflow/node-kinds.cjs';
+import type { SubWorkflow } from '../workflow/sub-workflows.cjs';
 import type { Workflow, WorkflowNode } from '../workflow/workflow.cjs';
 import type { RunExpectation, TestFile } from './schema.cjs';
 
@@ -12,11 +13,20 @@ export interface Misfit {
 }
 
 /** Every check below that needs the file's shape right. */
-export function misfits(spec: TestFile, workflow: Workflow, start: WorkflowNode): Misfit[] {
+export function misfits(
+	spec: TestFile,
+	workflow: Workflow,
+	start: WorkflowNode,
+	subWorkflows: SubWorkflow[] = [],
+): Misfit[] {
 	return [
-		...unstubbed(spec, workflow, start),
+		...unstubbed(spec, workflow, start.name),
+		// A sub-workflow starts at its Execute Workflow Trigger, which runs inside n8n.
+		...subWorkflows.flatMap((sub) =>
+			unstubbed(spec, sub.workflow, '', ` in sub-workflow "${sub.name}"`),
+		),
 		...sentWithoutStub(spec),
-		...modelStubsOff(spec, workflow),
+		...modelStubsOff(spec, [workflow, ...subWorkflows.map((s) => s.workflow)]),
 		...requestsOff(spec, start),
 	];
 }
@@ -37,10 +47,10 @@ export const keysOf = (value: unknown): string[] =>
  * case's): one problem at the file's stubs when no case stubs a node, else one per case that
  * does not.
  */
-function unstubbed(spec: TestFile, workflow: Workflow, start: WorkflowNode): Misfit[] {
+function unstubbed(spec: TestFile, workflow: Workflow, start: string, where = ''): Misfit[] {
 	const found: Misfit[] = [];
-	for (const node of workflow.nodes.filter((n) => needsStub(n, start.name))) {
-		const advice = `node "${node.name}" (${node.type}) would call another service: stub it in the test file (stubs: { "${node.name}": passThrough }, or { items: [...] } for what it should hand on)`;
+	for (const node of workflow.nodes.filter((n) => needsStub(n, start))) {
+		const advice = `node "${node.name}" (${node.type})${where} would call another service: stub it in the test file (stubs: { "${node.name}": passThrough }, or { items: [...] } for what it should hand on)`;
 		if (spec.stubs?.[node.name]) continue;
 		const missing = spec.cases.flatMap((c, i) => (c.stubs?.[node.name] ? [] : [i]));
 		if (missing.length === spec.cases.length)
@@ -91,9 +101,9 @@ function requestsOff(spec: TestFile, start: WorkflowNode): Misfit[] {
 }
 
 /** A model stub on a node that is not a chat model, or a turn calling a tool the workflow lacks. */
-function modelStubsOff(spec: TestFile, workflow: Workflow): Misfit[] {
+function modelStubsOff(spec: TestFile, workflows: Workflow[]): Misfit[] {
 	const found: Misfit[] = [];
-	const nodes = new Map(workflow.nodes.map((n) => [n.name, n]));
+	const nodes = new Map(workflows.flatMap((w) => w.nodes).map((n) => [n.name, n]));
 	const check = (stubs: TestFile['stubs'], at: PropertyKey[]) => {
 		for (const [name, stub] of Object.entries(stubs ?? {})) {
 			const node = nodes.get(name);
@@ -109,7 +119,7 @@ function modelStubsOff(spec: TestFile, workflow: Workflow): Misfit[] {
 					if (!nodes.has(call.tool))
 						found.push({
 							at: [...at, name, 'model', t, 'toolCalls', k, 'tool'],
-							message: `turn ${t + 1} calls "${call.tool}", which the workflow does not have (its tools are nodes: ${workflow.nodes.map((n) => n.name).join(', ')})`,
+							message: `turn ${t + 1} calls "${call.tool}", which the workflow does not have (its tools are nodes: ${[...nodes.keys()].join(', ')})`,
 						});
 				});
 			});
@@ -125,7 +135,7 @@ function sentWithoutStub(spec: TestFile): Misfit[] {
 	const found: Misfit[] = [];
 	spec.cases.forEach((c, i) => {
 		const stubbed = (node: string) => !!(spec.stubs?.[node] ?? c.stubs?.[node]);
-		const check = (e: RunExpectation | undefined, at: PropertyKey[]) => {
+		const check = (e: Pick<RunExpectation, 'nodes'> | undefined, at: PropertyKey[]) => {
 			for (const [node, list] of Object.entries(e?.nodes ?? {}))
 				(Array.isArray(list) ? list : [list]).forEach((x, k) => {
 					if (x.sent && !stubbed(node))
@@ -137,32 +147,53 @@ function sentWithoutStub(spec: TestFile): Misfit[] {
 		};
 		check(c.expect, ['cases', i, 'expect']);
 		check(c.expect?.everyRun, ['cases', i, 'expect', 'everyRun']);
+		for (const [name, e] of Object.entries(c.expect?.workflows ?? {}))
+			check(e, ['cases', i, 'expect', 'workflows', name]);
 		if (Array.isArray(c.runs))
 			c.runs.forEach((r, j) => check(r.expect, ['cases', i, 'runs', j, 'expect']));
 	});
 	return found;
 }
 
-/** Every node name the file mentions, with where it is; read from the file as written. */
-export function nodeNamesIn(spec: unknown): { path: PropertyKey[]; name: string }[] {
-	const found: { path: PropertyKey[]; name: string }[] = [];
-	const check = (name: unknown, path: PropertyKey[]) => {
-		if (typeof name === 'string') found.push({ path, name });
+/**
+ * Where a name the file mentions must be found: a node of the workflow, a stubbed node (in the
+ * workflow or a sub-workflow), a sub-workflow, or a node of that sub-workflow.
+ */
+export type NameScope =
+	| { of: 'workflow' }
+	| { of: 'stub' }
+	| { of: 'subWorkflow' }
+	| { of: 'subWorkflowNode'; workflow: string };
+
+/** Every node (and sub-workflow) name the file mentions, with where it is; read as written. */
+export function nodeNamesIn(
+	spec: unknown,
+): { path: PropertyKey[]; name: string; scope: NameScope }[] {
+	const found: { path: PropertyKey[]; name: string; scope: NameScope }[] = [];
+	const check = (name: unknown, path: PropertyKey[], scope: NameScope = { of: 'workflow' }) => {
+		if (typeof name === 'string') found.push({ path, name, scope });
 	};
-	const checkRun = (e: unknown, at: PropertyKey[]) => {
-		check(field(field(e, 'error'), 'node'), [...at, 'error', 'node']);
-		for (const name of keysOf(field(e, 'nodes'))) check(name, [...at, 'nodes', name]);
+	const checkRun = (e: unknown, at: PropertyKey[], scope?: NameScope) => {
+		check(field(field(e, 'error'), 'node'), [...at, 'error', 'node'], scope);
+		for (const name of keysOf(field(e, 'nodes'))) check(name, [...at, 'nodes', name], scope);
 	};
 	check(field(spec, 'start'), ['start']);
-	for (const name of keysOf(field(spec, 'stubs'))) check(name, ['stubs', name]);
+	for (const name of keysOf(field(spec, 'stubs'))) check(name, ['stubs', name], { of: 'stub' });
 	const cases = field(spec, 'cases');
 	(Array.isArray(cases) ? cases : []).forEach((c: unknown, i) => {
 		const at = ['cases', i];
-		for (const name of keysOf(field(c, 'stubs'))) check(name, [...at, 'stubs', name]);
+		for (const name of keysOf(field(c, 'stubs')))
+			check(name, [...at, 'stubs', name], { of: 'stub' });
 		const expect = field(c, 'expect');
 		checkRun(expect, [...at, 'expect']);
 		checkRun(field(expect, 'everyRun'), [...at, 'expect', 'everyRun']);
 		check(field(field(expect, 'distinct'), 'node'), [...at, 'expect', 'distinct', 'node']);
+		const workflows = field(expect, 'workflows');
+		for (const name of keysOf(workflows)) {
+			const path = [...at, 'expect', 'workflows', name];
+			check(name, path, { of: 'subWorkflow' });
+			checkRun(field(workflows, name), path, { of: 'subWorkflowNode', workflow: name });
+		}
 		const runs = field(c, 'runs');
 		if (Array.isArray(runs))
 			runs.forEach((r: unknown, j) => checkRun(field(r, 'expect'), [...at, 'runs', j, 'expect']));

@@ -179,6 +179,22 @@ const serviceExpectation = z.strictObject({
 		.meta({ description: 'true: every request the workflow made matches one of `requests`.' }),
 });
 
+/** A sub-workflow's executions in a case (every call of it together). */
+const subWorkflowExpectation = z
+	.strictObject({
+		executions: count.optional().meta({
+			description:
+				'How many times it ran (an Execute Workflow node run once per item counts each).',
+		}),
+		status: z
+			.enum(['success', 'error'])
+			.optional()
+			.meta({ description: 'error: one of its executions failed; success: none did.' }),
+		error: runExpectation.shape.error,
+		nodes: runExpectation.shape.nodes,
+	})
+	.meta({ id: 'SubWorkflowExpectation' });
+
 const caseExpectation = runExpectation
 	.extend({
 		everyRun: runExpectation.optional().meta({ description: 'What every run must show.' }),
@@ -200,6 +216,10 @@ const caseExpectation = runExpectation
 		service: serviceExpectation
 			.optional()
 			.meta({ description: 'The service after the whole case.' }),
+		workflows: z.record(z.string(), subWorkflowExpectation).optional().meta({
+			description:
+				'Per sub-workflow (by its name): what its executions in the case did, all together.',
+		}),
 	})
 	.meta({
 		id: 'CaseExpectation',
@@ -314,9 +334,10 @@ const stub = z
 		description:
 			'`passThrough` (hands on the items it received), `{items}` (hands on these instead), or `{model}` (a chat model sub-node, scripted).',
 	});
-const stubs = z
-	.record(z.string(), stub)
-	.meta({ description: 'Nodes (by name) of other services, not run: passThrough, or {items}.' });
+const stubs = z.record(z.string(), stub).meta({
+	description:
+		'Nodes (by name, in the workflow and its sub-workflows) of other services, not run: passThrough, {items} or {model}.',
+});
 
 const run = z
 	.strictObject({
@@ -387,6 +408,10 @@ export const testFileSchema = z
 			description:
 				"The Lead Inbox credential's API key: default the seed's first account, else a dev account.",
 		}),
+		workflows: z.array(z.string().min(1)).optional().meta({
+			description:
+				"Exports of the sub-workflows it calls (Execute Workflow), relative to this file: only those not beside the workflow's own export (found there by their ID).",
+		}),
 		stubs: stubs.optional(),
 		cases: z.array(testCase).min(1),
 	})
@@ -406,6 +431,7 @@ export type ServiceExpectation = z.output<typeof serviceExpectation>;
 export type RunSpec = z.output<typeof run>;
 export type RequestSpec = z.output<typeof request>;
 export type ResponseExpectation = z.output<typeof responseExpectation>;
+export type SubWorkflowExpectation = z.output<typeof subWorkflowExpectation>;
 
 /** The JSON Schema editors validate test files with (published as workflow-test.schema.json). */
 export function testFileJsonSchema(): Record<string, unknown> {

@@ -19,6 +19,8 @@ const INSIDE_N8N = new Set(
 		'dateTime',
 		'debugHelper',
 		'editImage',
+		// Runs a sub-workflow of the same n8n (the runner creates it from the user's export).
+		'executeWorkflow',
 		'executeWorkflowTrigger',
 		'executionData',
 		'extractFromFile',
@@ -76,6 +78,8 @@ const INSIDE_N8N_AI = new Set(
 		'toolCode',
 		'toolCalculator',
 		'toolThink',
+		// Calls a sub-workflow of the same n8n, as Execute Workflow does.
+		'toolWorkflow',
 		'outputParserStructured',
 		'outputParserItemList',
 		'outputParserAutofixing',
@@ -123,8 +127,11 @@ export function staysInside(type: string): boolean {
 
 /** Whether a test must stub this node: enabled, not where runs start, and it would call out. */
 export function needsStub(
-	node: { name: string; type: string; disabled?: boolean },
+	node: { name: string; type: string; disabled?: boolean; parameters?: Record<string, unknown> },
 	start: string,
 ): boolean {
-	return !node.disabled && node.name !== start && !staysInside(node.type);
+	// Execute Workflow fetching its workflow from a URL fetches it from another service.
+	const fetched =
+		node.type === 'n8n-nodes-base.executeWorkflow' && node.parameters?.source === 'url';
+	return !node.disabled && node.name !== start && (fetched || !staysInside(node.type));
 }

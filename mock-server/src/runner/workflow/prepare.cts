@@ -9,14 +9,16 @@
  *   runner's scripted model, under the node's name; beside
  *   those a case reads `sent` of, recorders of what they would have sent (sent.cts).
  * - The package's nodes use the test's credential (whichever one the export names).
+ * - Calls of sub-workflows (Execute Workflow) go to the case's copies of them, made the same way.
  * Nodes that would call another service must be stubbed: the test file's check refuses one that is
- * not before anything starts (outside.cts).
+ * not before anything starts (file/misfits.cts).
  */
 import { randomUUID } from 'node:crypto';
 import { modelIdOf } from '../ai/script.cjs';
 import type { Stub } from '../file/schema.cjs';
 import { isOwnNode, isSchedule, LEAD_INBOX_TRIGGER, WEBHOOK } from './node-kinds.cjs';
 import { addRecorders, type SentPlan } from './sent.cjs';
+import { callsOf, retarget } from './sub-workflows.cjs';
 import type { Workflow, WorkflowNode } from './workflow.cjs';
 
 export interface StartPlan {
@@ -41,21 +43,27 @@ export interface Prepared {
 	sent: Record<string, SentPlan>;
 }
 
-export function prepareWorkflow(
+/** How a case changes the workflows it creates (the tested one and its sub-workflows alike). */
+export interface AdaptOptions {
+	stubs: Record<string, Stub>;
+	/** Stubbed nodes whose sent parameters a case reads. */
+	record?: Set<string>;
+	/** The credential of the scripted chat model (an OpenAI credential pointing at it). */
+	modelCredential?: { id: string; name: string };
+	credential: { id: string; name: string };
+	/** The sub-workflows created for the case: the export's ID to the ID in the test's n8n. */
+	created?: Map<string, string>;
+	label: string;
+}
+
+/**
+ * The export as a case creates it in its n8n: stubs in place, the test's credentials, calls to
+ * sub-workflows pointed at the case's copies, every execution kept.
+ */
+export function adaptWorkflow(
 	source: Workflow,
-	options: {
-		start: WorkflowNode;
-		stubs: Record<string, Stub>;
-		/** Stubbed nodes whose sent parameters a case reads. */
-		record?: Set<string>;
-		/** The case calls the workflow's own Webhook (its start) with real requests. */
-		viaRequest?: boolean;
-		/** The credential of the scripted chat model (an OpenAI credential pointing at it). */
-		modelCredential?: { id: string; name: string };
-		credential: { id: string; name: string };
-		label: string;
-	},
-): Prepared {
+	options: AdaptOptions,
+): { workflow: Workflow; sent: Record<string, SentPlan> } {
 	const workflow = structuredClone(source);
 	for (const key of ['id', 'versionId', 'pinData', 'activeVersionId', 'shared', 'tags', 'meta'])
 		delete workflow[key];
@@ -76,6 +84,10 @@ export function prepareWorkflow(
 	for (const node of workflow.nodes)
 		if (isOwnNode(node.type) && !node.disabled)
 			node.credentials = { ...node.credentials, leadInboxApi: options.credential };
+	for (const { node, id } of callsOf(workflow)) {
+		const created = options.created?.get(id);
+		if (created) retarget(node, created);
+	}
 
 	const sent: Record<string, SentPlan> = {};
 	for (const node of [...workflow.nodes]) {
@@ -84,6 +96,18 @@ export function prepareWorkflow(
 		if (options.record?.has(node.name)) sent[node.name] = addRecorders(workflow, node, node.name);
 		stubNode(workflow, node, stub, options.modelCredential);
 	}
+	return { workflow, sent };
+}
+
+export function prepareWorkflow(
+	source: Workflow,
+	options: AdaptOptions & {
+		start: WorkflowNode;
+		/** The case calls the workflow's own Webhook (its start) with real requests. */
+		viaRequest?: boolean;
+	},
+): Prepared {
+	const { workflow, sent } = adaptWorkflow(source, options);
 
 	const start = options.start;
 	if (start.type === LEAD_INBOX_TRIGGER) {
