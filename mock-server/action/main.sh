@@ -41,7 +41,8 @@ if [ -n "${INPUT_TESTS:-}" ]; then
 	npm install --prefix "$state/install" --no-audit --no-fund --loglevel=error "$package" >/dev/null
 	read -r -a tests <<<"$INPUT_TESTS"
 	exec "$state/install/node_modules/.bin/lead-inbox-mock-server" test "${tests[@]}" --n8n "${INPUT_N8N:-2.40.7}" \
-		${INPUT_NODES:+--nodes "$INPUT_NODES"} ${INPUT_JUNIT:+--junit "$INPUT_JUNIT"}
+		${INPUT_NODES:+--nodes "$INPUT_NODES"} ${INPUT_JUNIT:+--junit "$INPUT_JUNIT"} \
+		${INPUT_REPORT:+--report "$INPUT_REPORT"} $([ "${INPUT_SHOW:-false}" = true ] && echo --show)
 fi
 
 seed="${INPUT_SEED:-}"

@@ -268,6 +268,9 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 						'2',
 						'--junit',
 						`reports/${line.version}.xml`,
+						'--show',
+						'--report',
+						`reports/cases-${line.version}`,
 					],
 					{ GITHUB_STEP_SUMMARY: summary },
 				);
@@ -284,6 +287,27 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 					'\u2713 tests/dentists-to-hubspot.test.yaml \u203a three mornings bring new dentists each, never one twice',
 				);
 				expect(outcome.stderr).toContain(`starting n8n ${line.version}`);
+				// What a passing case did, on the console (--show) and as JSON (--report).
+				expect(outcome.stdout).toContain(
+					'      sub-workflow "Send a lead to the CRM": 8 executions, success',
+				);
+				const sweep = JSON.parse(
+					readFileSync(
+						join(
+							project,
+							'reports',
+							`cases-${line.version}`,
+							'tests__lead-sweep.test.yaml',
+							'01-every-plumber-goes-through-the-CRM-sub-workflow-once-each.json',
+						),
+						'utf8',
+					),
+				);
+				expect(sweep.case.detail.workflows['Send a lead to the CRM']).toMatchObject({
+					executions: 8,
+					nodes: { 'Has email?': { items: [6, 2] }, HubSpot: { items: [6] } },
+					sent: { HubSpot: { items: 6 } },
+				});
 				const junit = readFileSync(join(project, 'reports', `${line.version}.xml`), 'utf8');
 				expect(junit).toContain(
 					`<testsuites name="n8n workflow tests" tests="${passed}" failures="0">`,
@@ -358,6 +382,8 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 					tests: 'tests/inbox-alert.test.yaml',
 					n8n: join(CACHE, 'n8n-2.40.7', 'node_modules', '.bin', 'n8n'),
 					junit: 'reports/action.xml',
+					report: 'reports/action-cases',
+					show: 'true',
 				},
 				{
 					workspace: project,
@@ -372,6 +398,21 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				'tests="1" failures="0"',
 			);
 			expect(readFileSync(summary, 'utf8')).toContain('all passed, 1 passed');
+			expect(action.log).toMatch(/^ {6}run 2: success$/m);
+			expect(
+				JSON.parse(
+					readFileSync(
+						join(
+							project,
+							'reports',
+							'action-cases',
+							'tests__inbox-alert.test.yaml',
+							'01-an-inbox-that-breaks-raises-one-alert-on-the-next-check.json',
+						),
+						'utf8',
+					),
+				).case.detail.runs,
+			).toHaveLength(3);
 		},
 		5 * MINUTE,
 	);

@@ -1,4 +1,10 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunView } from '../../mock-server/src/runner/expect/check.cjs';
+import { writeCaseReport } from '../../mock-server/src/runner/report/case-report.cjs';
 import { caseLines, summaryLines } from '../../mock-server/src/runner/report/console.cjs';
+import { detailLines, runDetail } from '../../mock-server/src/runner/report/detail.cjs';
 import { githubSummary } from '../../mock-server/src/runner/report/github.cjs';
 import { junitXml } from '../../mock-server/src/runner/report/junit.cjs';
 import type { FileResult } from '../../mock-server/src/runner/report/results.cjs';
@@ -35,6 +41,74 @@ describe('reports', () => {
 			'',
 			'\u2717 1 passed, 1 failed, in 1 file(s), 15.0 s',
 		]);
+	});
+
+	it('--show: each node per run with its items per output and the first, sends, the answer, sub-workflows, requests', () => {
+		const lead = (n: number) => ({ name: `Lead ${n}`, email: n % 2 ? `l${n}@x.test` : '' });
+		const view: RunView = {
+			status: 'success',
+			nodes: {
+				'Fetch Leads': [{ outputs: [[1, 2, 3, 4].map(lead), [{ charged: 4 }]], hints: [] }],
+				'Has email?': [
+					{ outputs: [[lead(1)], [lead(2)]], hints: [] },
+					{ outputs: [[lead(3)], [lead(4)]], hints: [] },
+				],
+				HubSpot: [],
+			},
+			sent: {
+				HubSpot: {
+					items: [{ email: 'l1@x.test' }, { email: 'l3@x.test' }],
+					errors: [
+						{ item: 1, parameter: 'additionalFields.companyName', message: 'no Company sheet' },
+					],
+				},
+			},
+			response: { status: 200, headers: {}, body: { added: 2 } },
+			outputIndex: () => 0,
+		};
+		const detail = {
+			runs: [runDetail(view)],
+			workflows: {
+				Notify: { executions: 2, ...runDetail({ ...view, sent: {}, response: undefined }) },
+			},
+			requests: ['POST /api/v1/niche-finder-leads {} -> 200 (body {"count":4})'],
+			creditsCharged: 4,
+		};
+		expect(detailLines(detail)).toEqual([
+			'      run 1: success',
+			'        Fetch Leads: outputs 0: 4, 1: 1  first: {"name":"Lead 1","email":"l1@x.test"}',
+			'        Has email?: outputs 0: 2, 1: 2 (2 runs)  first: {"name":"Lead 1","email":"l1@x.test"}',
+			'        HubSpot: 0 items',
+			'        HubSpot would have sent 2 items  first: {"email":"l1@x.test"}; 1 parameter(s) n8n could not resolve, the first: additionalFields.companyName: no Company sheet',
+			'        answered 200: {"added":2}',
+			'      sub-workflow "Notify": 2 executions, success',
+			'        Fetch Leads: outputs 0: 4, 1: 1  first: {"name":"Lead 1","email":"l1@x.test"}',
+			'        Has email?: outputs 0: 2, 1: 2 (2 runs)  first: {"name":"Lead 1","email":"l1@x.test"}',
+			'        HubSpot: 0 items',
+			'      service: 1 request, 4 credit(s) charged',
+			'        POST /api/v1/niche-finder-leads {} -> 200 (body {"count":4})',
+		]);
+		// --report: the same, per case, as JSON in a folder per test file.
+		const dir = mkdtempSync(join(tmpdir(), 'case-report-'));
+		const path = writeCaseReport(
+			dir,
+			{ ...files[0], cases: [{ ...files[0].cases[0], detail }] },
+			0,
+		);
+		expect(path).toBe(join(dir, 'tests__pull.test.yaml', '01-a-morning-pull-more.json'));
+		expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
+			file: 'tests/pull.test.yaml',
+			n8nVersion: '2.40.7',
+			case: JSON.parse(JSON.stringify({ ...files[0].cases[0], detail })),
+		});
+		expect(detail.runs[0].nodes['Has email?']).toEqual({
+			runs: 2,
+			items: [2, 2],
+			first: [
+				[lead(1), lead(3)],
+				[lead(2), lead(4)],
+			],
+		});
 	});
 
 	it('JUnit XML: a suite per file, a case per case, the failures with what failed, escaped', () => {

@@ -7,12 +7,15 @@ import './require-node.cjs';
 export { startMockServer, type MockServer } from './start.cjs';
 export type { MockServerOptions } from './options.cjs';
 export type {
+	WorkflowTestCaseDetail,
 	WorkflowTestCaseResult,
 	WorkflowTestFailure,
 	WorkflowTestFileResult,
+	WorkflowTestNodeDetail,
 	WorkflowTestOptions,
 	WorkflowTestProblem,
 	WorkflowTestResult,
+	WorkflowTestRunDetail,
 } from './workflow-test-types.cjs';
 export { runWorkflowTests } from './workflow-tests.cjs';
 export {

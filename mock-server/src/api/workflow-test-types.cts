@@ -29,6 +29,51 @@ export interface WorkflowTestOptions {
 	out?: (line: string) => void;
 	/** Each progress line (default: stderr). */
 	progress?: (line: string) => void;
+	/** Prints what each case did under its line, passed or not (`detail` is kept either way). */
+	show?: boolean;
+	/** Writes what each case did as JSON there: one file per case, under a folder per test file. */
+	report?: string;
+}
+
+/** A node in one run (or over a sub-workflow's executions): every run of it together. */
+export interface WorkflowTestNodeDetail {
+	/** How many times it ran. */
+	runs: number;
+	/** Items per output (index 0 the first output). */
+	items: number[];
+	/** The first few items per output (json). */
+	first: Record<string, unknown>[][];
+	/** Its error message, when it failed. */
+	error?: string;
+}
+
+/** What one run did. */
+export interface WorkflowTestRunDetail {
+	status: 'success' | 'error';
+	error?: { node?: string; message: string };
+	nodes: Record<string, WorkflowTestNodeDetail>;
+	/** What stubbed nodes a case reads `sent` of would have sent: how many, the first few. */
+	sent?: Record<
+		string,
+		{
+			items: number;
+			first: Record<string, unknown>[];
+			errors?: { item: number; parameter: string; message: string }[];
+		}
+	>;
+	/** What the caller of the Webhook got, for a run started by a request. */
+	response?: { status: number; headers: Record<string, string>; body: unknown };
+}
+
+/** What a case did, passed or not (with `show` or `report`). */
+export interface WorkflowTestCaseDetail {
+	runs: WorkflowTestRunDetail[];
+	/** Per sub-workflow (by name): its executions in the case, together. */
+	workflows?: Record<string, WorkflowTestRunDetail & { executions: number }>;
+	/** The requests the service got in the case, in order: method, path, query, status. */
+	requests: string[];
+	/** Credits the case's runs took from the credential's account. */
+	creditsCharged: number;
 }
 
 export interface WorkflowTestFailure {
@@ -44,6 +89,8 @@ export interface WorkflowTestCaseResult {
 	failures: WorkflowTestFailure[];
 	durationMs: number;
 	runs: number;
+	/** What the case did (with `show` or `report`). */
+	detail?: WorkflowTestCaseDetail;
 }
 
 export interface WorkflowTestFileResult {

@@ -21,6 +21,10 @@ Options:
   --nodes PATH    the nodes package: a packed .tgz or a package folder
                   (default: n8n-nodes-lead-inbox in ./node_modules)
   --junit FILE    also write a JUnit XML report
+  --show          print what each case did under its line, passed or not: each node's items
+                  per run (the count and the first), what stubbed nodes would have sent, the
+                  Webhook's answer, sub-workflows, the requests the service got
+  --report DIR    write the same per case as JSON (DIR/<test file>/<nn>-<case>.json)
   --jobs N        test files run side by side (default: one per two cores)
   --replay DIR    answer from recordings of the real services (the server's --replay)
   -h, --help      this help
@@ -39,6 +43,8 @@ export async function testCommand(argv: string[]): Promise<number> {
 				nodes: { type: 'string' },
 				'n8n-node': { type: 'string' },
 				junit: { type: 'string' },
+				show: { type: 'boolean' },
+				report: { type: 'string' },
 				jobs: { type: 'string' },
 				replay: { type: 'string' },
 				help: { type: 'boolean', short: 'h' },
@@ -67,6 +73,8 @@ export async function testCommand(argv: string[]): Promise<number> {
 			n8nNode: values['n8n-node'],
 			nodes: values.nodes,
 			junit: values.junit,
+			show: values.show,
+			report: values.report,
 			jobs,
 			replay: values.replay,
 		});

@@ -30,11 +30,12 @@ import {
 	readExecution,
 } from './n8n/executions.cjs';
 import { until } from './n8n/rest.cjs';
+import { type CaseDetail, runDetail } from './report/detail.cjs';
 import type { Session } from './session.cjs';
 import { type CreatedSubWorkflow, createSubWorkflow } from './sub-workflow-runs.cjs';
 import { prepareWorkflow, type StartPlan } from './workflow/prepare.cjs';
 import { scheduleItem } from './workflow/schedule-item.cjs';
-import { recordersOf, type SentPlan, sentOf } from './workflow/sent.cjs';
+import { type SentPlan, sentOf } from './workflow/sent.cjs';
 import { findStart } from './workflow/start.cjs';
 
 export type CaseResult = WorkflowTestCaseResult;
@@ -47,15 +48,9 @@ export async function runCase(
 	session: Session,
 	loaded: LoadedTestFile,
 	testCase: TestCase,
+	options: { detail?: boolean } = {},
 ): Promise<CaseResult> {
 	const started = Date.now();
-	const result = (failures: Failure[], runs: number): CaseResult => ({
-		name: testCase.name,
-		passed: failures.length === 0,
-		failures,
-		durationMs: Date.now() - started,
-		runs,
-	});
 	const { server, rest } = session;
 	const start = findStart(loaded.workflow, loaded.spec.start) as WorkflowNode;
 	const stubs = { ...loaded.spec.stubs, ...testCase.stubs };
@@ -170,8 +165,9 @@ export async function runCase(
 		testCase,
 	);
 	const told = (node: string) => session.model?.scripts.toldTo(node);
-	for (const view of views) completeView(view, prepared.sent, outputIndex, told);
-	for (const { sub, view } of subViews) completeView(view, sub.sent, outputIndex, told);
+	for (const view of views) completeView(view, loaded.workflow, prepared.sent, outputIndex, told);
+	for (const { sub, view } of subViews)
+		completeView(view, sub.sub.workflow, sub.sent, outputIndex, told);
 	const failures: Failure[] = [];
 	// A script that ran out, or a tool the agent did not offer: the turn is named.
 	for (const { node, message } of session.model?.scripts.failures ?? [])
@@ -196,15 +192,45 @@ export async function runCase(
 			...checkSubWorkflow(expectation, ran.executions, ran.view, `expect.workflows.${name}`),
 		);
 	}
-	return result(failures, views.length);
+	return {
+		name: testCase.name,
+		passed: failures.length === 0,
+		failures,
+		durationMs: Date.now() - started,
+		runs: views.length,
+		...(options.detail ? { detail: await caseDetail() } : {}),
+	};
+
+	/** What the case did, for --show and --report. */
+	async function caseDetail(): Promise<CaseDetail> {
+		const after = await server.admin.accounts.get(session.accountId);
+		const requests = await server.admin.requests.list();
+		return {
+			runs: views.map(runDetail),
+			...(subViews.length
+				? {
+						workflows: Object.fromEntries(
+							subViews.map(({ sub, executions, view }) => [
+								sub.sub.name,
+								{ executions, ...runDetail(view) },
+							]),
+						),
+					}
+				: {}),
+			requests: requests.map(requestLine),
+			creditsCharged: Math.max(0, before.credits - after.credits),
+		};
+	}
 }
 
 /**
  * A run's view as the checks read it: output names resolved, what stubbed nodes would have sent
- * (from their recorders, whose runs are the runner's and leave the view), what models were told.
+ * (from their recorders), what models were told, and only the export's own nodes (the runner's
+ * start, stub holders and recorders leave it).
  */
 function completeView(
 	view: RunView,
+	exported: Workflow,
 	sent: Record<string, SentPlan>,
 	outputIndex: RunView['outputIndex'],
 	told: RunView['told'],
@@ -214,7 +240,8 @@ function completeView(
 	view.sent = Object.fromEntries(
 		Object.entries(sent).map(([node, plan]) => [node, sentOf(plan, view.nodes)]),
 	);
-	for (const recorder of recordersOf(sent)) delete view.nodes[recorder];
+	const own = new Set(exported.nodes.map((n) => n.name));
+	for (const node of Object.keys(view.nodes)) if (!own.has(node)) delete view.nodes[node];
 }
 
 type NodeExpectations = RunExpectation['nodes'];
@@ -479,14 +506,7 @@ async function serviceView(
 	const { admin } = session.server;
 	const after = await admin.accounts.get(session.accountId);
 	const pools = await admin.accounts.pools(session.accountId);
-	const line = (r: {
-		method: string;
-		path: string;
-		query: unknown;
-		status: number | null;
-		body?: unknown;
-	}) =>
-		`${r.method} ${r.path} ${JSON.stringify(r.query)} -> ${r.status ?? 'dropped'} (body ${JSON.stringify(r.body) ?? 'not kept'})`;
+	const line = requestLine;
 	return {
 		creditsCharged: Math.max(0, before.credits - after.credits),
 		credits: after.credits,
@@ -511,4 +531,15 @@ async function serviceView(
 		allRequests: async () =>
 			(await admin.requests.list()).map((r) => ({ id: r.id, line: line(r) })),
 	};
+}
+
+/** A request the service got, as failures and reports show it. */
+function requestLine(r: {
+	method: string;
+	path: string;
+	query: unknown;
+	status: number | null;
+	body?: unknown;
+}): string {
+	return `${r.method} ${r.path} ${JSON.stringify(r.query)} -> ${r.status ?? 'dropped'} (body ${JSON.stringify(r.body) ?? 'not kept'})`;
 }

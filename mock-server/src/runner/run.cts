@@ -20,7 +20,9 @@ import {
 } from './file/load.cjs';
 import { type N8nInstall, resolveN8n } from './n8n/install.cjs';
 import { nodesSource } from './nodes-source.cjs';
+import { writeCaseReport } from './report/case-report.cjs';
 import { caseLines, summaryLines } from './report/console.cjs';
+import { detailLines } from './report/detail.cjs';
 import { appendGithubSummary } from './report/github.cjs';
 import { writeJunit } from './report/junit.cjs';
 import type { FileResult } from './report/results.cjs';
@@ -123,11 +125,17 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 				session = await openSession(test, host, { replay: options.replay });
 				for (const testCase of test.spec.cases) {
 					progress(`[${test.file}] running "${testCase.name}"`);
-					const outcome = await runCase(session, test, testCase).catch((error: Error) =>
+					const outcome = await runCase(session, test, testCase, {
+						detail: options.show || options.report !== undefined,
+					}).catch((error: Error) =>
 						notRun(testCase.name, `the case could not run: ${error.message}`),
 					);
 					result.cases.push(outcome);
 					for (const line of caseLines(test.file, outcome)) out(line);
+					if (options.show && outcome.detail)
+						for (const line of detailLines(outcome.detail)) out(line);
+					if (options.report !== undefined)
+						writeCaseReport(resolve(cwd, options.report), result, result.cases.length - 1);
 				}
 			} catch (error) {
 				result.error = (error as Error).message;

@@ -1,6 +1,7 @@
 /** The report CI reads: JUnit XML, a test suite per file and a test case per case. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { detailLines } from './detail.cjs';
 import { type FileResult, totals } from './results.cjs';
 
 const escape = (text: string): string =>
@@ -18,7 +19,11 @@ export function junitXml(files: FileResult[]): string {
 			const failure = c.passed
 				? ''
 				: `\n      <failure message="${escape(c.failures[0]?.message ?? 'failed')}">${escape(c.failures.map((f) => `${f.at}: ${f.message}`).join('\n'))}</failure>`;
-			return `    <testcase classname="${escape(file.file)}" name="${escape(c.name)}" time="${(c.durationMs / 1000).toFixed(3)}">${failure}${failure ? '\n    ' : ''}</testcase>`;
+			// What the case did (--show, --report), where CI shows a test's output.
+			const output = c.detail
+				? `\n      <system-out>${escape(detailLines(c.detail).join('\n'))}</system-out>`
+				: '';
+			return `    <testcase classname="${escape(file.file)}" name="${escape(c.name)}" time="${(c.durationMs / 1000).toFixed(3)}">${failure}${output}${failure || output ? '\n    ' : ''}</testcase>`;
 		});
 		const failures = file.cases.filter((c) => !c.passed).length;
 		return [

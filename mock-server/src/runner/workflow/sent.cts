@@ -116,7 +116,3 @@ export function sentOf(plan: SentPlan, nodes: Record<string, NodeRun[]>): Sent {
 	}
 	return { items, errors };
 }
-
-/** The recorders' names (their runs are the runner's, not the workflow's). */
-export const recordersOf = (plans: Record<string, SentPlan>): Set<string> =>
-	new Set(Object.values(plans).flatMap((p) => p.expressions.map((e) => e.recorder)));

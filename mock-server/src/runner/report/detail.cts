@@ -1,0 +1,102 @@
+/**
+ * What a case did, passed or not (`--show` prints it, `--report DIR` writes it as JSON): each
+ * node's items per run and output (the count and the first few), what stubbed nodes would have
+ * sent, the Webhook's answer, the sub-workflows' executions and the requests the service got.
+ */
+import type {
+	WorkflowTestCaseDetail as CaseDetail,
+	WorkflowTestNodeDetail as NodeDetail,
+	WorkflowTestRunDetail as RunDetail,
+} from '../../api/workflow-test-types.cjs';
+import type { RunView } from '../expect/check.cjs';
+import { shown } from '../expect/match.cjs';
+
+export type { CaseDetail, RunDetail };
+
+/** Items kept per node output (the report is for reading, not a copy of n8n's database). */
+const FIRST = 3;
+
+/** A node's runs: how many, the items on each output (all runs together), the first few. */
+function nodeDetail(runs: RunView['nodes'][string]): NodeDetail {
+	const outputs = Math.max(1, ...runs.map((r) => r.outputs.length));
+	const items = Array.from({ length: outputs }, (_, o) => runs.flatMap((r) => r.outputs[o] ?? []));
+	const error = runs.find((r) => r.error)?.error?.message;
+	return {
+		runs: runs.length,
+		items: items.map((list) => list.length),
+		first: items.map((list) => list.slice(0, FIRST)),
+		...(error ? { error } : {}),
+	};
+}
+
+/** One run (or the sub-workflow's executions) as the report shows it. */
+export function runDetail(view: RunView): RunDetail {
+	return {
+		status: view.status,
+		...(view.error ? { error: view.error } : {}),
+		nodes: Object.fromEntries(
+			Object.entries(view.nodes).map(([name, runs]) => [name, nodeDetail(runs)]),
+		),
+		...(view.sent && Object.keys(view.sent).length
+			? {
+					sent: Object.fromEntries(
+						Object.entries(view.sent).map(([node, sent]) => [
+							node,
+							{
+								items: sent.items.length,
+								first: sent.items.slice(0, FIRST),
+								...(sent.errors.length ? { errors: sent.errors } : {}),
+							},
+						]),
+					),
+				}
+			: {}),
+		...(view.response ? { response: view.response } : {}),
+	};
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** A run's lines under its case: each node's items per output and the first one, then its sends. */
+function runLines(run: RunDetail, indent: string): string[] {
+	const lines: string[] = [];
+	for (const [name, node] of Object.entries(run.nodes)) {
+		const counts =
+			node.items.length > 1
+				? `outputs ${node.items.map((n, o) => `${o}: ${n}`).join(', ')}`
+				: plural(node.items[0], 'item');
+		const first = node.first.find((list) => list.length)?.[0];
+		lines.push(
+			`${indent}${name}: ${counts}${node.runs > 1 ? ` (${node.runs} runs)` : ''}${node.error ? `, error: ${node.error}` : ''}${first ? `  first: ${shown(first, 160)}` : ''}`,
+		);
+	}
+	for (const [name, sent] of Object.entries(run.sent ?? {}))
+		lines.push(
+			`${indent}${name} would have sent ${plural(sent.items, 'item')}${sent.first.length ? `  first: ${shown(sent.first[0], 200)}` : ''}${sent.errors?.length ? `; ${sent.errors.length} parameter(s) n8n could not resolve, the first: ${sent.errors[0].parameter}: ${sent.errors[0].message}` : ''}`,
+		);
+	if (run.response)
+		lines.push(`${indent}answered ${run.response.status}: ${shown(run.response.body, 200)}`);
+	return lines;
+}
+
+/** The lines `--show` prints under a case's own. */
+export function detailLines(detail: CaseDetail): string[] {
+	const lines: string[] = [];
+	detail.runs.forEach((run, r) => {
+		lines.push(
+			`      run ${r + 1}: ${run.status}${run.error ? ` at "${run.error.node ?? '?'}": ${run.error.message}` : ''}`,
+		);
+		lines.push(...runLines(run, '        '));
+	});
+	for (const [name, sub] of Object.entries(detail.workflows ?? {})) {
+		lines.push(
+			`      sub-workflow "${name}": ${plural(sub.executions, 'execution')}, ${sub.status}`,
+		);
+		lines.push(...runLines(sub, '        '));
+	}
+	lines.push(
+		`      service: ${plural(detail.requests.length, 'request')}, ${detail.creditsCharged} credit(s) charged`,
+	);
+	for (const request of detail.requests) lines.push(`        ${request}`);
+	return lines;
+}
