@@ -143,6 +143,37 @@ describe('workflow test files', () => {
 		]);
 	});
 
+	it('refuses a body to a form, form fields to a Webhook and a field the form lacks', () => {
+		const workflows = join(ROOT, 'test', 'workflow-tests', 'project', 'workflows');
+		const dir = project({
+			'form.json': readFileSync(join(workflows, 'lead-request-form.json'), 'utf8'),
+			'hook.json': readFileSync(join(workflows, 'lead-request-webhook.json'), 'utf8'),
+			'f.test.yaml': [
+				'workflow: form.json',
+				'stubs: { Add to sheet: passThrough }',
+				'cases:',
+				'  - name: a body',
+				'    request: { body: { Niche: dentist } }',
+				'  - name: a field the form lacks',
+				'    request: { form: { Niche: dentist, Town: Austin } }',
+				'',
+			].join('\n'),
+			'w.test.yaml': [
+				'workflow: hook.json',
+				'stubs: { Add to sheet: passThrough }',
+				'cases: [{ name: fields, request: { form: { niche: dentist } } }]',
+				'',
+			].join('\n'),
+		});
+		expect(problemsOf(dir, 'f.test.yaml')).toEqual([
+			'f.test.yaml:5: cases.0.request.body: "Lead request form" is a Form Trigger: give its fields as form: { <label>: value } (it has: Niche, City, How many, Only with a Meta pixel)',
+			'f.test.yaml:7: cases.1.request.form.Town: the form of "Lead request form" has no field "Town" (it has: Niche, City, How many, Only with a Meta pixel)',
+		]);
+		expect(problemsOf(dir, 'w.test.yaml')).toEqual([
+			'w.test.yaml:3: cases.0.request.form: "Lead request" is a Webhook, not a Form Trigger: send what it takes as body (JSON or text)',
+		]);
+	});
+
 	it('refuses a request to a workflow that does not start at a Webhook, and an answer no request asked for', () => {
 		const dir = project({
 			'h.test.yaml': [
@@ -157,7 +188,7 @@ describe('workflow test files', () => {
 			].join('\n'),
 		});
 		expect(problemsOf(dir, 'h.test.yaml')).toEqual([
-			'h.test.yaml:5: cases.0.request: the workflow starts at "Every morning" (n8n-nodes-base.scheduleTrigger), not a Webhook: a request calls a Webhook; give input items instead',
+			'h.test.yaml:5: cases.0.request: the workflow starts at "Every morning" (n8n-nodes-base.scheduleTrigger), not a Webhook or a Form Trigger: a request calls one of those; give input items instead',
 			'h.test.yaml:7: cases.1.expect.response: the case sends no request, so there is no answer to check: give it a request',
 		]);
 	});

@@ -33,6 +33,7 @@ import { until } from './n8n/rest.cjs';
 import { type CaseDetail, runDetail } from './report/detail.cjs';
 import type { Session } from './session.cjs';
 import { type CreatedSubWorkflow, createSubWorkflow } from './sub-workflow-runs.cjs';
+import { formData } from './workflow/form.cjs';
 import { prepareWorkflow, type StartPlan } from './workflow/prepare.cjs';
 import { scheduleItem } from './workflow/schedule-item.cjs';
 import { type SentPlan, sentOf } from './workflow/sent.cjs';
@@ -351,16 +352,18 @@ async function requestRun(
 	if (first) await publish(workflow);
 	const method = request.method ?? start.method ?? 'GET';
 	const path = (request.path ?? start.webhookPath ?? '').replace(/^\/+/, '');
-	const url = `${session.app.url}/webhook/${path}${request.query ? `?${new URLSearchParams(request.query).toString()}` : ''}`;
-	// JSON (an object, a list, a number) is sent as JSON; text as it is.
+	const under = start.form ? 'form' : 'webhook';
+	const url = `${session.app.url}/${under}/${path}${request.query ? `?${new URLSearchParams(request.query).toString()}` : ''}`;
+	// A form's fields as its page sends them; JSON (an object, a list, a number) as JSON; text as it is.
 	const asText = typeof request.body === 'string' ? request.body : undefined;
 	const json = request.body !== undefined && asText === undefined;
 	const send = () =>
 		fetch(url, {
 			method,
 			headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...request.headers },
-			body:
-				method === 'GET' || method === 'HEAD' || request.body === undefined
+			body: start.form
+				? formData(start.form, request.form ?? {})
+				: method === 'GET' || method === 'HEAD' || request.body === undefined
 					? undefined
 					: (asText ?? JSON.stringify(request.body)),
 		});
@@ -368,7 +371,7 @@ async function requestRun(
 	const answer = first
 		? await whenRegistered(
 				send,
-				`n8n to answer ${method} /webhook/${path} (404: is it the Webhook node's method and path?)`,
+				`n8n to answer ${method} /${under}/${path} (404: is it the node's method and path?)`,
 			)
 		: await send();
 	const text = await answer.text();

@@ -2,10 +2,11 @@
  * A test file against the workflow it tests: what it asks that the workflow cannot do, each with
  * where it is in the file (load.cts adds the line). Read before anything runs, all in one pass.
  */
-import { isChatModel, needsStub, WEBHOOK } from '../workflow/node-kinds.cjs';
+import { formFieldNames } from '../workflow/form.cjs';
+import { FORM_TRIGGER, isChatModel, needsStub, takesRequests } from '../workflow/node-kinds.cjs';
 import type { SubWorkflow } from '../workflow/sub-workflows.cjs';
 import type { Workflow, WorkflowNode } from '../workflow/workflow.cjs';
-import type { RunExpectation, TestFile } from './schema.cjs';
+import type { RequestSpec, RunExpectation, TestFile } from './schema.cjs';
 
 export interface Misfit {
 	at: PropertyKey[];
@@ -66,23 +67,46 @@ function unstubbed(spec: TestFile, workflow: Workflow, start: string, where = ''
 }
 
 /**
- * Requests and their answers where they cannot be: a request to a workflow whose start is not a
- * Webhook, an expected response in a case that sends no request.
+ * Requests and their answers where they cannot be: a request to a workflow whose start is neither
+ * a Webhook nor a Form Trigger, a body to a form or fields to a Webhook, a field the form lacks, an
+ * expected response in a case that sends no request.
  */
 function requestsOff(spec: TestFile, start: WorkflowNode): Misfit[] {
 	const found: Misfit[] = [];
+	const form = start.type === FORM_TRIGGER ? formFieldNames(start) : undefined;
 	spec.cases.forEach((c, i) => {
 		const runs = Array.isArray(c.runs) ? c.runs : [];
-		const requests: PropertyKey[][] = [
-			...(c.request ? [['cases', i, 'request']] : []),
-			...runs.flatMap((r, j) => (r.request ? [['cases', i, 'runs', j, 'request']] : [])),
+		const requests: [PropertyKey[], RequestSpec][] = [
+			...(c.request ? [[['cases', i, 'request'], c.request] as [PropertyKey[], RequestSpec]] : []),
+			...runs.flatMap((r, j) =>
+				r.request
+					? [[['cases', i, 'runs', j, 'request'], r.request] as [PropertyKey[], RequestSpec]]
+					: [],
+			),
 		];
-		if (requests.length && start.type !== WEBHOOK)
-			for (const at of requests)
+		for (const [at, request] of requests) {
+			if (!takesRequests(start.type))
 				found.push({
 					at,
-					message: `the workflow starts at "${start.name}" (${start.type}), not a Webhook: a request calls a Webhook; give input items instead`,
+					message: `the workflow starts at "${start.name}" (${start.type}), not a Webhook or a Form Trigger: a request calls one of those; give input items instead`,
 				});
+			else if (form && request.body !== undefined)
+				found.push({
+					at: [...at, 'body'],
+					message: `"${start.name}" is a Form Trigger: give its fields as form: { <label>: value } (it has: ${form.join(', ')})`,
+				});
+			else if (!form && request.form)
+				found.push({
+					at: [...at, 'form'],
+					message: `"${start.name}" is a Webhook, not a Form Trigger: send what it takes as body (JSON or text)`,
+				});
+			for (const name of Object.keys((form && request.form) || {}))
+				if (!form!.includes(name))
+					found.push({
+						at: [...at, 'form', name],
+						message: `the form of "${start.name}" has no field "${name}" (it has: ${form!.join(', ')})`,
+					});
+		}
 		if (requests.length) return;
 		const responses: PropertyKey[][] = [
 			...(c.expect?.response ? [['cases', i, 'expect', 'response']] : []),

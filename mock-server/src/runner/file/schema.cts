@@ -274,21 +274,28 @@ const request = z
 		method: z
 			.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'])
 			.optional()
-			.meta({ description: "Default the Webhook node's HTTP method." }),
+			.meta({ description: "Default the Webhook node's HTTP method (a Form Trigger's POST)." }),
 		path: z.string().optional().meta({
 			description:
-				"Under /webhook/: default the Webhook node's own path (give it for a path with :parameters).",
+				"Under /webhook/ (a Form Trigger's under /form/): default the node's own path (give it for a path with :parameters).",
 		}),
 		query: z.record(z.string(), z.string()).optional().meta({ description: 'Query parameters.' }),
 		headers: z.record(z.string(), z.string()).optional().meta({ description: 'Request headers.' }),
 		body: z.unknown().optional().meta({
 			description: 'JSON (an object or a list: sent as application/json), or text as it is.',
 		}),
+		form: z
+			.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
+			.optional()
+			.meta({
+				description:
+					"A Form Trigger's fields, by label (or field name), as a person fills them in (a list for checkboxes and multiple choice): sent as the form sends them (multipart/form-data).",
+			}),
 	})
 	.meta({
 		id: 'Request',
 		description:
-			"Calls the workflow's Webhook for real (its production URL, the workflow published): the items its start hands on are n8n's own, and expect.response checks the answer.",
+			"Calls the workflow's Webhook or Form Trigger for real (its production URL, the workflow published): the items its start hands on are n8n's own, and expect.response checks the answer.",
 	});
 
 /** One answer of a scripted chat model: tools to call, or the text that ends the conversation. */

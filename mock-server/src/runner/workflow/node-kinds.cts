@@ -23,6 +23,8 @@ const INSIDE_N8N = new Set(
 		'executeWorkflow',
 		'executeWorkflowTrigger',
 		'executionData',
+		// Its form is served by n8n; a test submits it (a case's request).
+		'formTrigger',
 		'extractFromFile',
 		'filter',
 		'function',
@@ -117,6 +119,12 @@ export const LEAD_INBOX_TRIGGER = `${OWN_PACKAGE}leadInboxTrigger`;
 
 /** n8n's Webhook: a test may call it for real (a case's request). */
 export const WEBHOOK = 'n8n-nodes-base.webhook';
+
+/** n8n's Form Trigger: a test may submit its form for real (a case's request with `form`). */
+export const FORM_TRIGGER = 'n8n-nodes-base.formTrigger';
+
+/** Start nodes a case's request calls for real. */
+export const takesRequests = (type: string): boolean => type === WEBHOOK || type === FORM_TRIGGER;
 
 export const isOwnNode = (type: string): boolean => type.startsWith(OWN_PACKAGE);
 

@@ -16,7 +16,13 @@
 import { randomUUID } from 'node:crypto';
 import { modelIdOf } from '../ai/script.cjs';
 import type { Stub } from '../file/schema.cjs';
-import { isOwnNode, isSchedule, LEAD_INBOX_TRIGGER, WEBHOOK } from './node-kinds.cjs';
+import {
+	FORM_TRIGGER,
+	isOwnNode,
+	isSchedule,
+	LEAD_INBOX_TRIGGER,
+	takesRequests,
+} from './node-kinds.cjs';
 import { addRecorders, type SentPlan } from './sent.cjs';
 import { callsOf, retarget } from './sub-workflows.cjs';
 import type { Workflow, WorkflowNode } from './workflow.cjs';
@@ -34,6 +40,8 @@ export interface StartPlan {
 	webhookPath?: string;
 	/** For request starts: the Webhook node's own HTTP method. */
 	method?: string;
+	/** For request starts at a Form Trigger: the node (its fields), called under /form/. */
+	form?: WorkflowNode;
 }
 
 export interface Prepared {
@@ -120,11 +128,16 @@ export function prepareWorkflow(
 		};
 		return { workflow, start: { kind: 'poll', node: start.name, schedule: false }, sent };
 	}
-	if (options.viaRequest && start.type === WEBHOOK) {
-		// The Webhook stays as exported: the runner publishes the workflow and calls its production URL.
-		const webhook = workflow.nodes.find((n) => n.name === start.name)!;
+	if (options.viaRequest && takesRequests(start.type)) {
+		// The Webhook (or Form Trigger) stays as exported: the runner publishes the workflow and
+		// calls its production URL (a form's under /form/, where n8n serves it).
+		const node = workflow.nodes.find((n) => n.name === start.name)!;
 		const text = (value: unknown) => (typeof value === 'string' ? value : '');
-		const path = text(webhook.parameters?.path) || text(webhook.webhookId);
+		const form = start.type === FORM_TRIGGER;
+		const path =
+			text(node.parameters?.path) ||
+			(form ? text((node.parameters?.options as { path?: unknown } | undefined)?.path) : '') ||
+			text(node.webhookId);
 		return {
 			workflow,
 			start: {
@@ -132,7 +145,8 @@ export function prepareWorkflow(
 				node: start.name,
 				schedule: false,
 				webhookPath: path.replace(/^\/+/, ''),
-				method: text(webhook.parameters?.httpMethod) || 'GET',
+				method: form ? 'POST' : text(node.parameters?.httpMethod) || 'GET',
+				...(form ? { form: node } : {}),
 			},
 			sent,
 		};

@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadTestFile } from '../mock-server/src/runner/file/load.cjs';
+import { runCase } from '../mock-server/src/runner/run-case.cjs';
+import { openSession, startHost } from '../mock-server/src/runner/session.cjs';
+import { ALL_LINES, installOf } from '../test/e2e/n8n-app.cjs';
+import { memoryOf } from './support.cjs';
+
+/**
+ * What `sent` and `response` expectations cost: the project's Webhook intake (a real request to
+ * the workflow's Webhook, Fetch Leads, a Google Sheets node stubbed, Respond to Webhook), one case
+ * checking only the run's status and item counts, and the same case also checking what the sheet
+ * would have been sent (a recorder per expression of the stubbed node, run by n8n beside it) and
+ * the caller's answer. Both on one warm n8n and one server, alternated so drift falls on both; the
+ * median of each, their ratio, and the n8n's peak RSS.
+ */
+const ROOT = join(__dirname, '..');
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const LINES = (process.env.BENCH_N8N_LINES ?? '2.40.7').split(',');
+const WORKFLOW = join(ROOT, 'test', 'workflow-tests', 'project', 'workflows', 'lead-request-webhook.json');
+
+const request = { method: 'POST', body: { niche: 'dentist', city: 'Austin, TX', count: 5 } };
+const counts = { 'Lead request': { items: 1 }, 'Fetch Leads': { items: 5 }, 'Add to sheet': { items: 5 } };
+const FILE = {
+	workflow: WORKFLOW,
+	seed: { accounts: [{ apiKey: 'lik_bench_expectations_01', credits: 100_000 }] },
+	stubs: { 'Add to sheet': 'passThrough' },
+	cases: [
+		{ name: 'without', request, expect: { status: 'success', nodes: counts } },
+		{
+			name: 'with sent and response',
+			request,
+			expect: {
+				status: 'success',
+				response: { status: 200, headers: { 'content-type': '/json/' }, body: { added: 5 } },
+				nodes: {
+					...counts,
+					'Add to sheet': {
+						items: 5,
+						sent: {
+							items: 5,
+							every: { operation: 'append', 'columns.value.Email': '/@/', 'columns.value.Company': '/\\w/' },
+						},
+					},
+				},
+			},
+		},
+	],
+};
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export async function benchWorkflowExpectations(): Promise<void> {
+	console.log(`\nsent and response expectations: the Webhook intake case without and with them (median of ${RUNS} each)`);
+	for (const version of LINES) {
+		const line = ALL_LINES.find((l) => l.version === version)!;
+		const dir = mkdtempSync(join(tmpdir(), 'bench-expectations-'));
+		writeFileSync(join(dir, 'intake.test.json'), JSON.stringify(FILE));
+		const loaded = loadTestFile(join(dir, 'intake.test.json'), dir);
+		const host = await startHost({
+			n8n: installOf(line),
+			nodes: { folder: ROOT },
+			dir: join(dir, 'n8n'),
+			progress: () => undefined,
+		});
+		const session = await openSession(loaded, host);
+		try {
+			const times: [number[], number[]] = [[], []];
+			// One of each first: n8n compiles and caches on a workflow's first runs.
+			for (let i = -1; i < RUNS; i++)
+				for (const c of [0, 1] as const) {
+					const started = performance.now();
+					const result = await runCase(session, loaded, loaded.spec.cases[c]);
+					if (!result.passed) throw new Error(JSON.stringify(result.failures));
+					if (i >= 0) times[c].push(performance.now() - started);
+				}
+			const [without, withThem] = times.map(median);
+			console.log(
+				`  n8n ${version}: without ${(without / 1000).toFixed(3)} s/case, with sent and response ${(withThem / 1000).toFixed(3)} s/case: ${((withThem / without - 1) * 100).toFixed(1)} % more; n8n peak RSS ${memoryOf(host.app.pid!).peakMB} MB`,
+			);
+		} finally {
+			await session.close();
+			await host.close();
+			rmSync(dir, { recursive: true, force: true });
+		}
+	}
+}
+
+if (require.main === module)
+	void benchWorkflowExpectations().then(
+		() => process.exit(0),
+		(error: unknown) => {
+			console.error(error);
+			process.exit(1);
+		},
+	);
