@@ -32,12 +32,16 @@ describe.each(ALL_LINES)('examples in n8n $version', (target) => {
 	});
 
 	// The inbox alert runs as a published workflow in trigger.e2e.cts: a polling trigger does not
-	// poll under `n8n execute`.
-	it('ships the five examples, each with a sticky note and no pinned data', () => {
+	// poll under `n8n execute`. The lead request endpoint (a Webhook) and the lead research agent (a
+	// Chat Trigger, a chat model) wait for a call: their test files run them in workflow-tests.e2e.cts,
+	// called for real and with a scripted model, on every line.
+	it('ships the seven examples, each with a sticky note and no pinned data', () => {
 		expect(exampleFiles().sort()).toEqual([
 			'bulk-inbox-onboarding-from-csv.json',
 			'inbox-error-alert.json',
 			'inbox-inventory.json',
+			'lead-request-webhook.json',
+			'lead-research-agent.json',
 			'scheduled-lead-pull-city-by-city.json',
 			'scheduled-lead-pull-to-crm.json',
 		]);

@@ -255,9 +255,13 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				// The example workflows' test files too (the Data Table lead pull needs n8n 2.x).
 				const examples = join(ROOT, 'examples', 'workflow-tests');
 				const exampleFiles = line.version.startsWith('1.')
-					? ['bulk-inbox-onboarding-from-csv', 'inbox-error-alert', 'inbox-inventory'].map((f) =>
-							join(examples, `${f}.test.yaml`),
-						)
+					? [
+							'bulk-inbox-onboarding-from-csv',
+							'inbox-error-alert',
+							'inbox-inventory',
+							'lead-request-webhook',
+							'lead-research-agent',
+						].map((f) => join(examples, `${f}.test.yaml`))
 					: [examples];
 				const outcome = await runTests(
 					[
