@@ -18,10 +18,21 @@ import { memoryOf } from './support.cjs';
 const ROOT = join(__dirname, '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const LINES = (process.env.BENCH_N8N_LINES ?? '2.40.7').split(',');
-const WORKFLOW = join(ROOT, 'test', 'workflow-tests', 'project', 'workflows', 'lead-request-webhook.json');
+const WORKFLOW = join(
+	ROOT,
+	'test',
+	'workflow-tests',
+	'project',
+	'workflows',
+	'lead-request-webhook.json',
+);
 
 const request = { method: 'POST', body: { niche: 'dentist', city: 'Austin, TX', count: 5 } };
-const counts = { 'Lead request': { items: 1 }, 'Fetch Leads': { items: 5 }, 'Add to sheet': { items: 5 } };
+const counts = {
+	'Lead request': { items: 1 },
+	'Fetch Leads': { items: 5 },
+	'Add to sheet': { items: 5 },
+};
 const FILE = {
 	workflow: WORKFLOW,
 	seed: { accounts: [{ apiKey: 'lik_bench_expectations_01', credits: 100_000 }] },
@@ -40,7 +51,11 @@ const FILE = {
 						items: 5,
 						sent: {
 							items: 5,
-							every: { operation: 'append', 'columns.value.Email': '/@/', 'columns.value.Company': '/\\w/' },
+							every: {
+								operation: 'append',
+								'columns.value.Email': '/@/',
+								'columns.value.Company': '/\\w/',
+							},
 						},
 					},
 				},
@@ -49,10 +64,13 @@ const FILE = {
 	],
 };
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export async function benchWorkflowExpectations(): Promise<void> {
-	console.log(`\nsent and response expectations: the Webhook intake case without and with them (median of ${RUNS} each)`);
+	console.log(
+		`\nsent and response expectations: the Webhook intake case without and with them (median of ${RUNS} each)`,
+	);
 	for (const version of LINES) {
 		const line = ALL_LINES.find((l) => l.version === version)!;
 		const dir = mkdtempSync(join(tmpdir(), 'bench-expectations-'));
@@ -77,7 +95,7 @@ export async function benchWorkflowExpectations(): Promise<void> {
 				}
 			const [without, withThem] = times.map(median);
 			console.log(
-				`  n8n ${version}: without ${(without / 1000).toFixed(3)} s/case, with sent and response ${(withThem / 1000).toFixed(3)} s/case: ${((withThem / without - 1) * 100).toFixed(1)} % more; n8n peak RSS ${memoryOf(host.app.pid!).peakMB} MB`,
+				`  n8n ${version}: without ${(without / 1000).toFixed(3)} s/case, with sent and response ${(withThem / 1000).toFixed(3)} s/case: ${withThem >= without ? '+' : ''}${((withThem / without - 1) * 100).toFixed(1)} %; n8n peak RSS ${memoryOf(host.app.pid!).peakMB} MB`,
 			);
 		} finally {
 			await session.close();
