@@ -21,6 +21,7 @@ const {
 	copyFileSync,
 	mkdirSync,
 	readFileSync,
+	renameSync,
 	rmSync,
 	writeFileSync,
 } = require('node:fs');
@@ -39,7 +40,11 @@ const EXTERNAL = [
 	'uplot',
 ];
 const src = join(__dirname, 'src');
-const dist = join(__dirname, 'dist');
+// Built into a folder of its own, then swapped into place: a test building the bundle and a suite
+// packing the package (its prepack builds) may run side by side, and neither may see a half-built
+// or missing dist/ (the swap is two renames).
+const target = join(__dirname, 'dist');
+const dist = join(__dirname, `.dist-building-${process.pid}`);
 
 /**
  * zod's messages in English only: its 40-odd translations were bundled too (the `locales`
@@ -98,7 +103,13 @@ const bundle = async (entry, outfile) => {
  */
 function declarations() {
 	const api = join(src, 'api');
-	const files = ['admin-client.cts', 'options.cts', 'start.cts', 'workflow-test-types.cts', 'workflow-tests.cts'];
+	const files = [
+		'admin-client.cts',
+		'options.cts',
+		'start.cts',
+		'workflow-test-types.cts',
+		'workflow-tests.cts',
+	];
 	const program = ts.createProgram(
 		files.map((file) => join(api, file)),
 		{
@@ -156,8 +167,31 @@ async function buildDashboard() {
 	writeFileSync(join(dist, 'dashboard', 'app.css'), css);
 }
 
+/** The built folder in dist/'s place; another build swapping at the same moment is waited out. */
+function swapIntoPlace() {
+	const moved = [];
+	for (let attempt = 0; ; attempt++) {
+		const old = join(__dirname, `.dist-old-${process.pid}-${attempt}`);
+		try {
+			renameSync(target, old);
+			moved.push(old);
+		} catch (error) {
+			if (error.code !== 'ENOENT') throw error;
+		}
+		try {
+			renameSync(dist, target);
+			break;
+		} catch (error) {
+			// Another build put its dist/ in place between the two renames: move it aside too.
+			if (!['ENOTEMPTY', 'EEXIST'].includes(error.code) || attempt > 20) throw error;
+		}
+	}
+	for (const old of moved) rmSync(old, { recursive: true, force: true });
+}
+
 (async () => {
 	rmSync(dist, { recursive: true, force: true });
+	mkdirSync(dist, { recursive: true });
 	await bundle('cli.cts', 'lead-inbox-mock-server');
 	chmodSync(join(dist, 'lead-inbox-mock-server'), 0o755);
 	await bundle(join('api', 'index.cts'), 'lead-inbox-mock-server-api');
@@ -165,10 +199,15 @@ async function buildDashboard() {
 	await bundle(join('runner', 'command.cts'), 'lead-inbox-mock-server-test');
 	declarations();
 	// The test files' JSON Schema (generated from runner/file/schema.cts; a test keeps it in step).
-	copyFileSync(join(__dirname, 'workflow-test.schema.json'), join(dist, 'workflow-test.schema.json'));
+	copyFileSync(
+		join(__dirname, 'workflow-test.schema.json'),
+		join(dist, 'workflow-test.schema.json'),
+	);
 	copySwaggerUi();
 	await buildDashboard();
+	swapIntoPlace();
 })().catch((error) => {
+	rmSync(dist, { recursive: true, force: true });
 	process.stderr.write(`${error.message}\n`);
 	process.exit(1);
 });
