@@ -9,6 +9,7 @@ import { loadTestFile, TestFileError } from '../../mock-server/src/runner/file/l
 import { referenceTables } from '../../mock-server/src/runner/file/reference.cjs';
 import { testFileJsonSchema } from '../../mock-server/src/runner/file/schema.cjs';
 import { findTestFiles, runWorkflowTests } from '../../mock-server/src/runner/run.cjs';
+import { parseShard, shardOf } from '../../mock-server/src/runner/shard.cjs';
 
 /**
  * Test files as users write them: the project's own load, a wrong one is named with its file, line
@@ -269,6 +270,17 @@ describe('workflow test files', () => {
 		]);
 		// A call stubbed for the whole file needs no sub-workflow.
 		expect(problemsOf(dir, 'stubbed.test.yaml')).toEqual([]);
+	});
+
+	it('--shard i/n deals the files out: every file in exactly one shard, the same split every time', () => {
+		const shards = [1, 2, 3, 4].map((i) => shardOf(TEST_FILES, parseShard(`${i}/4`), ROOT));
+		expect(shards.flat().sort()).toEqual([...TEST_FILES].sort());
+		expect(shards.map((s) => s.length)).toEqual(
+			[0, 1, 2, 3].map((i) => Math.ceil((TEST_FILES.length - i) / 4)),
+		);
+		expect(shardOf([...TEST_FILES].reverse(), parseShard('2/4'), ROOT)).toEqual(shards[1]);
+		for (const wrong of ['0/4', '5/4', '2', 'a/b'])
+			expect(() => parseShard(wrong)).toThrow(/--shard takes i\/n/);
 	});
 
 	it('runs nothing while any file is wrong, and lists every problem of every file (exit 2)', async () => {

@@ -33,6 +33,12 @@ export interface WorkflowTestOptions {
 	show?: boolean;
 	/** Writes what each case did as JSON there: one file per case, under a folder per test file. */
 	report?: string;
+	/** Writes workflow coverage there: coverage.json, index.html and a page per workflow. */
+	coverage?: string;
+	/** Fails the run (exit 1) below these percentages: "nodes=100,branches=80". Needs `coverage`. */
+	coverageMin?: string;
+	/** "i/n": runs only this share of the test files (a CI matrix of n jobs runs each file once). */
+	shard?: string;
 }
 
 /** A node in one run (or over a sub-workflow's executions): every run of it together. */
@@ -111,8 +117,35 @@ export interface WorkflowTestProblem {
 }
 
 export interface WorkflowTestResult {
-	/** 0 all passed, 1 a case failed, 2 a test file is wrong (nothing ran). */
+	/** 0 all passed, 1 a case failed (or coverage fell below coverageMin), 2 a test file is wrong (nothing ran). */
 	exitCode: 0 | 1 | 2;
 	problems: WorkflowTestProblem[];
 	files: WorkflowTestFileResult[];
+	/** With `coverage`: what coverage.json holds (docs/testing-workflows.md, Coverage). */
+	coverage?: WorkflowTestCoverage;
+}
+
+/** Workflow coverage (coverage.json): per workflow, its nodes and branches run, and its drawing. */
+export interface WorkflowTestCoverage {
+	format: number;
+	n8nVersions: string[];
+	workflows: {
+		name: string;
+		file: string;
+		nodes: { total: number; covered: number; missed: string[] };
+		branches: { total: number; covered: number; missed: { node: string; output: string }[] };
+		cases: string[];
+		graph: {
+			nodes: {
+				name: string;
+				type: string;
+				position: [number, number];
+				disabled?: boolean;
+				subNode?: boolean;
+				cases: string[];
+				outputs: { index: number; name: string; items: number; cases: Record<string, number> }[];
+			}[];
+			connections: { from: string; output: number; to: string; type: string }[];
+		};
+	}[];
 }

@@ -3,7 +3,10 @@
  * the reference server. Exit status: 0 all passed, 1 a case failed, 2 a test file or an option
  * is wrong (nothing run).
  */
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { mergeCoverage } from './coverage/model.cjs';
+import { coverageLine, readCoverage, writeCoverage } from './coverage/report.cjs';
 import { N8nNotFound } from './n8n/install.cjs';
 import { runWorkflowTests } from './run.cjs';
 
@@ -25,14 +28,27 @@ Options:
                   per run (the count and the first), what stubbed nodes would have sent, the
                   Webhook's answer, sub-workflows, the requests the service got
   --report DIR    write the same per case as JSON (DIR/<test file>/<nn>-<case>.json)
+  --coverage DIR  workflow coverage: which nodes ran and which outputs items crossed, per workflow
+                  and case; a line per workflow, DIR/coverage.json and DIR/index.html (a page
+                  per workflow, drawn as n8n lays it out)
+  --coverage-min nodes=N,branches=N
+                  exit 1 when all workflows together cover less (percentages)
+  --shard i/n     run only this share of the test files (files in path order, dealt out in
+                  turn): n CI jobs with 1/n to n/n run every file once; merge their coverage
   --jobs N        test files run side by side (default: one per two cores)
   --replay DIR    answer from recordings of the real services (the server's --replay)
   -h, --help      this help
 
-Exit status: 0 all passed, 1 a case failed, 2 a test file or an option is wrong (nothing run).
-A GitHub job summary is appended to $GITHUB_STEP_SUMMARY when it is set.`;
+  lead-inbox-mock-server test coverage merge DIR|FILE... --out DIR
+                  merges coverage of several runs (the same suite on several n8n lines, or
+                  shards) into one coverage.json and its pages
+
+Exit status: 0 all passed, 1 a case failed (or coverage below --coverage-min), 2 a test file or
+an option is wrong (nothing run). A GitHub job summary is appended to $GITHUB_STEP_SUMMARY when
+it is set.`;
 
 export async function testCommand(argv: string[]): Promise<number> {
+	if (argv[0] === 'coverage') return coverageCommand(argv.slice(1));
 	let parsed;
 	try {
 		parsed = parseArgs({
@@ -45,6 +61,9 @@ export async function testCommand(argv: string[]): Promise<number> {
 				junit: { type: 'string' },
 				show: { type: 'boolean' },
 				report: { type: 'string' },
+				coverage: { type: 'string' },
+				'coverage-min': { type: 'string' },
+				shard: { type: 'string' },
 				jobs: { type: 'string' },
 				replay: { type: 'string' },
 				help: { type: 'boolean', short: 'h' },
@@ -75,6 +94,9 @@ export async function testCommand(argv: string[]): Promise<number> {
 			junit: values.junit,
 			show: values.show,
 			report: values.report,
+			coverage: values.coverage,
+			coverageMin: values['coverage-min'],
+			shard: values.shard,
 			jobs,
 			replay: values.replay,
 		});
@@ -86,4 +108,42 @@ export async function testCommand(argv: string[]): Promise<number> {
 		}
 		throw error;
 	}
+}
+
+/** `test coverage merge A B ... --out DIR`: the union of coverage runs, with its pages. */
+function coverageCommand(argv: string[]): number {
+	let parsed;
+	try {
+		parsed = parseArgs({
+			args: argv,
+			allowPositionals: true,
+			options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+		});
+	} catch (error) {
+		process.stderr.write(`Error: ${(error as Error).message}\n\n${TEST_USAGE}\n`);
+		return 2;
+	}
+	const [verb, ...inputs] = parsed.positionals;
+	if (parsed.values.help) {
+		process.stdout.write(`${TEST_USAGE}\n`);
+		return 0;
+	}
+	if (verb !== 'merge' || !inputs.length || !parsed.values.out) {
+		process.stderr.write(
+			'Error: usage: lead-inbox-mock-server test coverage merge DIR|FILE... --out DIR (coverage folders or coverage.json files written by --coverage)\n',
+		);
+		return 2;
+	}
+	let merged;
+	try {
+		merged = mergeCoverage(inputs.map((input) => readCoverage(input)));
+	} catch (error) {
+		process.stderr.write(`Error: ${(error as Error).message}\n`);
+		return 2;
+	}
+	writeCoverage(parsed.values.out, merged);
+	process.stdout.write(
+		`Coverage of ${inputs.length} run(s) (${join(parsed.values.out, 'index.html')}):\n${merged.workflows.map((w) => `  ${coverageLine(w)}\n`).join('')}`,
+	);
+	return 0;
 }

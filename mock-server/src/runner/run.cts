@@ -6,11 +6,19 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type {
 	WorkflowTestOptions as Options,
 	WorkflowTestResult,
 } from '../api/workflow-test-types.cjs';
+import { CoverageCollector } from './coverage/collect.cjs';
+import {
+	belowThresholds,
+	coverageLine,
+	parseThresholds,
+	type Thresholds,
+	writeCoverage,
+} from './coverage/report.cjs';
 import {
 	describeProblem,
 	type FileProblem,
@@ -28,6 +36,7 @@ import { writeJunit } from './report/junit.cjs';
 import type { FileResult } from './report/results.cjs';
 import { type CaseResult, runCase } from './run-case.cjs';
 import { type N8nHost, type NodesSource, openSession, startHost } from './session.cjs';
+import { parseShard, type Shard, shardOf } from './shard.cjs';
 
 /** The runner's options: the API's, where `n8n` may also be an install already found. */
 export type WorkflowTestOptions = Omit<Options, 'n8n'> & { n8n?: string | N8nInstall };
@@ -55,10 +64,21 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 	const started = Date.now();
 
 	const paths = options.paths.length ? options.paths : ['.'];
-	const files = [...new Set(paths.flatMap((p) => findTestFiles(resolve(cwd, p))))];
 	const problems: FileProblem[] = [];
+	let shard: Shard | undefined;
+	try {
+		shard = options.shard === undefined ? undefined : parseShard(options.shard);
+	} catch (error) {
+		problems.push({ file: '--shard', path: '', message: (error as Error).message });
+	}
+	const found = [...new Set(paths.flatMap((p) => findTestFiles(resolve(cwd, p))))];
+	const files = shard ? shardOf(found, shard, cwd) : found;
+	if (shard)
+		progress(
+			`shard ${shard.index}/${shard.count}: ${files.length} of ${found.length} test file(s)`,
+		);
 	const loaded: LoadedTestFile[] = [];
-	if (!files.length)
+	if (!found.length)
 		problems.push({
 			file: paths.join(' '),
 			path: '',
@@ -80,6 +100,14 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 	} catch (error) {
 		problems.push({ file: '--nodes', path: '', message: (error as Error).message });
 	}
+	let thresholds: Thresholds | undefined;
+	try {
+		thresholds = options.coverageMin ? parseThresholds(options.coverageMin) : undefined;
+		if (thresholds && options.coverage === undefined)
+			throw new Error('--coverage-min needs --coverage DIR (where the coverage is written)');
+	} catch (error) {
+		problems.push({ file: '--coverage-min', path: '', message: (error as Error).message });
+	}
 	if (problems.length) {
 		for (const p of problems) out(describeProblem(p));
 		out(`\n${problems.length} problem(s) in the test files: nothing was run.`);
@@ -91,6 +119,8 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 			? options.n8n
 			: await resolveN8n(options.n8n ?? defaultN8n(cwd), { progress, node: options.n8nNode });
 	const jobs = Math.max(1, options.jobs ?? Math.floor(cpus().length / 2));
+	const coverage =
+		options.coverage !== undefined ? new CoverageCollector(cwd, n8n.version) : undefined;
 	const work = join(tmpdir(), `lead-inbox-workflow-tests-${process.pid}`);
 	const results: FileResult[] = [];
 	let next = 0;
@@ -126,10 +156,12 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 				for (const testCase of test.spec.cases) {
 					progress(`[${test.file}] running "${testCase.name}"`);
 					const outcome = await runCase(session, test, testCase, {
-						detail: options.show || options.report !== undefined,
+						detail: options.show || options.report !== undefined || coverage !== undefined,
 					}).catch((error: Error) =>
 						notRun(testCase.name, `the case could not run: ${error.message}`),
 					);
+					if (coverage && outcome.detail)
+						await coverage.addCase(test, host, testCase.name, outcome.detail);
 					result.cases.push(outcome);
 					for (const line of caseLines(test.file, outcome)) out(line);
 					if (options.show && outcome.detail)
@@ -154,11 +186,27 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 	await Promise.all(Array.from({ length: Math.min(jobs, loaded.length) }, (_, w) => worker(w)));
 
 	for (const line of summaryLines(results, Date.now() - started)) out(line);
+	const covered = await coverage?.result();
+	let belowMin: string[] = [];
+	if (covered) {
+		const dir = resolve(cwd, options.coverage!);
+		writeCoverage(dir, covered);
+		const index = join(dir, 'index.html');
+		out(`\nCoverage (${relative(cwd, index).startsWith('..') ? index : relative(cwd, index)}):`);
+		for (const workflow of covered.workflows) out(`  ${coverageLine(workflow)}`);
+		belowMin = thresholds ? belowThresholds(covered, thresholds) : [];
+		for (const line of belowMin) out(line);
+	}
 	if (options.junit) writeJunit(resolve(cwd, options.junit), results);
 	const summary = options.githubSummary ?? process.env.GITHUB_STEP_SUMMARY;
-	if (summary) appendGithubSummary(summary, results);
-	const failed = results.some((f) => f.cases.some((c) => !c.passed));
-	return { exitCode: failed ? 1 : 0, problems: [], files: results };
+	if (summary) appendGithubSummary(summary, results, covered);
+	const failed = results.some((f) => f.cases.some((c) => !c.passed)) || belowMin.length > 0;
+	return {
+		exitCode: failed ? 1 : 0,
+		problems: [],
+		files: results,
+		...(covered ? { coverage: covered } : {}),
+	};
 }
 
 /** A case that could not run, reported failed with why. */

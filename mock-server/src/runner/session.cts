@@ -39,7 +39,17 @@ export interface N8nHost {
 	triggerEvents(workflowName: string): number;
 	/** Output names per node type and version, as n8n describes them (Create Inboxes' Failed). */
 	outputNames(type: string, version?: number): Promise<string[] | undefined>;
+	/** A node type's outputs as n8n describes them (a list, or an expression n8n evaluates). */
+	described(type: string, version?: number): Promise<NodeDescription | undefined>;
 	close(): Promise<void>;
+}
+
+/** The part of n8n's node description the runner reads. */
+export interface NodeDescription {
+	name: string;
+	version: number | number[];
+	outputs?: unknown;
+	outputNames?: string[];
 }
 
 /** A test file's server and credential, on its worker's n8n. */
@@ -150,24 +160,27 @@ export async function startHost(options: {
 		main.child.stdout?.on('data', count);
 		main.child.stderr?.on('data', count);
 		const rest = await app.signInOwner(OWNER);
-		// n8n's node descriptions (megabytes): read once, when a case names an output.
-		type Described = { name: string; version: number | number[]; outputNames?: string[] }[];
-		let types: Described | undefined;
-		const describe = async () =>
-			(types ??= (await rest('GET', '/types/nodes.json')).body as Described);
+		// n8n's node descriptions (megabytes): read once, when a case names an output or coverage
+		// is asked for.
+		let types: NodeDescription[] | undefined;
+		const described = async (type: string, version?: number) => {
+			types ??= (await rest('GET', '/types/nodes.json')).body as NodeDescription[];
+			const all = Array.isArray(types) ? types.filter((t) => t.name === type) : [];
+			return (
+				all.find(
+					(t) =>
+						version === undefined ||
+						(Array.isArray(t.version) ? t.version.includes(version) : t.version === version),
+				) ?? all[0]
+			);
+		};
 		return {
 			app,
 			rest,
 			triggerEvents: (name) => events.get(name) ?? 0,
+			described,
 			outputNames: async (type, version) => {
-				const described = await describe();
-				const all = Array.isArray(described) ? described.filter((t) => t.name === type) : [];
-				const match =
-					all.find(
-						(t) =>
-							version === undefined ||
-							(Array.isArray(t.version) ? t.version.includes(version) : t.version === version),
-					) ?? all[0];
+				const match = await described(type, version);
 				return Array.isArray(match?.outputNames) ? match.outputNames : undefined;
 			},
 			close,

@@ -1,10 +1,11 @@
 /** The GitHub job summary (GITHUB_STEP_SUMMARY): a table of cases, and each failure under it. */
 import { appendFileSync } from 'node:fs';
+import type { CoverageFile } from '../coverage/model.cjs';
 import { type FileResult, seconds, totals } from './results.cjs';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-export function githubSummary(files: FileResult[]): string {
+export function githubSummary(files: FileResult[], coverage?: CoverageFile): string {
 	const { passed, failed } = totals(files);
 	const lines = [
 		`### n8n workflow tests: ${failed ? `\u274c ${failed} failed` : '\u2705 all passed'}, ${passed} passed`,
@@ -26,9 +27,26 @@ export function githubSummary(files: FileResult[]): string {
 			for (const failure of c.failures) lines.push(`- \`${failure.at}\`: ${cell(failure.message)}`);
 		}
 	}
+	if (coverage) {
+		lines.push(
+			'',
+			'#### Coverage',
+			'',
+			'| Workflow | Nodes | Branches | Never run |',
+			'|---|---|---|---|',
+			...coverage.workflows.map(
+				(w) =>
+					`| ${cell(w.name)} | ${w.nodes.covered}/${w.nodes.total} | ${w.branches.covered}/${w.branches.total} | ${cell([...w.nodes.missed.map((n) => `"${n}"`), ...w.branches.missed.map((b) => `${b.node} \u203a ${b.output}`)].join(', ')) || '-'} |`,
+			),
+		);
+	}
 	return `${lines.join('\n')}\n`;
 }
 
-export function appendGithubSummary(path: string, files: FileResult[]): void {
-	appendFileSync(path, githubSummary(files));
+export function appendGithubSummary(
+	path: string,
+	files: FileResult[],
+	coverage?: CoverageFile,
+): void {
+	appendFileSync(path, githubSummary(files, coverage));
 }
