@@ -275,6 +275,8 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 						'--show',
 						'--report',
 						`reports/cases-${line.version}`,
+						'--coverage',
+						`reports/coverage-${line.version}`,
 					],
 					{ GITHUB_STEP_SUMMARY: summary },
 				);
@@ -295,6 +297,20 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				expect(outcome.stdout).toContain(
 					'      sub-workflow "Send a lead to the CRM": 8 executions, success',
 				);
+				// Coverage: a line per workflow, coverage.json and a page per workflow.
+				expect(outcome.stdout).toContain('  Send a lead to the CRM: nodes 4/4, branches 2/2');
+				const coverage = JSON.parse(
+					readFileSync(
+						join(project, 'reports', `coverage-${line.version}`, 'coverage.json'),
+						'utf8',
+					),
+				);
+				expect(coverage.n8nVersions).toEqual([line.version]);
+				expect(
+					coverage.workflows.find((w: any) => w.name === 'Send a lead to the CRM').cases,
+				).toEqual([
+					'tests/lead-sweep.test.yaml \u203a every plumber goes through the CRM sub-workflow, once each',
+				]);
 				const sweep = JSON.parse(
 					readFileSync(
 						join(
@@ -373,6 +389,109 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			20 * MINUTE,
 		);
 	});
+
+	test(
+		"coverage merged over the three lines is the union of each line's",
+		async () => {
+			const lines = ALL_LINES.map((l) => join('reports', `coverage-${l.version}`));
+			const outcome = await runTests([
+				'coverage',
+				'merge',
+				...lines,
+				'--out',
+				'reports/coverage-all',
+			]);
+			expect(outcome).toMatchObject({ code: 0 });
+			const read = (dir: string) =>
+				JSON.parse(readFileSync(join(project, dir, 'coverage.json'), 'utf8'));
+			const merged = read('reports/coverage-all');
+			const perLine = lines.map(read);
+			expect(merged.n8nVersions.sort()).toEqual(ALL_LINES.map((l) => l.version).sort());
+			// Every workflow any line ran, with the nodes and branches any line covered.
+			const covered = (w: any) => ({
+				nodes: w.graph.nodes
+					.filter((n: any) => n.cases.length)
+					.map((n: any) => n.name)
+					.sort(),
+				branches: w.graph.nodes
+					.flatMap((n: any) =>
+						n.outputs.length > 1
+							? n.outputs.filter((o: any) => o.items).map((o: any) => `${n.name} ${o.index}`)
+							: [],
+					)
+					.sort(),
+			});
+			const union = new Map<string, { nodes: Set<string>; branches: Set<string> }>();
+			for (const file of perLine)
+				for (const w of file.workflows) {
+					const into = union.get(w.file) ?? { nodes: new Set(), branches: new Set() };
+					covered(w).nodes.forEach((n: string) => into.nodes.add(n));
+					covered(w).branches.forEach((b: string) => into.branches.add(b));
+					union.set(w.file, into);
+				}
+			expect(Object.fromEntries(merged.workflows.map((w: any) => [w.file, covered(w)]))).toEqual(
+				Object.fromEntries(
+					[...union].map(([file, u]) => [
+						file,
+						{ nodes: [...u.nodes].sort(), branches: [...u.branches].sort() },
+					]),
+				),
+			);
+			expect(outcome.stdout).toContain('Coverage of 3 run(s)');
+		},
+		5 * MINUTE,
+	);
+
+	test(
+		'a suite that skips a branch: coverage names it on the console, in coverage.json and on its page, and --coverage-min fails',
+		async () => {
+			// The CRM sub-workflow tested on its own, with leads that all have an email.
+			mkdirSync(join(project, 'skips'), { recursive: true });
+			writeFileSync(
+				join(project, 'skips', 'crm.test.yaml'),
+				[
+					'workflow: ../workflows/send-lead-to-crm.json',
+					'stubs: { HubSpot: passThrough }',
+					'cases:',
+					'  - name: leads with an email go to HubSpot',
+					'    input: [{ name: Blue Sky Plumbing, email: office@blue-sky.test }, { name: Ace Plumbing, email: hi@ace.test }]',
+					'    expect: { nodes: { HubSpot: { items: 2 } } }',
+					'',
+				].join('\n'),
+			);
+			const outcome = await runTests([
+				'skips',
+				'--n8n',
+				join(CACHE, 'n8n-2.40.7', 'node_modules', '.bin', 'n8n'),
+				'--coverage',
+				'reports/coverage-skips',
+				'--coverage-min',
+				'nodes=100,branches=80',
+			]);
+			expect(outcome.code).toBe(1);
+			expect(outcome.stdout).toContain(
+				'\u2713 skips/crm.test.yaml \u203a leads with an email go to HubSpot',
+			);
+			expect(outcome.stdout).toContain(
+				'  Send a lead to the CRM: nodes 3/4, branches 1/2; never: "No email", Has email? \u203a false',
+			);
+			expect(outcome.stdout).toContain(
+				'coverage: nodes 75 % (3/4) is below --coverage-min nodes=100; never: "No email" (Send a lead to the CRM)',
+			);
+			expect(outcome.stdout).toContain(
+				'coverage: branches 50 % (1/2) is below --coverage-min branches=80; never: Has email? \u203a false (Send a lead to the CRM)',
+			);
+			const dir = join(project, 'reports', 'coverage-skips');
+			const [workflow] = JSON.parse(readFileSync(join(dir, 'coverage.json'), 'utf8')).workflows;
+			expect(workflow).toMatchObject({
+				nodes: { total: 4, covered: 3, missed: ['No email'] },
+				branches: { total: 2, covered: 1, missed: [{ node: 'Has email?', output: 'false' }] },
+			});
+			const page = readFileSync(join(dir, '01-Send-a-lead-to-the-CRM.html'), 'utf8');
+			expect(page).toContain('never: &#34;No email&#34;, Has email? › false');
+		},
+		10 * MINUTE,
+	);
 
 	test(
 		'the composite action runs the tests (tests input) and fills the job summary',
