@@ -47,20 +47,28 @@ export const trimmedText = (max: number) =>
 export const EMAIL_PATTERN =
 	/^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/;
 
-/** An email address as EMAIL_PATTERN says, trimmed first. */
+/**
+ * An email address as EMAIL_PATTERN says, as it is: an address with a space around it is refused
+ * (saying so), not trimmed, so that what the server takes is exactly what the document's pattern
+ * and `format: email` allow (a client validating against the document agrees with the server).
+ */
 export const emailAddress = () =>
 	z
 		.string()
-		.trim()
 		.max(254)
-		.regex(EMAIL_PATTERN, { error: 'must be a valid email address such as name@example.com' })
+		.regex(EMAIL_PATTERN, {
+			error: (issue) =>
+				typeof issue.input === 'string' && issue.input.trim() !== issue.input
+					? 'must not start or end with a space or a line break: remove it'
+					: 'must be a valid email address such as name@example.com',
+		})
 		.meta({
 			format: 'email',
 			// The shortest address the pattern takes is a@b.co.
 			minLength: 6,
 			pattern: EMAIL_PATTERN.source,
 			description:
-				"An email address as the pattern says: letters, digits and `_ ' + -` in dot-separated parts before the @ (not ending in `'`), then a domain whose last part has two letters or more. Refused, though RFC 5321 allows them: other characters before the @ (`a/b@gmail.com`, `a!b@gmail.com`) and a domain without a dot (`bp@com`).",
+				"An email address as the pattern says: letters, digits and `_ ' + -` in dot-separated parts before the @ (not ending in `'`), then a domain whose last part has two letters or more, with no space around it. Refused, though RFC 5321 allows them: other characters before the @ (`a/b@gmail.com`, `a!b@gmail.com`) and a domain without a dot (`bp@com`).",
 		});
 
 /**
