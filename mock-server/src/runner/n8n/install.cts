@@ -141,6 +141,8 @@ export async function installVersion(
 	// Addresses kept in the lockfile: an allowScripts approval needs them (this machine's npm config
 	// may leave them out).
 	const npmEnv: NodeJS.ProcessEnv = {
+		// The native builds (node-gyp) on every core, unless the caller says otherwise.
+		JOBS: 'max',
 		...process.env,
 		npm_config_omit_lockfile_registry_resolved: 'false',
 	};
