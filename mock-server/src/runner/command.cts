@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { mergeCoverage } from './coverage/model.cjs';
 import { coverageLine, readCoverage, writeCoverage } from './coverage/report.cjs';
+import { initTestFiles } from './init.cjs';
 import { N8nNotFound } from './n8n/install.cjs';
 import { runWorkflowTests } from './run.cjs';
 
@@ -39,6 +40,10 @@ Options:
   --replay DIR    answer from recordings of the real services (the server's --replay)
   -h, --help      this help
 
+  lead-inbox-mock-server test init WORKFLOW.json... [--out DIR] [--force] [--n8n ...]
+                  writes a first test file for each exported workflow (DIR/<name>.test.yaml,
+                  default the current folder) from one run against the reference server: it
+                  passes as written; its comments and the lines printed say what to tighten
   lead-inbox-mock-server test coverage merge DIR|FILE... --out DIR
                   merges coverage of several runs (the same suite on several n8n lines, or
                   shards) into one coverage.json and its pages
@@ -49,6 +54,7 @@ it is set.`;
 
 export async function testCommand(argv: string[]): Promise<number> {
 	if (argv[0] === 'coverage') return coverageCommand(argv.slice(1));
+	if (argv[0] === 'init') return initCommand(argv.slice(1));
 	let parsed;
 	try {
 		parsed = parseArgs({
@@ -146,4 +152,64 @@ function coverageCommand(argv: string[]): number {
 		`Coverage of ${inputs.length} run(s) (${join(parsed.values.out, 'index.html')}):\n${merged.workflows.map((w) => `  ${coverageLine(w)}\n`).join('')}`,
 	);
 	return 0;
+}
+
+/** `test init WORKFLOW.json`: a first test file, from one run of the workflow. */
+async function initCommand(argv: string[]): Promise<number> {
+	let parsed;
+	try {
+		parsed = parseArgs({
+			args: argv,
+			allowPositionals: true,
+			options: {
+				out: { type: 'string' },
+				force: { type: 'boolean' },
+				n8n: { type: 'string' },
+				'n8n-node': { type: 'string' },
+				nodes: { type: 'string' },
+				help: { type: 'boolean', short: 'h' },
+			},
+		});
+	} catch (error) {
+		process.stderr.write(`Error: ${(error as Error).message}\n\n${TEST_USAGE}\n`);
+		return 2;
+	}
+	if (parsed.values.help) {
+		process.stdout.write(`${TEST_USAGE}\n`);
+		return 0;
+	}
+	if (!parsed.positionals.length) {
+		process.stderr.write(
+			'Error: usage: lead-inbox-mock-server test init WORKFLOW.json... [--out DIR] [--force] (exported workflows)\n',
+		);
+		return 2;
+	}
+	try {
+		const { exitCode, results } = await initTestFiles({
+			workflows: parsed.positionals,
+			out: parsed.values.out,
+			force: parsed.values.force,
+			n8n: parsed.values.n8n,
+			n8nNode: parsed.values['n8n-node'],
+			nodes: parsed.values.nodes,
+			progress: (line) => process.stderr.write(`${line}\n`),
+		});
+		for (const result of results) {
+			if (result.error) process.stderr.write(`Error: ${result.workflow}: ${result.error}\n`);
+			if (!result.file) continue;
+			process.stdout.write(`Wrote ${result.file}: it passes as written.\n`);
+			if (result.notes.length)
+				process.stdout.write(
+					`  What it could not infer (also at the top of the file):\n${result.notes.map((n) => `  - ${n}\n`).join('')}`,
+				);
+		}
+		if (exitCode === 2) process.stderr.write('Nothing was written.\n');
+		return exitCode;
+	} catch (error) {
+		if (error instanceof N8nNotFound || /^no n8n to run/.test((error as Error).message)) {
+			process.stderr.write(`Error: ${(error as Error).message}\n`);
+			return 2;
+		}
+		throw error;
+	}
 }

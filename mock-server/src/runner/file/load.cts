@@ -175,7 +175,7 @@ function unknownNames(raw: unknown, workflow: Workflow, subs: SubWorkflow[]): Mi
 }
 
 /** The exported workflow, or undefined with why (told to `refuse`). */
-function readWorkflow(
+export function readWorkflow(
 	workflowPath: string,
 	refuse: (message: string) => void,
 ): Workflow | undefined {

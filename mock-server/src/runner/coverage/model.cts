@@ -1,0 +1,234 @@
+/**
+ * Workflow coverage: which nodes of each tested workflow (and sub-workflow) ran, and which outputs
+ * items crossed, per case. Collected from what each case did (its detail), kept in coverage.json
+ * with the workflow's drawing (positions, connections), so runs merge (the same suite on three n8n
+ * lines) and the page is drawn from the file alone.
+ *
+ * A node counts when it is enabled and not a sticky note; it is covered when it ran in a case (a
+ * stub in its place counts: the node's place in the flow was reached). A branch is an output of a
+ * node that has more than one (If's true and false, Create Inboxes' Created and Failed, Loop Over
+ * Items' done and loop, an error output); it is covered when items crossed it.
+ */
+import type { WorkflowTestCaseDetail } from '../../api/workflow-test-types.cjs';
+import type { Workflow, WorkflowNode } from '../workflow/workflow.cjs';
+
+export const COVERAGE_FORMAT = 1;
+
+export interface OutputCoverage {
+	index: number;
+	/** As n8n shows it (true, Failed, done), or the index where n8n names none. */
+	name: string;
+	/** Items that crossed it, all cases together. */
+	items: number;
+	/** Per case (by its id, "file › case"): items that crossed it, for the cases where any did. */
+	cases: Record<string, number>;
+}
+
+export interface NodeCoverage {
+	name: string;
+	type: string;
+	position: [number, number];
+	/** Not counted: a disabled node never runs. */
+	disabled?: boolean;
+	/** A sub-node (a tool, a model, a memory) connected to its root node, not through main. */
+	subNode?: boolean;
+	/** The cases it ran in. */
+	cases: string[];
+	outputs: OutputCoverage[];
+}
+
+export interface Connection {
+	from: string;
+	output: number;
+	to: string;
+	/** main, or the sub-node's kind (ai_tool, ai_languageModel...). */
+	type: string;
+}
+
+export interface WorkflowCoverage {
+	name: string;
+	/** The export, relative to the working folder. */
+	file: string;
+	nodes: { total: number; covered: number; missed: string[] };
+	branches: { total: number; covered: number; missed: { node: string; output: string }[] };
+	/** Every case that ran the workflow (for a sub-workflow: the cases that called it). */
+	cases: string[];
+	graph: { nodes: NodeCoverage[]; connections: Connection[] };
+}
+
+export interface CoverageFile {
+	format: number;
+	/** The n8n lines the runs were on (several after a merge). */
+	n8nVersions: string[];
+	workflows: WorkflowCoverage[];
+}
+
+const STICKY = 'n8n-nodes-base.stickyNote';
+
+/** What the runner knows of a node's main outputs before any case: how many, and their names. */
+export interface OutputShape {
+	count: number;
+	names: (string | undefined)[];
+}
+
+/** A node's main outputs from n8n's description (when it lists them) and the export's wiring. */
+export function outputShape(
+	node: WorkflowNode,
+	workflow: Workflow,
+	described: { outputs?: unknown; outputNames?: string[] } | undefined,
+): OutputShape {
+	const listed = Array.isArray(described?.outputs) ? described.outputs.length : 0;
+	const errorOutput = node.onError === 'continueErrorOutput';
+	const wired = (workflow.connections[node.name]?.main ?? []).length;
+	const count = Math.max(listed + (errorOutput && listed ? 1 : 0), wired, 1);
+	const names: (string | undefined)[] = Array.isArray(described?.outputNames)
+		? [...described.outputNames]
+		: [];
+	if (errorOutput) names[count - 1] = 'error';
+	return { count, names };
+}
+
+/** The graph of a workflow as exported: its nodes (no sticky notes) and connections. */
+function graphOf(
+	workflow: Workflow,
+	shapes: Map<string, OutputShape>,
+): WorkflowCoverage['graph'] {
+	const connections: Connection[] = [];
+	for (const [from, byType] of Object.entries(workflow.connections))
+		for (const [type, outputs] of Object.entries(byType ?? {}))
+			(outputs ?? []).forEach((targets, output) => {
+				for (const target of targets ?? []) connections.push({ from, output, to: target.node, type });
+			});
+	const subNodes = new Set(connections.filter((c) => c.type !== 'main').map((c) => c.from));
+	const nodes = workflow.nodes
+		.filter((n) => n.type !== STICKY)
+		.map((n): NodeCoverage => {
+			const shape = shapes.get(n.name) ?? { count: 1, names: [] };
+			const position = Array.isArray(n.position) ? (n.position as [number, number]) : [0, 0];
+			return {
+				name: n.name,
+				type: n.type,
+				position: [Number(position[0]) || 0, Number(position[1]) || 0],
+				...(n.disabled ? { disabled: true } : {}),
+				...(subNodes.has(n.name) ? { subNode: true } : {}),
+				cases: [],
+				outputs: subNodes.has(n.name)
+					? []
+					: Array.from({ length: shape.count }, (_, index) => ({
+							index,
+							name: shape.names[index] ?? String(index),
+							items: 0,
+							cases: {},
+						})),
+			};
+		});
+	return { nodes, connections: connections.filter((c) => nodes.some((n) => n.name === c.to)) };
+}
+
+/** A workflow's coverage before any case: nothing ran. */
+export function emptyCoverage(
+	workflow: Workflow,
+	file: string,
+	shapes: Map<string, OutputShape>,
+): WorkflowCoverage {
+	return summarize({
+		name: workflow.name ?? file,
+		file,
+		nodes: { total: 0, covered: 0, missed: [] },
+		branches: { total: 0, covered: 0, missed: [] },
+		cases: [],
+		graph: graphOf(workflow, shapes),
+	});
+}
+
+/** What one case's runs (or a sub-workflow's executions in it) did, added to the workflow's coverage. */
+export function addCase(
+	coverage: WorkflowCoverage,
+	caseId: string,
+	nodes: WorkflowTestCaseDetail['runs'][number]['nodes'][],
+): void {
+	if (!coverage.cases.includes(caseId)) coverage.cases.push(caseId);
+	for (const node of coverage.graph.nodes)
+		for (const run of nodes) {
+			const did = run[node.name];
+			if (!did) continue;
+			if (!node.cases.includes(caseId)) node.cases.push(caseId);
+			did.items.forEach((items, index) => {
+				// An output the description did not list (a Switch's rules): seen now.
+				while (!node.subNode && node.outputs.length <= index)
+					node.outputs.push({ index: node.outputs.length, name: String(node.outputs.length), items: 0, cases: {} });
+				const output = node.outputs[index];
+				if (!output || !items) return;
+				output.items += items;
+				output.cases[caseId] = (output.cases[caseId] ?? 0) + items;
+			});
+		}
+	summarize(coverage);
+}
+
+/** Recounts a workflow's totals and what was missed from its nodes. */
+export function summarize(coverage: WorkflowCoverage): WorkflowCoverage {
+	const counted = coverage.graph.nodes.filter((n) => !n.disabled);
+	const missed = counted.filter((n) => !n.cases.length).map((n) => n.name);
+	coverage.nodes = { total: counted.length, covered: counted.length - missed.length, missed };
+	const branches = counted.flatMap((n) =>
+		n.outputs.length > 1 ? n.outputs.map((o) => ({ node: n.name, output: o.name, crossed: o.items > 0 })) : [],
+	);
+	const notCrossed = branches.filter((b) => !b.crossed).map(({ node, output }) => ({ node, output }));
+	coverage.branches = {
+		total: branches.length,
+		covered: branches.length - notCrossed.length,
+		missed: notCrossed,
+	};
+	return coverage;
+}
+
+/**
+ * Coverage files together: the same workflow (by export file and name) covered where any run
+ * covered it, items and cases added up; the graph is the first file's.
+ */
+export function mergeCoverage(files: CoverageFile[]): CoverageFile {
+	const workflows = new Map<string, WorkflowCoverage>();
+	for (const file of files)
+		for (const workflow of file.workflows) {
+			const key = `${workflow.file}\n${workflow.name}`;
+			const into = workflows.get(key);
+			if (!into) {
+				workflows.set(key, structuredClone(workflow));
+				continue;
+			}
+			for (const id of workflow.cases) if (!into.cases.includes(id)) into.cases.push(id);
+			for (const node of workflow.graph.nodes) {
+				const target = into.graph.nodes.find((n) => n.name === node.name);
+				if (!target) continue;
+				for (const id of node.cases) if (!target.cases.includes(id)) target.cases.push(id);
+				for (const output of node.outputs) {
+					let same = target.outputs.find((o) => o.index === output.index);
+					if (!same && !target.subNode)
+						target.outputs.push((same = { ...output, items: 0, cases: {} }));
+					if (!same) continue;
+					same.items += output.items;
+					for (const [id, items] of Object.entries(output.cases))
+						same.cases[id] = (same.cases[id] ?? 0) + items;
+				}
+			}
+		}
+	return {
+		format: COVERAGE_FORMAT,
+		n8nVersions: [...new Set(files.flatMap((f) => f.n8nVersions))],
+		workflows: [...workflows.values()].map(summarize),
+	};
+}
+
+/** All workflows together: the ratios thresholds are checked against. */
+export function totalsOf(file: CoverageFile): {
+	nodes: { total: number; covered: number };
+	branches: { total: number; covered: number };
+} {
+	const sum = (pick: (w: WorkflowCoverage) => { total: number; covered: number }) =>
+		file.workflows.reduce(
+			(acc, w) => ({ total: acc.total + pick(w).total, covered: acc.covered + pick(w).covered }),
+			{ total: 0, covered: 0 },
+		);
+	return { nodes: sum((w) => w.nodes), branches: sum((w) => w.branches) };
+}

@@ -1,0 +1,366 @@
+/**
+ * `lead-inbox-mock-server test init WORKFLOW.json`: a first test file from the workflow itself. The
+ * file's frame comes from the export (the start node's kind and what it takes, a seed, a stub for
+ * every node of another service, its sub-workflows' included); its expectations come from a real
+ * run of that frame against the reference server (the status, each node's items, fields every item
+ * has such as an email, the credits charged and the requests made). The file passes as written;
+ * its comments say what to tighten, and what could not be inferred is said on stderr.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { Document, type Pair, type YAMLMap, isMap, isPair, isScalar, isSeq } from 'yaml';
+import type { WorkflowTestCaseDetail } from '../api/workflow-test-types.cjs';
+import { readWorkflow } from './file/load.cjs';
+import { runWorkflowTests, type WorkflowTestOptions } from './run.cjs';
+import { formFieldNames } from './workflow/form.cjs';
+import {
+	FORM_TRIGGER,
+	isChatModel,
+	isTrigger,
+	LEAD_INBOX_TRIGGER,
+	needsStub,
+	WEBHOOK,
+} from './workflow/node-kinds.cjs';
+import { findStart } from './workflow/start.cjs';
+import { callsOf, findSubWorkflows, type SubWorkflow } from './workflow/sub-workflows.cjs';
+import type { Workflow, WorkflowNode } from './workflow/workflow.cjs';
+
+export interface InitOptions extends Pick<WorkflowTestOptions, 'n8n' | 'n8nNode' | 'nodes'> {
+	/** Exported workflows: a test file each. */
+	workflows: string[];
+	/** Where the test files go (default the working folder). */
+	out?: string;
+	force?: boolean;
+	cwd?: string;
+	progress?: (line: string) => void;
+}
+
+/** What init did for one workflow. */
+export interface InitResult {
+	workflow: string;
+	/** The test file written. */
+	file?: string;
+	/** What the file leaves for the user to say, one line each. */
+	notes: string[];
+	/** Why nothing was written. */
+	error?: string;
+}
+
+/** A first value for a form field, by its type. */
+const SAMPLE: Record<string, unknown> = {
+	number: 1,
+	email: 'someone@example.com',
+	date: '2026-01-15',
+	textarea: 'A longer answer',
+	password: 'a-secret',
+};
+
+/** The frame of the file: everything but the expectations, with what it could not infer. */
+function frame(
+	workflow: Workflow,
+	workflowPath: string,
+	start: WorkflowNode,
+	outDir: string,
+): { spec: Record<string, unknown>; notes: string[]; subs: SubWorkflow[] } {
+	const notes: string[] = [];
+	const subs = findSubWorkflows(workflow, workflowPath, {
+		listed: [],
+		stubbed: () => false,
+		shown: (p) => relative(outDir, p) || '.',
+		refuse: (_at, message) => notes.push(`${message} (the file stubs it instead)`),
+	});
+	// Calls of workflows not among the exports beside it: stubbed, said above.
+	const unfollowed = new Set(
+		[workflow, ...subs.map((s) => s.workflow)].flatMap((w) =>
+			callsOf(w)
+				.filter((call) => !subs.some((s) => s.id === call.id))
+				.map((call) => call.node.name),
+		),
+	);
+	const stubs: Record<string, unknown> = {};
+	for (const [w, startName] of [
+		[workflow, start.name] as const,
+		...subs.map((s) => [s.workflow, ''] as const),
+	])
+		for (const node of w.nodes) {
+			if (!needsStub(node, startName) && !unfollowed.has(node.name)) continue;
+			if (isChatModel(node.type)) {
+				stubs[node.name] = { model: [{ answer: 'An answer written by test init.' }] };
+				notes.push(
+					`"${node.name}" (a chat model) is scripted with one answer: script the tool calls your case needs (toolCalls)`,
+				);
+			} else {
+				stubs[node.name] = 'passThrough';
+				notes.push(
+					`"${node.name}" (${node.type}) is stubbed with passThrough: give { items: [...] } when later nodes read its answer`,
+				);
+			}
+		}
+	const testCase: Record<string, unknown> = { name: 'runs as exported (written by test init)' };
+	if (start.type === WEBHOOK) {
+		testCase.request = {
+			method: (start.parameters?.httpMethod as string | undefined) ?? 'GET',
+			body: {},
+		};
+		notes.push(`the request to "${start.name}" has an empty body: give what its callers send`);
+	} else if (start.type === FORM_TRIGGER) {
+		const values = (start.parameters?.formFields as { values?: Record<string, unknown>[] })?.values;
+		testCase.request = {
+			form: Object.fromEntries(
+				formFieldNames(start)
+					.filter((name) => values?.some((f) => f.fieldLabel === name))
+					.map((name) => {
+						const field = values?.find((f) => f.fieldLabel === name);
+						return [name, SAMPLE[String(field?.fieldType)] ?? 'An answer'];
+					}),
+			),
+		};
+		notes.push(`the form of "${start.name}" is filled in with sample values: give a real answer`);
+	} else if (/chatTrigger$/i.test(start.type)) {
+		testCase.input = [{ sessionId: 'test-init', action: 'sendMessage', chatInput: 'Hello' }];
+		notes.push(`the chat message to "${start.name}" is "Hello": write what a user would ask`);
+	} else if (start.type === LEAD_INBOX_TRIGGER) {
+		testCase.runs = 2;
+		notes.push(
+			`"${start.name}" is checked twice (the first check remembers, the second finds no change): add a run with a change between them (runs: [{...}, { before: [...] }])`,
+		);
+	}
+	const triggers = workflow.nodes.filter((n) => isTrigger(n.type) && !n.disabled);
+	if (triggers.length > 1)
+		notes.push(
+			`it starts at "${start.name}" of the workflow's ${triggers.length} triggers (${triggers.map((t) => t.name).join(', ')}): set start: to test another`,
+		);
+	const spec: Record<string, unknown> = {
+		workflow: relative(outDir, workflowPath) || basename(workflowPath),
+		...(triggers.length > 1 ? { start: start.name } : {}),
+		seed: {
+			accounts: [
+				{
+					apiKey: 'lik_test_init_account_01',
+					credits: 1000,
+					pools: [
+						{
+							name: 'Test pool',
+							inboxes: [
+								{ emailAddress: 'sales@gmail.com' },
+								{ emailAddress: 'team@outlook.com', status: 'paused' },
+							],
+						},
+					],
+				},
+			],
+		},
+		...(Object.keys(stubs).length ? { stubs } : {}),
+		cases: [testCase],
+	};
+	return { spec, notes, subs };
+}
+
+const LEAD_SEARCH = '/api/v1/niche-finder-leads';
+
+/** A field every item has with an email in it: the stable field a first test checks. */
+function everyOf(items: Record<string, unknown>[]): Record<string, string> | undefined {
+	if (!items.length) return undefined;
+	for (const field of ['email', 'emailAddress'])
+		if (items.every((item) => typeof item[field] === 'string' && /@/.test(item[field])))
+			return { [field]: '/@/' };
+	return undefined;
+}
+
+type RunNodes = WorkflowTestCaseDetail['runs'][number]['nodes'];
+
+/** Each node of the export: its items (per output where it has several), or that it did not run. */
+function nodeExpectations(workflow: Workflow, ran: RunNodes): Record<string, unknown> {
+	const nodes: Record<string, unknown> = {};
+	for (const node of workflow.nodes) {
+		if (node.type === 'n8n-nodes-base.stickyNote' || node.disabled) continue;
+		const did = ran[node.name];
+		if (!did) {
+			nodes[node.name] = { ran: false };
+			continue;
+		}
+		const every = everyOf(did.first[0] ?? []);
+		if (did.items.length > 1)
+			nodes[node.name] = did.items.map((items, output) => ({ output, items }));
+		else nodes[node.name] = { items: did.items[0] ?? 0, ...(every ? { every } : {}) };
+	}
+	return nodes;
+}
+
+/** The expectations of the one case, from what its run did. */
+function expectations(
+	workflow: Workflow,
+	detail: WorkflowTestCaseDetail,
+	subs: { name: string; workflow: Workflow }[],
+): Record<string, unknown> {
+	const last = detail.runs[detail.runs.length - 1];
+	const requests = new Map<string, number>();
+	for (const line of detail.requests) {
+		const [method, path] = line.split(' ');
+		const key = `${method} ${path}`;
+		requests.set(key, (requests.get(key) ?? 0) + 1);
+	}
+	const workflows = Object.fromEntries(
+		subs.flatMap((sub) => {
+			const ran = detail.workflows?.[sub.name];
+			return ran
+				? [
+						[
+							sub.name,
+							{ executions: ran.executions, nodes: nodeExpectations(sub.workflow, ran.nodes) },
+						],
+					]
+				: [];
+		}),
+	);
+	// How many lead searches a run makes, and what they charge, depends on the websites' scans
+	// (New Leads Wanted searches deeper when fewer match a pixel filter): a range, not that run's.
+	const searched = [...requests.keys()].some((key) => key.endsWith(LEAD_SEARCH));
+	return {
+		status: last.status,
+		...(last.error ? { error: { node: last.error.node } } : {}),
+		nodes: nodeExpectations(workflow, last.nodes),
+		...(Object.keys(workflows).length ? { workflows } : {}),
+		service: {
+			creditsCharged:
+				searched && detail.creditsCharged > 0 ? { atLeast: 1 } : detail.creditsCharged,
+			requests: [...requests].map(([key, times]) => {
+				const [method, path] = key.split(' ');
+				return { method, path, times: path === LEAD_SEARCH ? { atLeast: 1 } : times };
+			}),
+			nothingElse: true,
+		},
+	};
+}
+
+/** Comments on the file's parts: where each came from and what to tighten. */
+function annotate(doc: Document, notes: string[]): void {
+	doc.commentBefore = [
+		' yaml-language-server: $schema=https://github.com/n8n-nodes-lead-inbox/n8n-nodes-lead-inbox/blob/main/mock-server/workflow-test.schema.json',
+		' Written by `lead-inbox-mock-server test init` from one run against the reference server: it',
+		' passes as written. Tighten it: the counts below are what that run did, not what the workflow',
+		' must do. Reference: docs/testing-workflows.md.',
+		...(notes.length ? [' To do:', ...notes.map((n) => ` - ${n}`)] : []),
+	].join('\n');
+	const comment = (path: (string | number)[], text: string) => {
+		const node = doc.getIn(path, true);
+		if (isMap(node) || isSeq(node) || isScalar(node)) node.commentBefore = ` ${text}`;
+	};
+	const root = doc.contents as YAMLMap;
+	const pair = (key: string) =>
+		root.items.find((p): p is Pair => isPair(p) && isScalar(p.key) && p.key.value === key);
+	const seed = pair('seed');
+	if (seed && isScalar(seed.key))
+		seed.key.commentBefore =
+			' The service before every case: an account with a pool of two inboxes; make it what the workflow expects.';
+	const stubs = pair('stubs');
+	if (stubs && isScalar(stubs.key))
+		stubs.key.commentBefore =
+			' Nodes of other services never run in a test: each stands in here (see To do above).';
+	comment(
+		['cases', 0, 'expect', 'nodes'],
+		'What each node did in the first run: exact counts. Add `every`/`some` for the fields that matter, or ranges ({ atLeast: 1 }).',
+	);
+	comment(
+		['cases', 0, 'expect', 'service'],
+		"What the reference server saw: the credits charged and every request (nothingElse: no other); lead searches as ranges (how many, and what they charge, depends on the websites' scans).",
+	);
+}
+
+/**
+ * Where a first test starts: the workflow's only trigger, or of several the first that is not a
+ * Manual Trigger (the one production runs start from; the file names it with `start:`).
+ */
+function startOf(workflow: Workflow): WorkflowNode | string {
+	const found = findStart(workflow);
+	if (typeof found !== 'string' || !/ triggers \(/.test(found)) return found;
+	const triggers = workflow.nodes.filter((n) => isTrigger(n.type) && !n.disabled);
+	return triggers.find((n) => n.type !== 'n8n-nodes-base.manualTrigger') ?? triggers[0];
+}
+
+/**
+ * Writes a first test file for each workflow. Every workflow is checked first (nothing is written
+ * while one is refused: an unreadable export, a file that exists without `force`, no start node);
+ * then all the frames run together on one n8n, and each file is written from its own run.
+ */
+export async function initTestFiles(
+	options: InitOptions,
+): Promise<{ exitCode: 0 | 1 | 2; results: InitResult[] }> {
+	const cwd = options.cwd ?? process.cwd();
+	const outDir = resolve(cwd, options.out ?? '.');
+	const planned = options.workflows.map((given) => {
+		const workflowPath = resolve(cwd, given);
+		const file = join(outDir, `${basename(workflowPath).replace(/\.json$/i, '')}.test.yaml`);
+		let error: string | undefined;
+		const workflow = readWorkflow(workflowPath, (m) => (error = m));
+		const start = workflow ? startOf(workflow) : undefined;
+		if (workflow && existsSync(file) && !options.force)
+			error = `${relative(cwd, file)} exists: pass --force to write over it, or --out another folder`;
+		else if (typeof start === 'string') error = start;
+		return { given, workflowPath, file, workflow, start, error };
+	});
+	if (planned.some((p) => p.error))
+		return {
+			exitCode: 2,
+			results: planned.map((p) => ({ workflow: p.given, notes: [], error: p.error })),
+		};
+	const frames = planned.map((p) => ({
+		...p,
+		...frame(p.workflow!, p.workflowPath, p.start as WorkflowNode, outDir),
+	}));
+
+	// The frames run once, as files of their own beside where the test files go (so paths hold).
+	mkdirSync(outDir, { recursive: true });
+	const scratch = mkdtempSync(join(outDir, '.test-init-'));
+	const drafts = frames.map((f, i) => {
+		const draft = join(scratch, `${String(i).padStart(3, '0')}.test.json`);
+		writeFileSync(
+			draft,
+			JSON.stringify({ ...f.spec, workflow: relative(scratch, f.workflowPath) }),
+		);
+		return draft;
+	});
+	let run;
+	try {
+		run = await runWorkflowTests({
+			paths: drafts,
+			cwd,
+			n8n: options.n8n,
+			n8nNode: options.n8nNode,
+			nodes: options.nodes,
+			show: true,
+			out: () => undefined,
+			progress: options.progress,
+		});
+	} finally {
+		rmSync(scratch, { recursive: true, force: true });
+	}
+	if (run.exitCode === 2)
+		return {
+			exitCode: 2,
+			results: [
+				{
+					workflow: options.workflows.join(' '),
+					notes: [],
+					error: run.problems.map((p) => `${p.path ? `${p.path}: ` : ''}${p.message}`).join('\n'),
+				},
+			],
+		};
+	const results = frames.map((f, i): InitResult => {
+		const ran = run.files[i]?.cases[0];
+		if (!ran?.detail)
+			return {
+				workflow: f.given,
+				notes: f.notes,
+				error: `its first run could not run: ${ran?.failures.map((x) => x.message).join('; ') ?? run.files[i]?.error}`,
+			};
+		const testCase = (f.spec.cases as Record<string, unknown>[])[0];
+		testCase.expect = expectations(f.workflow!, ran.detail, f.subs);
+		const doc = new Document(f.spec);
+		annotate(doc, f.notes);
+		mkdirSync(dirname(f.file), { recursive: true });
+		writeFileSync(f.file, doc.toString({ lineWidth: 100 }));
+		return { workflow: f.given, file: f.file, notes: f.notes };
+	});
+	return { exitCode: results.some((r) => r.error) ? 1 : 0, results };
+}
