@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
 import { runCompositeAction } from '../helpers/composite-action.cjs';
@@ -491,6 +491,33 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			expect(page).toContain('never: &#34;No email&#34;, Has email? › false');
 		},
 		10 * MINUTE,
+	);
+
+	test(
+		'test init writes a first test file for each example workflow, and each passes as written',
+		async () => {
+			const examples = readdirSync(join(ROOT, 'examples'))
+				.filter((f) => f.endsWith('.json') && f !== 'seed.json')
+				.map((f) => join(ROOT, 'examples', f));
+			const n8n = ['--n8n', join(CACHE, 'n8n-2.40.7', 'node_modules', '.bin', 'n8n')];
+			const init = await runTests(['init', ...examples, '--out', 'first-tests', ...n8n]);
+			expect({
+				code: init.code,
+				stderr: init.stderr.split('\n').filter((l) => l.startsWith('Error')),
+			}).toEqual({ code: 0, stderr: [] });
+			for (const example of examples)
+				expect(init.stdout).toContain(
+					`Wrote ${join(project, 'first-tests', basename(example).replace(/\.json$/, '.test.yaml'))}: it passes as written.`,
+				);
+			// Written again only when asked.
+			const again = await runTests(['init', examples[0], '--out', 'first-tests', ...n8n]);
+			expect(again.code).toBe(2);
+			expect(again.stderr).toMatch(/exists: pass --force to write over it/);
+			const outcome = await runTests(['first-tests', ...n8n, '--jobs', '2']);
+			expect({ code: outcome.code, out: outcome.stdout }).toEqual({ code: 0, out: outcome.stdout });
+			expect(outcome.stdout).toContain(`\u2713 ${examples.length} passed, 0 failed`);
+		},
+		15 * MINUTE,
 	);
 
 	test(
