@@ -20,6 +20,8 @@ const run = promisify(execFile);
  */
 const PROJECT = join(ROOT, 'test', 'workflow-tests', 'project');
 const MINUTE = 60_000;
+/** The newest line's installed n8n, for the tests that need one line only. */
+const LATEST_N8N = join(CACHE, 'n8n-2.40.7', 'node_modules', '.bin', 'n8n');
 
 interface Outcome {
 	code: number;
@@ -462,7 +464,7 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			const outcome = await runTests([
 				'skips',
 				'--n8n',
-				join(CACHE, 'n8n-2.40.7', 'node_modules', '.bin', 'n8n'),
+				LATEST_N8N,
 				'--coverage',
 				'reports/coverage-skips',
 				'--coverage-min',
@@ -499,7 +501,7 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			const examples = readdirSync(join(ROOT, 'examples'))
 				.filter((f) => f.endsWith('.json') && f !== 'seed.json')
 				.map((f) => join(ROOT, 'examples', f));
-			const n8n = ['--n8n', join(CACHE, 'n8n-2.40.7', 'node_modules', '.bin', 'n8n')];
+			const n8n = ['--n8n', LATEST_N8N];
 			const init = await runTests(['init', ...examples, '--out', 'first-tests', ...n8n]);
 			expect({
 				code: init.code,
@@ -530,7 +532,7 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				{
 					package: serverTarball,
 					tests: 'tests/inbox-alert.test.yaml',
-					n8n: join(CACHE, 'n8n-2.40.7', 'node_modules', '.bin', 'n8n'),
+					n8n: LATEST_N8N,
 					junit: 'reports/action.xml',
 					report: 'reports/action-cases',
 					show: 'true',
@@ -615,11 +617,7 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				'workflow: ../alone/lead-sweep.json',
 			),
 		);
-		const outcome = await runTests([
-			'wrong',
-			'--n8n',
-			join(CACHE, 'n8n-2.40.7', 'node_modules', '.bin', 'n8n'),
-		]);
+		const outcome = await runTests(['wrong', '--n8n', LATEST_N8N]);
 		expect(outcome.code).toBe(2);
 		expect(outcome.stdout).toContain(
 			'wrong/typos.test.yaml:9: cases.0.expect: unknown field "servce"',

@@ -9,13 +9,17 @@ export type { MockServerOptions } from './options.cjs';
 export type {
 	WorkflowTestCaseDetail,
 	WorkflowTestCaseResult,
+	WorkflowTestCoverage,
 	WorkflowTestFailure,
 	WorkflowTestFileResult,
+	WorkflowTestNodeCoverage,
 	WorkflowTestNodeDetail,
 	WorkflowTestOptions,
+	WorkflowTestOutputCoverage,
 	WorkflowTestProblem,
 	WorkflowTestResult,
 	WorkflowTestRunDetail,
+	WorkflowTestWorkflowCoverage,
 } from './workflow-test-types.cjs';
 export { runWorkflowTests } from './workflow-tests.cjs';
 export {

@@ -125,27 +125,51 @@ export interface WorkflowTestResult {
 	coverage?: WorkflowTestCoverage;
 }
 
+/** An output of a node: the items that crossed it, all cases together and per case. */
+export interface WorkflowTestOutputCoverage {
+	index: number;
+	/** As n8n shows it (true, Failed, done), or the index where n8n names none. */
+	name: string;
+	/** Items that crossed it, all cases together. */
+	items: number;
+	/** Per case (by its id, "file › case"): items that crossed it, for the cases where any did. */
+	cases: Record<string, number>;
+}
+
+/** A node of a covered workflow, where the export draws it, and the cases it ran in. */
+export interface WorkflowTestNodeCoverage {
+	name: string;
+	type: string;
+	position: [number, number];
+	/** Not counted: a disabled node never runs. */
+	disabled?: boolean;
+	/** A sub-node (a tool, a model, a memory) connected to its root node, not through main. */
+	subNode?: boolean;
+	/** The cases it ran in. */
+	cases: string[];
+	outputs: WorkflowTestOutputCoverage[];
+}
+
+/** One workflow's (or sub-workflow's) coverage, with its drawing. */
+export interface WorkflowTestWorkflowCoverage {
+	name: string;
+	/** The export, relative to the working folder. */
+	file: string;
+	nodes: { total: number; covered: number; missed: string[] };
+	branches: { total: number; covered: number; missed: { node: string; output: string }[] };
+	/** Every case that ran the workflow (for a sub-workflow: the cases that called it). */
+	cases: string[];
+	graph: {
+		nodes: WorkflowTestNodeCoverage[];
+		/** type: main, or the sub-node's kind (ai_tool, ai_languageModel...). */
+		connections: { from: string; output: number; to: string; type: string }[];
+	};
+}
+
 /** Workflow coverage (coverage.json): per workflow, its nodes and branches run, and its drawing. */
 export interface WorkflowTestCoverage {
 	format: number;
+	/** The n8n lines the runs were on (several after a merge). */
 	n8nVersions: string[];
-	workflows: {
-		name: string;
-		file: string;
-		nodes: { total: number; covered: number; missed: string[] };
-		branches: { total: number; covered: number; missed: { node: string; output: string }[] };
-		cases: string[];
-		graph: {
-			nodes: {
-				name: string;
-				type: string;
-				position: [number, number];
-				disabled?: boolean;
-				subNode?: boolean;
-				cases: string[];
-				outputs: { index: number; name: string; items: number; cases: Record<string, number> }[];
-			}[];
-			connections: { from: string; output: number; to: string; type: string }[];
-		};
-	}[];
+	workflows: WorkflowTestWorkflowCoverage[];
 }

@@ -4,7 +4,7 @@
  * is wrong (nothing run).
  */
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { mergeCoverage } from './coverage/model.cjs';
 import { coverageLine, readCoverage, writeCoverage } from './coverage/report.cjs';
 import { initTestFiles } from './init.cjs';
@@ -55,35 +55,21 @@ it is set.`;
 export async function testCommand(argv: string[]): Promise<number> {
 	if (argv[0] === 'coverage') return coverageCommand(argv.slice(1));
 	if (argv[0] === 'init') return initCommand(argv.slice(1));
-	let parsed;
-	try {
-		parsed = parseArgs({
-			args: argv,
-			allowPositionals: true,
-			options: {
-				n8n: { type: 'string' },
-				nodes: { type: 'string' },
-				'n8n-node': { type: 'string' },
-				junit: { type: 'string' },
-				show: { type: 'boolean' },
-				report: { type: 'string' },
-				coverage: { type: 'string' },
-				'coverage-min': { type: 'string' },
-				shard: { type: 'string' },
-				jobs: { type: 'string' },
-				replay: { type: 'string' },
-				help: { type: 'boolean', short: 'h' },
-			},
-		});
-	} catch (error) {
-		process.stderr.write(`Error: ${(error as Error).message}\n\n${TEST_USAGE}\n`);
-		return 2;
-	}
+	const parsed = parsedArgs(argv, {
+		n8n: { type: 'string' },
+		nodes: { type: 'string' },
+		'n8n-node': { type: 'string' },
+		junit: { type: 'string' },
+		show: { type: 'boolean' },
+		report: { type: 'string' },
+		coverage: { type: 'string' },
+		'coverage-min': { type: 'string' },
+		shard: { type: 'string' },
+		jobs: { type: 'string' },
+		replay: { type: 'string' },
+	});
+	if (typeof parsed === 'number') return parsed;
 	const { values, positionals } = parsed;
-	if (values.help) {
-		process.stdout.write(`${TEST_USAGE}\n`);
-		return 0;
-	}
 	const jobs = values.jobs === undefined ? undefined : Number(values.jobs);
 	if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1)) {
 		process.stderr.write(
@@ -108,32 +94,15 @@ export async function testCommand(argv: string[]): Promise<number> {
 		});
 		return result.exitCode;
 	} catch (error) {
-		if (error instanceof N8nNotFound || /^no n8n to run/.test((error as Error).message)) {
-			process.stderr.write(`Error: ${(error as Error).message}\n`);
-			return 2;
-		}
-		throw error;
+		return n8nProblem(error);
 	}
 }
 
 /** `test coverage merge A B ... --out DIR`: the union of coverage runs, with its pages. */
 function coverageCommand(argv: string[]): number {
-	let parsed;
-	try {
-		parsed = parseArgs({
-			args: argv,
-			allowPositionals: true,
-			options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-		});
-	} catch (error) {
-		process.stderr.write(`Error: ${(error as Error).message}\n\n${TEST_USAGE}\n`);
-		return 2;
-	}
+	const parsed = parsedArgs(argv, { out: { type: 'string' } });
+	if (typeof parsed === 'number') return parsed;
 	const [verb, ...inputs] = parsed.positionals;
-	if (parsed.values.help) {
-		process.stdout.write(`${TEST_USAGE}\n`);
-		return 0;
-	}
 	if (verb !== 'merge' || !inputs.length || !parsed.values.out) {
 		process.stderr.write(
 			'Error: usage: lead-inbox-mock-server test coverage merge DIR|FILE... --out DIR (coverage folders or coverage.json files written by --coverage)\n',
@@ -156,28 +125,14 @@ function coverageCommand(argv: string[]): number {
 
 /** `test init WORKFLOW.json`: a first test file, from one run of the workflow. */
 async function initCommand(argv: string[]): Promise<number> {
-	let parsed;
-	try {
-		parsed = parseArgs({
-			args: argv,
-			allowPositionals: true,
-			options: {
-				out: { type: 'string' },
-				force: { type: 'boolean' },
-				n8n: { type: 'string' },
-				'n8n-node': { type: 'string' },
-				nodes: { type: 'string' },
-				help: { type: 'boolean', short: 'h' },
-			},
-		});
-	} catch (error) {
-		process.stderr.write(`Error: ${(error as Error).message}\n\n${TEST_USAGE}\n`);
-		return 2;
-	}
-	if (parsed.values.help) {
-		process.stdout.write(`${TEST_USAGE}\n`);
-		return 0;
-	}
+	const parsed = parsedArgs(argv, {
+		out: { type: 'string' },
+		force: { type: 'boolean' },
+		n8n: { type: 'string' },
+		'n8n-node': { type: 'string' },
+		nodes: { type: 'string' },
+	});
+	if (typeof parsed === 'number') return parsed;
 	if (!parsed.positionals.length) {
 		process.stderr.write(
 			'Error: usage: lead-inbox-mock-server test init WORKFLOW.json... [--out DIR] [--force] (exported workflows)\n',
@@ -206,10 +161,43 @@ async function initCommand(argv: string[]): Promise<number> {
 		if (exitCode === 2) process.stderr.write('Nothing was written.\n');
 		return exitCode;
 	} catch (error) {
-		if (error instanceof N8nNotFound || /^no n8n to run/.test((error as Error).message)) {
-			process.stderr.write(`Error: ${(error as Error).message}\n`);
-			return 2;
-		}
-		throw error;
+		return n8nProblem(error);
 	}
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/**
+ * The arguments of a `test` subcommand with its options and -h: the values and positionals, or
+ * the exit status when it should stop (help printed: 0; an unknown option, said with the usage: 2).
+ */
+function parsedArgs<T extends Options>(
+	argv: string[],
+	options: T,
+): ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: T }>> | number {
+	let parsed;
+	try {
+		parsed = parseArgs({
+			args: argv,
+			allowPositionals: true,
+			options: { ...options, help: { type: 'boolean', short: 'h' } },
+		});
+	} catch (error) {
+		process.stderr.write(`Error: ${(error as Error).message}\n\n${TEST_USAGE}\n`);
+		return 2;
+	}
+	if ((parsed.values as { help?: boolean }).help) {
+		process.stdout.write(`${TEST_USAGE}\n`);
+		return 0;
+	}
+	return parsed as never;
+}
+
+/** An n8n that cannot be found or installed is a wrong option (exit 2); anything else is thrown. */
+function n8nProblem(error: unknown): number {
+	if (error instanceof N8nNotFound || /^no n8n to run/.test((error as Error).message)) {
+		process.stderr.write(`Error: ${(error as Error).message}\n`);
+		return 2;
+	}
+	throw error;
 }

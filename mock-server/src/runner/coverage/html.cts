@@ -10,8 +10,7 @@ import type { CoverageFile, WorkflowCoverage } from './model.cjs';
 const NODE = 100;
 const SUB = 80;
 
-const escape = (text: string): string =>
-	text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const percent = (covered: number, total: number): string =>
 	total ? `${Math.round((covered / total) * 1000) / 10} %` : '-';
@@ -151,9 +150,7 @@ function drawing(workflow: WorkflowCoverage): string {
 				`<text id="${id}-count" class="count" x="${midX}" y="${midY - 6}" text-anchor="middle"></text>`,
 			);
 			if (source.outputs.length > 1 && name !== undefined)
-				parts.push(
-					`<text class="output" x="${at.x1 + 6}" y="${at.y1 - 4}">${escape(name)}</text>`,
-				);
+				parts.push(`<text class="output" x="${at.x1 + 6}" y="${at.y1 - 4}">${escape(name)}</text>`);
 		}
 	});
 	for (const node of nodes) {

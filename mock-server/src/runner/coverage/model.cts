@@ -9,59 +9,18 @@
  * node that has more than one (If's true and false, Create Inboxes' Created and Failed, Loop Over
  * Items' done and loop, an error output); it is covered when items crossed it.
  */
-import type { WorkflowTestCaseDetail } from '../../api/workflow-test-types.cjs';
+import type {
+	WorkflowTestCaseDetail,
+	WorkflowTestCoverage as CoverageFile,
+	WorkflowTestNodeCoverage as NodeCoverage,
+	WorkflowTestWorkflowCoverage as WorkflowCoverage,
+} from '../../api/workflow-test-types.cjs';
 import type { Workflow, WorkflowNode } from '../workflow/workflow.cjs';
 
 export const COVERAGE_FORMAT = 1;
 
-export interface OutputCoverage {
-	index: number;
-	/** As n8n shows it (true, Failed, done), or the index where n8n names none. */
-	name: string;
-	/** Items that crossed it, all cases together. */
-	items: number;
-	/** Per case (by its id, "file › case"): items that crossed it, for the cases where any did. */
-	cases: Record<string, number>;
-}
-
-export interface NodeCoverage {
-	name: string;
-	type: string;
-	position: [number, number];
-	/** Not counted: a disabled node never runs. */
-	disabled?: boolean;
-	/** A sub-node (a tool, a model, a memory) connected to its root node, not through main. */
-	subNode?: boolean;
-	/** The cases it ran in. */
-	cases: string[];
-	outputs: OutputCoverage[];
-}
-
-export interface Connection {
-	from: string;
-	output: number;
-	to: string;
-	/** main, or the sub-node's kind (ai_tool, ai_languageModel...). */
-	type: string;
-}
-
-export interface WorkflowCoverage {
-	name: string;
-	/** The export, relative to the working folder. */
-	file: string;
-	nodes: { total: number; covered: number; missed: string[] };
-	branches: { total: number; covered: number; missed: { node: string; output: string }[] };
-	/** Every case that ran the workflow (for a sub-workflow: the cases that called it). */
-	cases: string[];
-	graph: { nodes: NodeCoverage[]; connections: Connection[] };
-}
-
-export interface CoverageFile {
-	format: number;
-	/** The n8n lines the runs were on (several after a merge). */
-	n8nVersions: string[];
-	workflows: WorkflowCoverage[];
-}
+export type { CoverageFile, NodeCoverage, WorkflowCoverage };
+type Connection = WorkflowCoverage['graph']['connections'][number];
 
 const STICKY = 'n8n-nodes-base.stickyNote';
 
@@ -89,15 +48,13 @@ export function outputShape(
 }
 
 /** The graph of a workflow as exported: its nodes (no sticky notes) and connections. */
-function graphOf(
-	workflow: Workflow,
-	shapes: Map<string, OutputShape>,
-): WorkflowCoverage['graph'] {
+function graphOf(workflow: Workflow, shapes: Map<string, OutputShape>): WorkflowCoverage['graph'] {
 	const connections: Connection[] = [];
 	for (const [from, byType] of Object.entries(workflow.connections))
 		for (const [type, outputs] of Object.entries(byType ?? {}))
 			(outputs ?? []).forEach((targets, output) => {
-				for (const target of targets ?? []) connections.push({ from, output, to: target.node, type });
+				for (const target of targets ?? [])
+					connections.push({ from, output, to: target.node, type });
 			});
 	const subNodes = new Set(connections.filter((c) => c.type !== 'main').map((c) => c.from));
 	const nodes = workflow.nodes
@@ -156,7 +113,12 @@ export function addCase(
 			did.items.forEach((items, index) => {
 				// An output the description did not list (a Switch's rules): seen now.
 				while (!node.subNode && node.outputs.length <= index)
-					node.outputs.push({ index: node.outputs.length, name: String(node.outputs.length), items: 0, cases: {} });
+					node.outputs.push({
+						index: node.outputs.length,
+						name: String(node.outputs.length),
+						items: 0,
+						cases: {},
+					});
 				const output = node.outputs[index];
 				if (!output || !items) return;
 				output.items += items;
@@ -172,9 +134,13 @@ export function summarize(coverage: WorkflowCoverage): WorkflowCoverage {
 	const missed = counted.filter((n) => !n.cases.length).map((n) => n.name);
 	coverage.nodes = { total: counted.length, covered: counted.length - missed.length, missed };
 	const branches = counted.flatMap((n) =>
-		n.outputs.length > 1 ? n.outputs.map((o) => ({ node: n.name, output: o.name, crossed: o.items > 0 })) : [],
+		n.outputs.length > 1
+			? n.outputs.map((o) => ({ node: n.name, output: o.name, crossed: o.items > 0 }))
+			: [],
 	);
-	const notCrossed = branches.filter((b) => !b.crossed).map(({ node, output }) => ({ node, output }));
+	const notCrossed = branches
+		.filter((b) => !b.crossed)
+		.map(({ node, output }) => ({ node, output }));
 	coverage.branches = {
 		total: branches.length,
 		covered: branches.length - notCrossed.length,

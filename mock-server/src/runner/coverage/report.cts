@@ -52,7 +52,10 @@ export interface Thresholds {
 /** `nodes=100,branches=80`: percentages of all workflows together. */
 export function parseThresholds(text: string): Thresholds {
 	const thresholds: Thresholds = {};
-	for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+	for (const part of text
+		.split(',')
+		.map((p) => p.trim())
+		.filter(Boolean)) {
 		const match = /^(nodes|branches)=(\d+(?:\.\d+)?)%?$/.exec(part);
 		if (!match || Number(match[2]) > 100)
 			throw new Error(

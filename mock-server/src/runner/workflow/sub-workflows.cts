@@ -61,6 +61,8 @@ function candidates(
 	listed: string[],
 	shown: (path: string) => string,
 	refuse: (at: PropertyKey[], message: string) => void,
+	/** Whether to read the folder's exports too (only a workflow that calls another needs them). */
+	beside: boolean,
 ): Map<string, { file: string; workflow: Workflow }> {
 	const found = new Map<string, { file: string; workflow: Workflow }>();
 	const read = (file: string): Workflow | string => {
@@ -83,7 +85,7 @@ function candidates(
 		else found.set(String(workflow.id), { file, workflow });
 	});
 	const folder = dirname(workflowPath);
-	for (const name of readdirSync(folder)
+	for (const name of (beside ? readdirSync(folder) : [])
 		.filter((f) => f.endsWith('.json'))
 		.sort()) {
 		const file = join(folder, name);
@@ -113,7 +115,10 @@ export function findSubWorkflows(
 	},
 ): SubWorkflow[] {
 	const { listed, stubbed, shown, refuse } = options;
-	const exports = candidates(workflowPath, listed, shown, refuse);
+	// Every test file of a project loads its workflow: the folder's exports are read only for one
+	// that calls a workflow.
+	const calls = callsOf(workflow).some((call) => !stubbed(call.node.name));
+	const exports = candidates(workflowPath, listed, shown, refuse, calls);
 	const ordered: SubWorkflow[] = [];
 	const visiting: string[] = [];
 	const visit = (from: Workflow, fromName: string) => {
