@@ -8,9 +8,10 @@ import { type JobOptions, jobMatrix, runWorkflowJob } from '../helpers/workflow-
 
 /*
  * The CI and publish workflows' jobs, each run as a GitHub-hosted runner runs it (see
- * test/helpers/workflow-job.cts): a fresh clone of the commit under test, a fresh HOME (an empty
- * npm cache), and only what the workflow itself installs. What stands in for the runner's
- * machine: `sudo`, and this machine's Node headers (a runner's node-gyp downloads them).
+ * test/helpers/workflow-job.cts): a fresh clone of the commit under test, a fresh HOME,
+ * setup-node's npm cache as a repeat run restores it, and only what the workflow itself installs.
+ * What stands in for the runner's machine: `sudo`, and this machine's Node headers (a runner's
+ * node-gyp downloads them).
  */
 
 const ROOT = join(__dirname, '..', '..');
@@ -67,12 +68,21 @@ const publishJob = (name: string, options: Partial<JobOptions> = {}) =>
 	});
 
 let root: string;
-/** setup-node's npm cache, as the repository's cache holds it from one job to the next. */
+/**
+ * setup-node's npm cache (`cache: npm`, keyed on the lockfile): on every run after a lockfile's
+ * first, the runner restores the cache its first run saved. This machine's own npm cache stands in
+ * for it (npm run exports it as npm_config_cache), filled by the install of the same lockfile that
+ * ran before this suite; an install from an empty cache is what .ci/run's own install does, cold.
+ * Run outside npm, the jobs share a new, empty one.
+ */
 let npmCache: string;
+const sharedNpmCache = process.env.npm_config_cache;
 beforeAll(() => {
-	npmCache = mkdtempSync(join(tmpdir(), 'runner-npm-cache-'));
+	npmCache = sharedNpmCache ?? mkdtempSync(join(tmpdir(), 'runner-npm-cache-'));
 });
-afterAll(() => rmSync(npmCache, { recursive: true, force: true }));
+afterAll(() => {
+	if (!sharedNpmCache) rmSync(npmCache, { recursive: true, force: true });
+});
 beforeEach(() => {
 	root = mkdtempSync(join(tmpdir(), 'runner-'));
 });
