@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -39,6 +39,13 @@ interface Breakage {
 	/** The case that must fail, and the start of the failed expectation's line. */
 	failing: { case: string; at: string; says?: RegExp };
 }
+
+/** The example workflows a line runs: all of them, but the Data Table lead pulls need n8n 2.x. */
+const exampleWorkflows = (version: string) =>
+	readdirSync(join(ROOT, 'examples'))
+		.filter((f) => f.endsWith('.json') && f !== 'seed.json')
+		.filter((f) => !(version.startsWith('1.') && f.startsWith('scheduled-lead-pull')))
+		.sort();
 
 const node = (workflow: any, name: string) => workflow.nodes.find((n: any) => n.name === name);
 const assignment = (workflow: any, nodeName: string, field: string) =>
@@ -257,13 +264,9 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				// The example workflows' test files too (the Data Table lead pull needs n8n 2.x).
 				const examples = join(ROOT, 'examples', 'workflow-tests');
 				const exampleFiles = line.version.startsWith('1.')
-					? [
-							'bulk-inbox-onboarding-from-csv',
-							'inbox-error-alert',
-							'inbox-inventory',
-							'lead-request-webhook',
-							'lead-research-agent',
-						].map((f) => join(examples, `${f}.test.yaml`))
+					? exampleWorkflows(line.version).map((f) =>
+							join(examples, f.replace(/\.json$/, '.test.yaml')),
+						)
 					: [examples];
 				const outcome = await runTests(
 					[
@@ -308,6 +311,23 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 					),
 				);
 				expect(coverage.n8nVersions).toEqual([line.version]);
+				// The examples' test files run every node of every example this line runs (both
+				// triggers of the scheduled pulls included); their branch coverage goes to CI's log.
+				const examplesRun = coverage.workflows.filter((w: any) =>
+					w.file.includes('examples/'),
+				);
+				expect(examplesRun.map((w: any) => basename(w.file)).sort()).toEqual(
+					exampleWorkflows(line.version),
+				);
+				expect(
+					examplesRun.filter((w: any) => w.nodes.covered < w.nodes.total).map((w: any) => w.name),
+				).toEqual([]);
+				console.log(
+					`Coverage of the examples on n8n ${line.version}:\n${outcome.stdout
+						.split('\n')
+						.filter((l) => examplesRun.some((w: any) => l.startsWith(`  ${w.name}: `)))
+						.join('\n')}`,
+				);
 				expect(
 					coverage.workflows.find((w: any) => w.name === 'Send a lead to the CRM').cases,
 				).toEqual([
@@ -442,6 +462,165 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			expect(outcome.stdout).toContain('Coverage of 3 run(s)');
 		},
 		5 * MINUTE,
+	);
+
+	test(
+		"four shards of the examples' tests run every file once, and their merged coverage equals the unsharded run's",
+		async () => {
+			// As a CI matrix of four jobs runs them: side by side, each with its own n8n and coverage.
+			const examples = join(ROOT, 'examples', 'workflow-tests');
+			const shards = await Promise.all(
+				[1, 2, 3, 4].map((i) =>
+					runTests([
+						examples,
+						'--n8n',
+						LATEST_N8N,
+						'--shard',
+						`${i}/4`,
+						'--jobs',
+						'1',
+						'--coverage',
+						`reports/coverage-shard-${i}`,
+					]),
+				),
+			);
+			expect(shards.map((s) => s.code)).toEqual([0, 0, 0, 0]);
+			const filesOf = (stdout: string) => [
+				...new Set([...stdout.matchAll(/^\u2713 (\S+\.test\.yaml) \u203a/gm)].map((m) => m[1])),
+			];
+			const ran = shards.flatMap((s) => filesOf(s.stdout));
+			const all = readdirSync(examples).filter((f) => f.endsWith('.test.yaml'));
+			expect(ran.map((f) => basename(f)).sort()).toEqual(all.sort());
+			expect(shards.every((s) => filesOf(s.stdout).length > 0)).toBe(true);
+			const merged = await runTests([
+				'coverage',
+				'merge',
+				...[1, 2, 3, 4].map((i) => `reports/coverage-shard-${i}`),
+				'--out',
+				'reports/coverage-shards',
+			]);
+			expect(merged.code).toBe(0);
+			// The unsharded run: the newest line's run of the same files (with the project's own).
+			const read = (dir: string) =>
+				JSON.parse(readFileSync(join(project, 'reports', dir, 'coverage.json'), 'utf8'))
+					.workflows as any[];
+			const byFile = (workflows: any[]) =>
+				Object.fromEntries(
+					workflows
+						.filter((w) => w.file.includes('examples/'))
+						.map((w) => [w.file, { nodes: w.nodes, branches: w.branches, cases: w.cases }]),
+				);
+			expect(byFile(read('coverage-shards'))).toEqual(byFile(read('coverage-2.40.7')));
+		},
+		15 * MINUTE,
+	);
+
+	test(
+		"n8n's Data Tables are emptied between test files unless a file keeps them, and a worker's n8n past --n8n-memory is started afresh",
+		async () => {
+			// Three files of one workflow that adds a row to its Data Table, run in order on one n8n.
+			const state = join(ROOT, 'test', 'workflow-tests', 'n8n-state');
+			const files = ['a-first', 'b-second', 'c-kept'].map((f) => join(state, `${f}.test.yaml`));
+			const kept = await runTests([...files, '--n8n', LATEST_N8N, '--jobs', '1']);
+			expect({ code: kept.code, out: kept.stdout }).toEqual({ code: 0, out: kept.stdout });
+			expect(kept.stderr).toContain(
+				'emptied what the files before left in n8n: 1 Data Table(s), 0 variable(s)',
+			);
+			expect(kept.stderr.match(/starting n8n /g)).toHaveLength(1);
+			// A limit every n8n is past: the second file gets a fresh n8n (and the first's table is gone).
+			const small = await runTests([
+				...files.slice(0, 2),
+				'--n8n',
+				LATEST_N8N,
+				'--jobs',
+				'1',
+				'--n8n-memory',
+				'64',
+			]);
+			expect({ code: small.code, out: small.stdout }).toEqual({ code: 0, out: small.stdout });
+			expect(small.stderr).toMatch(
+				/\[\S*b-second\.test\.yaml\] n8n uses \d+ MB, past the limit of 64 MB \(--n8n-memory\): starting a fresh one/,
+			);
+			expect(small.stderr.match(/starting n8n /g)).toHaveLength(2);
+		},
+		10 * MINUTE,
+	);
+
+	test(
+		'--watch keeps n8n running and reruns what a change touches: a test file, a workflow export; Enter reruns all, q quits',
+		async () => {
+			const dir = join(project, 'watched');
+			mkdirSync(join(dir, 'workflows'), { recursive: true });
+			for (const f of ['dentists-to-hubspot', 'inbox-alert'])
+				cpSync(join(PROJECT, 'workflows', `${f}.json`), join(dir, 'workflows', `${f}.json`));
+			const testOf = (f: string) =>
+				readFileSync(join(PROJECT, 'tests', `${f}.test.yaml`), 'utf8').replace(
+					/^workflow: .*$/m,
+					`workflow: ./workflows/${f}.json`,
+				);
+			const hubspot = join(dir, 'hubspot.test.yaml');
+			const alert = join(dir, 'alert.test.yaml');
+			// One case each: the first of the project's file.
+			const firstCase = (text: string) => {
+				const file = parseDocument(text);
+				(file.get('cases') as YAMLSeq).items.splice(1);
+				return file.toString();
+			};
+			writeFileSync(hubspot, firstCase(testOf('dentists-to-hubspot')));
+			writeFileSync(alert, firstCase(testOf('inbox-alert')));
+			const watcher = spawn(bin(), ['test', 'watched', '--watch', '--n8n', LATEST_N8N], {
+				cwd: project,
+				stdio: ['pipe', 'pipe', 'pipe'],
+			});
+			let out = '';
+			let err = '';
+			watcher.stdout.on('data', (chunk) => (out += chunk));
+			watcher.stderr.on('data', (chunk) => (err += chunk));
+			const exited = new Promise<number | null>((resolve) => watcher.once('exit', resolve));
+			/** Waits for the watch's n-th pass to end (its "Watching" line); the passes' text. */
+			const passes = async (n: number) => {
+				const deadline = Date.now() + 5 * MINUTE;
+				while (out.split('\nWatching ').length - 1 < n) {
+					if (Date.now() > deadline || watcher.exitCode !== null)
+						throw new Error(`no pass ${n} of --watch:\n${out}\n${err.slice(-3000)}`);
+					await new Promise((resolve) => setTimeout(resolve, 100));
+				}
+				return out.split('\nWatching ').slice(0, n);
+			};
+			try {
+				const [first] = await passes(1);
+				expect(first).toContain('Running all 2 test file(s)');
+				expect(first).toMatch(/\u2713 2 passed, 0 failed, in 2 file\(s\)/);
+				// A test file changed: it alone reruns, and fails as changed.
+				writeFileSync(hubspot, readFileSync(hubspot, 'utf8').replace(/items: 10\b/, 'items: 9'));
+				const second = (await passes(2))[1];
+				expect(second).toContain('Running 1 changed test file(s): watched/hubspot.test.yaml');
+				expect(second).toMatch(/expect\.nodes\.Fetch Leads\.items: expected exactly 9 item\(s\), got 10/);
+				expect(second).not.toContain('watched/alert.test.yaml');
+				// Saved without a change (the test file), then a workflow export changed: only the
+				// file that runs that workflow reruns.
+				writeFileSync(hubspot, readFileSync(hubspot, 'utf8'));
+				const workflow = join(dir, 'workflows', 'inbox-alert.json');
+				const changed = JSON.parse(readFileSync(workflow, 'utf8'));
+				changed.name = `${changed.name} (renamed)`;
+				writeFileSync(workflow, JSON.stringify(changed, null, 2));
+				const third = (await passes(3))[2];
+				expect(third).toContain('Running 1 changed test file(s): watched/alert.test.yaml');
+				expect(third).not.toContain('watched/hubspot.test.yaml');
+				// Enter: every file.
+				watcher.stdin.write('\n');
+				const fourth = (await passes(4))[3];
+				expect(fourth).toContain('Running all 2 test file(s)');
+				// n8n was started once, for the first pass, and kept.
+				expect(err.match(/starting n8n /g)).toHaveLength(1);
+				watcher.stdin.write('q');
+				// Exit status 1: hubspot.test.yaml fails as last run.
+				expect(await exited).toBe(1);
+			} finally {
+				watcher.kill();
+			}
+		},
+		15 * MINUTE,
 	);
 
 	test(

@@ -39,6 +39,11 @@ export interface WorkflowTestOptions {
 	coverageMin?: string;
 	/** "i/n": runs only this share of the test files (a CI matrix of n jobs runs each file once). */
 	shard?: string;
+	/**
+	 * A worker's n8n is started afresh before a test file once it uses more memory than this (MB,
+	 * its processes together; default 1536).
+	 */
+	n8nMemoryMb?: number;
 }
 
 /** A node in one run (or over a sub-workflow's executions): every run of it together. */

@@ -8,8 +8,10 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { mergeCoverage } from './coverage/model.cjs';
 import { coverageLine, readCoverage, writeCoverage } from './coverage/report.cjs';
 import { initTestFiles } from './init.cjs';
-import { N8nNotFound } from './n8n/install.cjs';
-import { runWorkflowTests } from './run.cjs';
+import { N8nNotFound, resolveN8n } from './n8n/install.cjs';
+import { nodesSource } from './nodes-source.cjs';
+import { defaultN8n, runWorkflowTests, type WorkflowTestOptions } from './run.cjs';
+import { watchWorkflowTests } from './watch.cjs';
 
 export const TEST_USAGE = `Usage: lead-inbox-mock-server test [FILES|DIRS...] [options]
 
@@ -37,6 +39,10 @@ Options:
   --shard i/n     run only this share of the test files (files in path order, dealt out in
                   turn): n CI jobs with 1/n to n/n run every file once; merge their coverage
   --jobs N        test files run side by side (default: one per two cores)
+  --watch         keep n8n running: rerun the test files a change touches (a test file, a
+                  workflow or sub-workflow export), every file on Enter; q quits
+  --n8n-memory MB start a worker's n8n afresh before a test file once it uses more than this
+                  (its processes together; default 1536)
   --replay DIR    answer from recordings of the real services (the server's --replay)
   -h, --help      this help
 
@@ -67,34 +73,92 @@ export async function testCommand(argv: string[]): Promise<number> {
 		shard: { type: 'string' },
 		jobs: { type: 'string' },
 		replay: { type: 'string' },
+		watch: { type: 'boolean' },
+		'n8n-memory': { type: 'string' },
 	});
 	if (typeof parsed === 'number') return parsed;
 	const { values, positionals } = parsed;
-	const jobs = values.jobs === undefined ? undefined : Number(values.jobs);
-	if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1)) {
-		process.stderr.write(
-			`Error: --jobs must be a whole number of at least 1, not ${values.jobs}\n`,
-		);
-		return 2;
-	}
+	const jobs = wholeNumber(values.jobs, '--jobs', 1);
+	const n8nMemoryMb = wholeNumber(values['n8n-memory'], '--n8n-memory', 64);
+	if (jobs === null || n8nMemoryMb === null) return 2;
+	const options = {
+		paths: positionals,
+		n8n: values.n8n,
+		n8nNode: values['n8n-node'],
+		nodes: values.nodes,
+		show: values.show,
+		report: values.report,
+		jobs,
+		replay: values.replay,
+		n8nMemoryMb,
+	};
 	try {
+		if (values.watch) {
+			const whole = (['junit', 'coverage', 'coverage-min', 'shard'] as const).filter(
+				(option) => values[option] !== undefined,
+			);
+			if (whole.length) {
+				process.stderr.write(
+					`Error: ${whole.map((o) => `--${o}`).join(', ')} report on a whole run: leave them out with --watch, which reruns files as they change\n`,
+				);
+				return 2;
+			}
+			return await watchCommand(options);
+		}
 		const result = await runWorkflowTests({
-			paths: positionals,
-			n8n: values.n8n,
-			n8nNode: values['n8n-node'],
-			nodes: values.nodes,
+			...options,
 			junit: values.junit,
-			show: values.show,
-			report: values.report,
 			coverage: values.coverage,
 			coverageMin: values['coverage-min'],
 			shard: values.shard,
-			jobs,
-			replay: values.replay,
 		});
 		return result.exitCode;
 	} catch (error) {
 		return n8nProblem(error);
+	}
+}
+
+/** An option's whole number (undefined when not given), or null once its error is said. */
+function wholeNumber(value: string | undefined, option: string, least: number) {
+	if (value === undefined) return undefined;
+	const number = Number(value);
+	if (Number.isInteger(number) && number >= least) return number;
+	process.stderr.write(`Error: ${option} must be a whole number of at least ${least}, not ${value}\n`);
+	return null;
+}
+
+/** `test --watch`: the same checks as a run's options, then the watch until q or Ctrl-C. */
+async function watchCommand(
+	options: Omit<WorkflowTestOptions, 'n8n'> & { n8n?: string },
+): Promise<number> {
+	const cwd = process.cwd();
+	let nodes;
+	try {
+		nodes = nodesSource(options.nodes, cwd);
+	} catch (error) {
+		process.stderr.write(`Error: --nodes: ${(error as Error).message}\n`);
+		return 2;
+	}
+	const progress = (line: string) => process.stderr.write(`${line}\n`);
+	const n8n = await resolveN8n(options.n8n ?? defaultN8n(cwd), { progress, node: options.n8nNode });
+	const abort = new AbortController();
+	const stop = () => abort.abort();
+	process.once('SIGINT', stop);
+	process.once('SIGTERM', stop);
+	try {
+		return await watchWorkflowTests({
+			...options,
+			n8n,
+			nodes,
+			cwd,
+			out: (line) => process.stdout.write(`${line}\n`),
+			progress,
+			input: process.stdin,
+			signal: abort.signal,
+		});
+	} finally {
+		process.off('SIGINT', stop);
+		process.off('SIGTERM', stop);
 	}
 }
 

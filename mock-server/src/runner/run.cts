@@ -1,8 +1,9 @@
 /**
  * Runs test files: every file checked first (a wrong one stops everything, exit 2), then files
- * side by side (`jobs` workers, each with an n8n of its own), each file on a server of its own,
- * cases in a file one after another.
- * The command line (command.cts) and the package's API (runWorkflowTests) both run here.
+ * side by side (`jobs` workers, each with an n8n of its own kept from file to file: hosts.cts),
+ * each file on a server of its own, cases in a file one after another.
+ * The command line (command.cts), --watch (watch.cts) and the package's API (runWorkflowTests)
+ * all run here.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -26,6 +27,7 @@ import {
 	type LoadedTestFile,
 	TestFileError,
 } from './file/load.cjs';
+import { HostPool } from './hosts.cjs';
 import { type N8nInstall, resolveN8n } from './n8n/install.cjs';
 import { nodesSource } from './nodes-source.cjs';
 import { writeCaseReport } from './report/case-report.cjs';
@@ -35,7 +37,7 @@ import { appendGithubSummary } from './report/github.cjs';
 import { writeJunit } from './report/junit.cjs';
 import type { FileResult } from './report/results.cjs';
 import { type CaseResult, runCase } from './run-case.cjs';
-import { type N8nHost, type NodesSource, openSession, startHost } from './session.cjs';
+import { type NodesSource, openSession } from './session.cjs';
 import { parseShard, type Shard, shardOf } from './shard.cjs';
 
 /** The runner's options: the API's, where `n8n` may also be an install already found. */
@@ -77,23 +79,14 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 		progress(
 			`shard ${shard.index}/${shard.count}: ${files.length} of ${found.length} test file(s)`,
 		);
-	const loaded: LoadedTestFile[] = [];
 	if (!found.length)
 		problems.push({
 			file: paths.join(' '),
 			path: '',
 			message: 'no test files (*.test.yaml, *.test.yml, *.test.json) there',
 		});
-	for (const file of files) {
-		try {
-			loaded.push(loadTestFile(file, cwd));
-		} catch (error) {
-			if (error instanceof TestFileError) problems.push(...error.problems);
-			else if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-				problems.push({ file, path: '', message: 'no such file' });
-			else throw error;
-		}
-	}
+	const { loaded, problems: fileProblems } = loadTestFiles(files, cwd);
+	problems.push(...fileProblems);
 	let nodes: NodesSource | undefined;
 	try {
 		nodes = nodesSource(options.nodes, cwd);
@@ -118,72 +111,21 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 		typeof options.n8n === 'object'
 			? options.n8n
 			: await resolveN8n(options.n8n ?? defaultN8n(cwd), { progress, node: options.n8nNode });
-	const jobs = Math.max(1, options.jobs ?? Math.floor(cpus().length / 2));
 	const coverage =
 		options.coverage !== undefined ? new CoverageCollector(cwd, n8n.version) : undefined;
-	const work = join(tmpdir(), `lead-inbox-workflow-tests-${process.pid}`);
-	const results: FileResult[] = [];
-	let next = 0;
-	// A worker starts its n8n with its first file and keeps it for the next ones (a start costs
-	// seconds; each file still has a server and a credential of its own). One that stops working
-	// is started again for the next file.
-	const worker = async (w: number) => {
-		let host: N8nHost | undefined;
-		while (next < loaded.length) {
-			const i = next++;
-			const test = loaded[i];
-			const fileStarted = Date.now();
-			const result: FileResult = {
-				file: test.file,
-				n8nVersion: n8n.version,
-				cases: [],
-				durationMs: 0,
-			};
-			results[i] = result;
-			let session;
-			try {
-				if (host?.app.exited) {
-					await host.close();
-					host = undefined;
-				}
-				host ??= await startHost({
-					n8n,
-					nodes: nodes!,
-					dir: join(work, `${w}-${i}`),
-					progress: (line) => progress(`[${test.file}] ${line}`),
-				});
-				session = await openSession(test, host, { replay: options.replay });
-				for (const testCase of test.spec.cases) {
-					progress(`[${test.file}] running "${testCase.name}"`);
-					const outcome = await runCase(session, test, testCase, {
-						detail: options.show || options.report !== undefined || coverage !== undefined,
-					}).catch((error: Error) =>
-						notRun(testCase.name, `the case could not run: ${error.message}`),
-					);
-					if (coverage && outcome.detail)
-						await coverage.addCase(test, host, testCase.name, outcome.detail);
-					result.cases.push(outcome);
-					for (const line of caseLines(test.file, outcome)) out(line);
-					if (options.show && outcome.detail)
-						for (const line of detailLines(outcome.detail)) out(line);
-					if (options.report !== undefined)
-						writeCaseReport(resolve(cwd, options.report), result, result.cases.length - 1);
-				}
-			} catch (error) {
-				result.error = (error as Error).message;
-				for (const testCase of test.spec.cases.slice(result.cases.length)) {
-					const outcome = notRun(testCase.name, `the test file could not run: ${result.error}`);
-					result.cases.push(outcome);
-					for (const line of caseLines(test.file, outcome)) out(line);
-				}
-			} finally {
-				await session?.close().catch(() => undefined);
-				result.durationMs = Date.now() - fileStarted;
-			}
-		}
-		await host?.close();
-	};
-	await Promise.all(Array.from({ length: Math.min(jobs, loaded.length) }, (_, w) => worker(w)));
+	const pool = new HostPool({
+		n8n,
+		nodes: nodes!,
+		work: join(tmpdir(), `lead-inbox-workflow-tests-${process.pid}`),
+		memoryLimitMb: options.n8nMemoryMb,
+		progress,
+	});
+	let results: FileResult[];
+	try {
+		results = await runFiles(pool, loaded, { ...options, cwd, out, progress, coverage });
+	} finally {
+		await pool.close();
+	}
 
 	for (const line of summaryLines(results, Date.now() - started)) out(line);
 	const covered = await coverage?.result();
@@ -209,13 +151,104 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 	};
 }
 
+/** Loads test files: the ones that load, and every problem of the others (none is thrown). */
+export function loadTestFiles(
+	files: string[],
+	cwd: string,
+): { loaded: LoadedTestFile[]; problems: FileProblem[] } {
+	const loaded: LoadedTestFile[] = [];
+	const problems: FileProblem[] = [];
+	for (const file of files) {
+		try {
+			loaded.push(loadTestFile(file, cwd));
+		} catch (error) {
+			if (error instanceof TestFileError) problems.push(...error.problems);
+			else if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+				problems.push({ file, path: '', message: 'no such file' });
+			else throw error;
+		}
+	}
+	return { loaded, problems };
+}
+
+/** What running files needs beside the pool: the options that shape a case's run and its report. */
+interface RunContext extends Pick<WorkflowTestOptions, 'jobs' | 'show' | 'report' | 'replay'> {
+	cwd: string;
+	out: (line: string) => void;
+	progress: (line: string) => void;
+	coverage?: CoverageCollector;
+}
+
+/**
+ * Runs test files on the pool's hosts, `jobs` files side by side (a worker per host), the cases of
+ * a file one after another, each file on a server of its own; results in the files' order. A
+ * file's cases are printed as they end.
+ */
+export async function runFiles(
+	pool: HostPool,
+	loaded: LoadedTestFile[],
+	context: RunContext,
+): Promise<FileResult[]> {
+	const { cwd, out, coverage } = context;
+	const jobs = Math.max(1, context.jobs ?? Math.floor(cpus().length / 2));
+	const results: FileResult[] = [];
+	let next = 0;
+	const worker = async (w: number) => {
+		while (next < loaded.length) {
+			const i = next++;
+			const test = loaded[i];
+			const fileStarted = Date.now();
+			const result: FileResult = {
+				file: test.file,
+				n8nVersion: pool.version,
+				cases: [],
+				durationMs: 0,
+			};
+			results[i] = result;
+			let session;
+			try {
+				const host = await pool.hostFor(w, test);
+				session = await openSession(test, host, { replay: context.replay });
+				for (const testCase of test.spec.cases) {
+					context.progress(`[${test.file}] running "${testCase.name}"`);
+					const outcome = await runCase(session, test, testCase, {
+						detail: context.show || context.report !== undefined || coverage !== undefined,
+					}).catch((error: Error) =>
+						notRun(testCase.name, `the case could not run: ${error.message}`),
+					);
+					if (coverage && outcome.detail)
+						await coverage.addCase(test, host, testCase.name, outcome.detail);
+					result.cases.push(outcome);
+					for (const line of caseLines(test.file, outcome)) out(line);
+					if (context.show && outcome.detail)
+						for (const line of detailLines(outcome.detail)) out(line);
+					if (context.report !== undefined)
+						writeCaseReport(resolve(cwd, context.report), result, result.cases.length - 1);
+				}
+			} catch (error) {
+				result.error = (error as Error).message;
+				for (const testCase of test.spec.cases.slice(result.cases.length)) {
+					const outcome = notRun(testCase.name, `the test file could not run: ${result.error}`);
+					result.cases.push(outcome);
+					for (const line of caseLines(test.file, outcome)) out(line);
+				}
+			} finally {
+				await session?.close().catch(() => undefined);
+				result.durationMs = Date.now() - fileStarted;
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(jobs, loaded.length) }, (_, w) => worker(w)));
+	return results;
+}
+
 /** A case that could not run, reported failed with why. */
 function notRun(name: string, message: string): CaseResult {
 	return { name, passed: false, failures: [{ at: 'run', message }], durationMs: 0, runs: 0 };
 }
 
 /** The project's own n8n (node_modules/.bin/n8n), when --n8n is not given. */
-function defaultN8n(cwd: string): string {
+export function defaultN8n(cwd: string): string {
 	const local = join(cwd, 'node_modules', '.bin', 'n8n');
 	if (existsSync(local)) return local;
 	throw new Error(

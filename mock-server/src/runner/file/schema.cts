@@ -420,6 +420,10 @@ export const testFileSchema = z
 				"Exports of the sub-workflows it calls (Execute Workflow), relative to this file: only those not beside the workflow's own export (found there by their ID).",
 		}),
 		stubs: stubs.optional(),
+		keepN8nState: z.boolean().optional().meta({
+			description:
+				"Start from the Data Tables and variables the worker's n8n holds from the files it ran before (default false: emptied before each file; cases of one file always share them).",
+		}),
 		cases: z.array(testCase).min(1),
 	})
 	.meta({ id: 'WorkflowTestFile', title: 'Lead Inbox workflow test file' });
