@@ -484,7 +484,7 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 					]),
 				),
 			);
-			expect(shards.map((s) => s.code)).toEqual([0, 0, 0, 0]);
+			expect(shards.map((s) => (s.code ? s.stdout : 0))).toEqual([0, 0, 0, 0]);
 			const filesOf = (stdout: string) => [
 				...new Set([...stdout.matchAll(/^\u2713 (\S+\.test\.yaml) \u203a/gm)].map((m) => m[1])),
 			];

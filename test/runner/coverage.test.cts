@@ -95,7 +95,7 @@ describe('workflow coverage', () => {
 		]);
 	});
 
-	it('merges runs into their union, and fails thresholds naming what is missing', () => {
+	it('merges runs into their union, in one order whichever came first, and fails thresholds naming what is missing', () => {
 		const first = fresh();
 		addCase(first, 'a.test.yaml › all with email', [allWithEmail]);
 		const second = fresh();
@@ -110,6 +110,18 @@ describe('workflow coverage', () => {
 		addCase(both, 'a.test.yaml › all with email', [allWithEmail]);
 		addCase(both, 'a.test.yaml › one without', [oneWithout]);
 		expect(merged).toEqual({ format: 1, n8nVersions: ['2.40.7', '1.123.81'], workflows: [both] });
+		// Shards (each with whole test files) merged in any order, or files run in any order by
+		// side-by-side workers: the same file, cases ordered by test file, then as the file lists them.
+		const otherFile = fresh();
+		addCase(otherFile, 'b.test.yaml › all with email', [allWithEmail]);
+		const shards = [file(otherFile, '2.40.7'), file(both, '2.40.7')];
+		const oneOrder = mergeCoverage(shards);
+		expect(JSON.stringify(mergeCoverage([...shards].reverse()))).toBe(JSON.stringify(oneOrder));
+		expect(oneOrder.workflows[0].cases).toEqual([
+			'a.test.yaml › all with email',
+			'a.test.yaml › one without',
+			'b.test.yaml › all with email',
+		]);
 
 		const alone = file(first, '2.40.7');
 		expect(parseThresholds('nodes=100,branches=80')).toEqual({ nodes: 100, branches: 80 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
+import { testCommand } from '../../mock-server/src/runner/command.cjs';
 import { loadTestFile, TestFileError } from '../../mock-server/src/runner/file/load.cjs';
 import { referenceTables } from '../../mock-server/src/runner/file/reference.cjs';
 import { testFileJsonSchema } from '../../mock-server/src/runner/file/schema.cjs';
@@ -281,6 +282,24 @@ describe('workflow test files', () => {
 		expect(shardOf([...TEST_FILES].reverse(), parseShard('2/4'), ROOT)).toEqual(shards[1]);
 		for (const wrong of ['0/4', '5/4', '2', 'a/b'])
 			expect(() => parseShard(wrong)).toThrow(/--shard takes i\/n/);
+	});
+
+	it('--watch refuses the options that report on a whole run, and --n8n-memory takes a size in MB (exit 2)', async () => {
+		const said: string[] = [];
+		const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+			said.push(String(chunk));
+			return true;
+		});
+		try {
+			expect(await testCommand(['--watch', '--coverage', 'c', '--junit', 'j.xml'])).toBe(2);
+			expect(await testCommand(['--n8n-memory', '10'])).toBe(2);
+		} finally {
+			spy.mockRestore();
+		}
+		expect(said).toEqual([
+			'Error: --junit, --coverage report on a whole run: leave them out with --watch, which reruns files as they change\n',
+			'Error: --n8n-memory must be a whole number of at least 64, not 10\n',
+		]);
 	});
 
 	it('runs nothing while any file is wrong, and lists every problem of every file (exit 2)', async () => {

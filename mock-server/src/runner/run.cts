@@ -214,7 +214,7 @@ export async function runFiles(
 					const outcome = await runCase(session, test, testCase, {
 						detail: context.show || context.report !== undefined || coverage !== undefined,
 					}).catch((error: Error) =>
-						notRun(testCase.name, `the case could not run: ${error.message}`),
+						notRun(testCase.name, `the case could not run: ${reason(error)}`),
 					);
 					if (coverage && outcome.detail)
 						await coverage.addCase(test, host, testCase.name, outcome.detail);
@@ -226,7 +226,7 @@ export async function runFiles(
 						writeCaseReport(resolve(cwd, context.report), result, result.cases.length - 1);
 				}
 			} catch (error) {
-				result.error = (error as Error).message;
+				result.error = reason(error);
 				for (const testCase of test.spec.cases.slice(result.cases.length)) {
 					const outcome = notRun(testCase.name, `the test file could not run: ${result.error}`);
 					result.cases.push(outcome);
@@ -240,6 +240,17 @@ export async function runFiles(
 	};
 	await Promise.all(Array.from({ length: Math.min(jobs, loaded.length) }, (_, w) => worker(w)));
 	return results;
+}
+
+/**
+ * Why something failed, with the causes under it: fetch says only "fetch failed" and keeps the
+ * reason (a refused or reset connection, which host and port) in its cause.
+ */
+function reason(error: unknown): string {
+	const messages: string[] = [];
+	for (let e = error as Error | undefined; e && messages.length < 4; e = e.cause as Error)
+		messages.push(e.message ?? String(e));
+	return messages.join(': ');
 }
 
 /** A case that could not run, reported failed with why. */

@@ -43,6 +43,7 @@ const SETTLE_MS = 100;
  */
 export async function watchWorkflowTests(options: WatchOptions): Promise<number> {
 	const { cwd, out } = options;
+	const paths = options.paths.length ? options.paths : ['.'];
 	const pool = new HostPool({
 		n8n: options.n8n,
 		nodes: options.nodes,
@@ -65,7 +66,7 @@ export async function watchWorkflowTests(options: WatchOptions): Promise<number>
 	const pass = async (which: 'changed' | 'all') => {
 		const started = Date.now();
 		const found = [
-			...new Set(options.paths.flatMap((p) => findTestFiles(resolve(cwd, p)))),
+			...new Set(paths.flatMap((p) => findTestFiles(resolve(cwd, p)))),
 		].filter(existsSync);
 		const { loaded, problems } = loadTestFiles(found, cwd);
 		// Fingerprints taken before the run: a change saved while it runs reruns the file after it.
@@ -77,6 +78,10 @@ export async function watchWorkflowTests(options: WatchOptions): Promise<number>
 		);
 		for (const file of wrong) ran.set(file, problemPrint(file, problems, cwd));
 		if (!due.length && !wrong.length) {
+			if (which === 'all' && !found.length)
+				out(
+					`\nNo test files (*.test.yaml, *.test.yml, *.test.json) under ${paths.join(' ')} yet: watching for them. q: quit.`,
+				);
 			watchFolders(loaded, found);
 			return;
 		}
@@ -100,7 +105,7 @@ export async function watchWorkflowTests(options: WatchOptions): Promise<number>
 		if (results.length) for (const line of summaryLines(results, Date.now() - started)) out(line);
 		const memory = pool.memory();
 		out(
-			`\nWatching ${loaded.length} test file(s) and the workflows they run${memory.length ? ` (n8n: ${memory.map((b) => `${Math.round(b / 1048576)} MB`).join(', ')})` : ''}. Enter: run all, q: quit.`,
+			`\nWatching ${found.length} test file(s) and the workflows they run${memory.length ? ` (n8n: ${memory.map((b) => `${Math.round(b / 1048576)} MB`).join(', ')})` : ''}. Enter: run all, q: quit.`,
 		);
 		watchFolders(loaded, found);
 	};
@@ -129,7 +134,7 @@ export async function watchWorkflowTests(options: WatchOptions): Promise<number>
 	/** Watches the folders the test files and the workflows they read are in, and the roots. */
 	const watchFolders = (loaded: LoadedTestFile[], found: string[]) => {
 		const folders = new Set<string>();
-		for (const path of options.paths.map((p) => resolve(cwd, p)))
+		for (const path of paths.map((p) => resolve(cwd, p)))
 			for (const folder of foldersUnder(path)) folders.add(folder);
 		for (const file of [...found, ...loaded.flatMap((t) => readsOf(t))])
 			folders.add(dirname(resolve(cwd, file)));
@@ -151,7 +156,9 @@ export async function watchWorkflowTests(options: WatchOptions): Promise<number>
 	};
 
 	const quit = () => {
+		if (quitting) return;
 		quitting = true;
+		if (running) out('Quitting once the files running now end.');
 		stop();
 	};
 	const keys = (chunk: Buffer | string) => {

@@ -128,8 +128,28 @@ export function addCase(
 	summarize(coverage);
 }
 
-/** Recounts a workflow's totals and what was missed from its nodes. */
+/**
+ * Case IDs ("file › case") in one order whichever worker, shard or line ran them first: by test
+ * file, then as the file lists them (a file's cases always run, and are added, in its order).
+ */
+function inFileOrder(ids: string[]): string[] {
+	const file = (id: string) => id.slice(0, id.indexOf(' \u203a '));
+	return ids
+		.map((id, index) => ({ id, index }))
+		.sort((a, b) => file(a.id).localeCompare(file(b.id)) || a.index - b.index)
+		.map(({ id }) => id);
+}
+
+/** Recounts a workflow's totals and what was missed from its nodes; its cases in a stable order. */
 export function summarize(coverage: WorkflowCoverage): WorkflowCoverage {
+	coverage.cases = inFileOrder(coverage.cases);
+	for (const node of coverage.graph.nodes) {
+		node.cases = inFileOrder(node.cases);
+		for (const output of node.outputs)
+			output.cases = Object.fromEntries(
+				inFileOrder(Object.keys(output.cases)).map((id) => [id, output.cases[id]]),
+			);
+	}
 	const counted = coverage.graph.nodes.filter((n) => !n.disabled);
 	const missed = counted.filter((n) => !n.cases.length).map((n) => n.name);
 	coverage.nodes = { total: counted.length, covered: counted.length - missed.length, missed };
@@ -182,7 +202,9 @@ export function mergeCoverage(files: CoverageFile[]): CoverageFile {
 	return {
 		format: COVERAGE_FORMAT,
 		n8nVersions: [...new Set(files.flatMap((f) => f.n8nVersions))],
-		workflows: [...workflows.values()].map(summarize),
+		workflows: [...workflows.values()]
+			.map(summarize)
+			.sort((a, b) => a.file.localeCompare(b.file) || a.name.localeCompare(b.name)),
 	};
 }
 
