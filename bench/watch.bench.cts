@@ -88,7 +88,7 @@ async function benchRerun(version: string): Promise<void> {
 			}
 		for (const [label, values] of Object.entries(times))
 			console.log(
-				`  n8n ${version}, ${label}: rerun after a save ${(median(values) / 1000).toFixed(2)} s median, ${(Math.max(...values) / 1000).toFixed(2)} s slowest (${values.length} saves)`,
+				`  n8n ${version}, ${label}: rerun after a save ${(median(values) / 1000).toFixed(2)} s median, ${(Math.max(...values) / 1000).toFixed(2)} s slowest (${values.length} saves: ${values.map((v) => (v / 1000).toFixed(2)).join(', ')})`,
 			);
 		console.log(`  n8n ${version}: after ${passes} passes, n8n ${lastMemory}`);
 	} finally {
