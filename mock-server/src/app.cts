@@ -41,7 +41,7 @@ import { InboxRateLimiter } from './inboxes/rate-limit.cjs';
 import { inboxRoutes } from './inboxes/routes.cjs';
 import { BusinessDirectory } from './leads/directory.cjs';
 import { leadRoutes } from './leads/routes.cjs';
-import { ScanCache } from './leads/scan-cache.cjs';
+import { ScanCache, type SharedScans } from './leads/scan-cache.cjs';
 import { latencyProfile } from './leads/search.cjs';
 import {
 	DivergenceReport,
@@ -66,6 +66,8 @@ export interface ServerOptions {
 	mxResolver?: MxResolver;
 	/** A seed given as a value (the in-process API), used like a --seed file: at start and reset. */
 	seed?: unknown;
+	/** Website scans shared with the other servers of the process (the in-process API). */
+	sharedScans?: SharedScans;
 }
 
 export interface RunningServer {
@@ -157,7 +159,9 @@ export function buildServer(config: ServerConfig, options: ServerOptions = {}) {
 			}),
 		config.scanIdle,
 	);
-	const scans = new ScanCache(scanning.scan, clock, config.scanCacheTtl * 1000);
+	const scans = new ScanCache(scanning.scan, clock, config.scanCacheTtl * 1000, {
+		shared: options.sharedScans,
+	});
 	const limiter = new InboxRateLimiter(store.quota, clock);
 	const listPages = new InboxListPages(store.inboxes);
 	const applySeedFile = async () => {

@@ -77,8 +77,25 @@ describe('the scan cache', () => {
 		expect(await cache.flags('http://a.test/')).toMatchObject({ fbPixel: true });
 	});
 
+	it('shares its scans with the other servers of the process, and finds theirs first', async () => {
+		const shared = new Map();
+		const asked: string[] = [];
+		const scan = async (url: string) => {
+			asked.push(url);
+			return scanned(url, true);
+		};
+		const one = new ScanCache(scan, new Clock(), 1000, { shared });
+		const other = new ScanCache(scan, new Clock(), 1000, { shared });
+		await one.flags('http://a.test/');
+		// Known to the other server at once, past its own TTL and a reset (clear) too.
+		expect(other.flags('http://a.test/')).toEqual({ fbPixel: true, tikTokPixel: false, gAnalytics: false });
+		other.clear();
+		expect(other.flags('http://a.test/')).toMatchObject({ fbPixel: true });
+		expect(asked).toEqual(['http://a.test/']);
+	});
+
 	it('holds at most its limit of websites', async () => {
-		const cache = new ScanCache(async (url) => scanned(url, false), new Clock(), 60000, 3);
+		const cache = new ScanCache(async (url) => scanned(url, false), new Clock(), 60000, { max: 3 });
 		for (const host of ['a', 'b', 'c', 'd']) await cache.flags(`http://${host}.test/`);
 		expect((cache as unknown as { entries: { size: number } }).entries.size).toBe(3);
 	});

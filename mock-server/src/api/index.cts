@@ -5,7 +5,7 @@
  */
 import './require-node.cjs';
 export { startMockServer, type MockServer } from './start.cjs';
-export type { MockServerOptions } from './options.cjs';
+export type { MockServerOptions, SharedScans } from './options.cjs';
 export type {
 	WorkflowTestCaseDetail,
 	WorkflowTestCaseResult,

@@ -72,3 +72,9 @@ export interface MockServerOptions {
 	/** breaks-spec or open-point: the command line's exit status at stop (in-process: see divergences.fails). */
 	failOn?: 'breaks-spec' | 'open-point';
 }
+
+/** Website scans shared by the servers of one process (startMockServer's second argument), by URL. */
+export type SharedScans = Map<
+	string,
+	{ fbPixel: boolean | null; tikTokPixel: boolean | null; gAnalytics: boolean | null }
+>;

@@ -5,7 +5,7 @@
 import { buildServer } from '../app.cjs';
 import { AdminClient } from './admin-client.cjs';
 import { configOf } from './config.cjs';
-import type { MockServerOptions } from './options.cjs';
+import type { MockServerOptions, SharedScans } from './options.cjs';
 
 export interface MockServer {
 	/** The server's root, e.g. http://127.0.0.1:53211 (also the lead search base URL). */
@@ -25,9 +25,17 @@ export interface MockServer {
 	close(): Promise<void>;
 }
 
-export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+/**
+ * Starts a server. `shared.scans`: a Map given to several servers started in this process, so a
+ * website one of them scanned is not scanned again by the others (its flags are a function of its
+ * address); the workflow test runner shares one between its test files' servers.
+ */
+export async function startMockServer(
+	options: MockServerOptions = {},
+	shared: { scans?: SharedScans } = {},
+): Promise<MockServer> {
 	const { config, seed } = configOf(options);
-	const running = await buildServer(config, { seed }).listen();
+	const running = await buildServer(config, { seed, sharedScans: shared.scans }).listen();
 	let closing: Promise<void> | undefined;
 	return {
 		url: running.url,

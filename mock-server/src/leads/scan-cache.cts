@@ -16,16 +16,32 @@ interface Entry {
 	flags: TrackerFlags | Promise<TrackerFlags>;
 }
 
+/**
+ * Flags of websites kept beyond one server: servers of one process that serve the same synthetic
+ * web (the workflow test runner's, a server per test file) scan a site once. A synthetic site's
+ * flags are a function of its address, so any server's scan holds for all.
+ */
+export type SharedScans = Map<string, TrackerFlags>;
+
 export class ScanCache {
 	private readonly entries: LRUCache<string, Entry>;
+	private readonly shared?: SharedScans;
 
 	constructor(
 		private readonly scan: (url: string) => Promise<ScanSummary>,
 		clock: Clock,
 		/** How long a scan is kept, in the server clock's milliseconds (--scan-cache-ttl). */
 		ttlMs: number = CACHE_LIMITS.scanResults.ttlMs,
-		max: number = CACHE_LIMITS.scanResults.max,
+		{
+			max = CACHE_LIMITS.scanResults.max,
+			shared,
+		}: {
+			max?: number;
+			/** Scans other servers made: looked up first, added to, kept beyond the TTL and clear(). */
+			shared?: SharedScans;
+		} = {},
 	) {
+		this.shared = shared;
 		this.entries = new LRUCache<string, Entry>({
 			...upTo(max),
 			ttl: ttlMs,
@@ -38,12 +54,15 @@ export class ScanCache {
 	/** The flags of a website: at once when cached, else a promise of the scan. */
 	flags(url: string | null): TrackerFlags | Promise<TrackerFlags> {
 		if (!url) return NOT_SCANNED;
+		const known = this.shared?.get(url);
+		if (known) return known;
 		const hit = this.entries.get(url);
 		if (hit) return hit.flags;
 		const entry: Entry = {
 			flags: this.scan(url).then(
 				({ fbPixel, tikTokPixel, gAnalytics }) => {
 					entry.flags = { fbPixel, tikTokPixel, gAnalytics };
+					this.shared?.set(url, entry.flags);
 					return entry.flags;
 				},
 				(error: Error) => {

@@ -208,7 +208,7 @@ export async function runFiles(
 			let session;
 			try {
 				const host = await pool.hostFor(w, test);
-				session = await openSession(test, host, { replay: context.replay });
+				session = await openSession(test, host, { replay: context.replay, scans: pool.scans });
 				for (const testCase of test.spec.cases) {
 					context.progress(`[${test.file}] running "${testCase.name}"`);
 					const outcome = await runCase(session, test, testCase, {

@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import type { SharedScans } from '../api/options.cjs';
 import { type MockServer, startMockServer } from '../api/start.cjs';
 import { ModelScripts } from './ai/script.cjs';
 import { startScriptedModel } from './ai/scripted-model.cjs';
@@ -199,22 +200,26 @@ export async function startHost(options: {
 export async function openSession(
 	loaded: LoadedTestFile,
 	host: N8nHost,
-	options: { replay?: string } = {},
+	options: { replay?: string; scans?: SharedScans } = {},
 ): Promise<Session> {
 	const { spec } = loaded;
-	const server = await startMockServer({
-		seed: spec.seed as never,
-		replay: options.replay,
-		log: false,
-		// A site's flags, once scanned, stay for the case (a reset clears them): runs a clock advance
-		// apart see the same websites, however a loaded machine timed the first scan.
-		scanCacheTtl: 365 * 86400,
+	const server = await startMockServer(
+		{
+			seed: spec.seed as never,
+			replay: options.replay,
+			log: false,
+			// A site's flags, once scanned, stay: runs a clock advance apart see the same websites,
+			// however a loaded machine timed the first scan.
+			scanCacheTtl: 365 * 86400,
 		// Twice the server's default per-site time-out: on a machine loaded with n8n processes
 		// (a CI runner, test files side by side) a local site can take over a second to answer, and
 		// a scan that times out leaves the site's codes unknown, so a pixel filter would drop it. The
-		// synthetic sites made slow (10 s) still time out, as with the real service.
-		scanTimeout: 2000,
-	});
+			// synthetic sites made slow (10 s) still time out, as with the real service.
+			scanTimeout: 2000,
+		},
+		// The run's scans (the pool's), so a site is scanned once for all its files and passes.
+		{ scans: options.scans },
+	);
 	try {
 		const index =
 			spec.seed && spec.credential
