@@ -110,7 +110,12 @@ async function benchMemory(version: string): Promise<void> {
 		.filter((f) => !(version.startsWith('1.') && f.includes('scheduled-lead-pull')))
 		.sort();
 	for (let i = 0; i < 20; i++)
-		copyTest(sources[i % sources.length], dir, `${String(i + 1).padStart(2, '0')}.test.yaml`, false);
+		copyTest(
+			sources[i % sources.length],
+			dir,
+			`${String(i + 1).padStart(2, '0')}.test.yaml`,
+			false,
+		);
 	let peak = 0;
 	let last = 0;
 	// This process's children are the worker's n8n (and its task runner).

@@ -313,9 +313,7 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				expect(coverage.n8nVersions).toEqual([line.version]);
 				// The examples' test files run every node of every example this line runs (both
 				// triggers of the scheduled pulls included); their branch coverage goes to CI's log.
-				const examplesRun = coverage.workflows.filter((w: any) =>
-					w.file.includes('examples/'),
-				);
+				const examplesRun = coverage.workflows.filter((w: any) => w.file.includes('examples/'));
 				expect(examplesRun.map((w: any) => basename(w.file)).sort()).toEqual(
 					exampleWorkflows(line.version),
 				);
@@ -568,10 +566,15 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			};
 			writeFileSync(hubspot, firstCase(testOf('dentists-to-hubspot')));
 			writeFileSync(alert, firstCase(testOf('inbox-alert')));
-			const watcher = spawn(bin(), ['test', 'watched', '--watch', '--n8n', LATEST_N8N], {
-				cwd: project,
-				stdio: ['pipe', 'pipe', 'pipe'],
-			});
+			// A memory limit no pass reaches: the n8n started for the first pass serves them all.
+			const watcher = spawn(
+				bin(),
+				['test', 'watched', '--watch', '--n8n', LATEST_N8N, '--n8n-memory', '8192'],
+				{
+					cwd: project,
+					stdio: ['pipe', 'pipe', 'pipe'],
+				},
+			);
 			let out = '';
 			let err = '';
 			watcher.stdout.on('data', (chunk) => (out += chunk));
@@ -595,7 +598,9 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				writeFileSync(hubspot, readFileSync(hubspot, 'utf8').replace(/items: 10\b/, 'items: 9'));
 				const second = (await passes(2))[1];
 				expect(second).toContain('Running 1 changed test file(s): watched/hubspot.test.yaml');
-				expect(second).toMatch(/expect\.nodes\.Fetch Leads\.items: expected exactly 9 item\(s\), got 10/);
+				expect(second).toMatch(
+					/expect\.nodes\.Fetch Leads\.items: expected exactly 9 item\(s\), got 10/,
+				);
 				expect(second).not.toContain('watched/alert.test.yaml');
 				// Saved without a change (the test file), then a workflow export changed: only the
 				// file that runs that workflow reruns.

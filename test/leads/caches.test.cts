@@ -88,7 +88,11 @@ describe('the scan cache', () => {
 		const other = new ScanCache(scan, new Clock(), 1000, { shared });
 		await one.flags('http://a.test/');
 		// Known to the other server at once, past its own TTL and a reset (clear) too.
-		expect(other.flags('http://a.test/')).toEqual({ fbPixel: true, tikTokPixel: false, gAnalytics: false });
+		expect(other.flags('http://a.test/')).toEqual({
+			fbPixel: true,
+			tikTokPixel: false,
+			gAnalytics: false,
+		});
 		other.clear();
 		expect(other.flags('http://a.test/')).toMatchObject({ fbPixel: true });
 		expect(asked).toEqual(['http://a.test/']);

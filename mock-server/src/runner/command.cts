@@ -123,7 +123,9 @@ function wholeNumber(value: string | undefined, option: string, least: number) {
 	if (value === undefined) return undefined;
 	const number = Number(value);
 	if (Number.isInteger(number) && number >= least) return number;
-	process.stderr.write(`Error: ${option} must be a whole number of at least ${least}, not ${value}\n`);
+	process.stderr.write(
+		`Error: ${option} must be a whole number of at least ${least}, not ${value}\n`,
+	);
 	return null;
 }
 

@@ -211,9 +211,9 @@ export async function openSession(
 			// A site's flags, once scanned, stay: runs a clock advance apart see the same websites,
 			// however a loaded machine timed the first scan.
 			scanCacheTtl: 365 * 86400,
-		// Twice the server's default per-site time-out: on a machine loaded with n8n processes
-		// (a CI runner, test files side by side) a local site can take over a second to answer, and
-		// a scan that times out leaves the site's codes unknown, so a pixel filter would drop it. The
+			// Twice the server's default per-site time-out: on a machine loaded with n8n processes
+			// (a CI runner, test files side by side) a local site can take over a second to answer, and
+			// a scan that times out leaves the site's codes unknown, so a pixel filter would drop it. The
 			// synthetic sites made slow (10 s) still time out, as with the real service.
 			scanTimeout: 2000,
 		},

@@ -22,7 +22,10 @@ import { findTestFiles, loadTestFiles, runFiles, type WorkflowTestOptions } from
 import type { NodesSource } from './session.cjs';
 
 export interface WatchOptions
-	extends Pick<WorkflowTestOptions, 'paths' | 'jobs' | 'show' | 'report' | 'replay' | 'n8nMemoryMb'> {
+	extends Pick<
+		WorkflowTestOptions,
+		'paths' | 'jobs' | 'show' | 'report' | 'replay' | 'n8nMemoryMb'
+	> {
 	n8n: N8nInstall;
 	nodes: NodesSource;
 	cwd: string;
@@ -65,9 +68,9 @@ export async function watchWorkflowTests(options: WatchOptions): Promise<number>
 
 	const pass = async (which: 'changed' | 'all') => {
 		const started = Date.now();
-		const found = [
-			...new Set(paths.flatMap((p) => findTestFiles(resolve(cwd, p)))),
-		].filter(existsSync);
+		const found = [...new Set(paths.flatMap((p) => findTestFiles(resolve(cwd, p))))].filter(
+			existsSync,
+		);
 		const { loaded, problems } = loadTestFiles(found, cwd);
 		// Fingerprints taken before the run: a change saved while it runs reruns the file after it.
 		const prints = new Map(loaded.map((t) => [t.file, fingerprint(t, cwd)]));
