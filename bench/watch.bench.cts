@@ -14,13 +14,13 @@ import { median } from './support.cjs';
  * The inner loop of `test --watch`, and a worker's n8n over many files.
  *
  * Rerun: two one-case test files watched on one warm n8n (the inbox inventory: two list calls; the
- * dentists to HubSpot: a lead search with ten websites scanned); each change to one of them is
+ * dentists to HubSpot: a lead search whose ten websites the first pass scanned); each change to one of them is
  * timed from the save to the end of its pass (the "Watching" line), median and slowest of RUNS per
  * file.
  *
  * Memory: 20 test files (the examples' and the project's, in turn) run by one worker with the
- * default --n8n-memory; the n8n processes' resident size sampled every 200 ms: its peak, its size
- * after the last file, and how many times the worker started a fresh n8n past the limit.
+ * default --n8n-memory; the n8n processes' resident size sampled every 200 ms: its peak, and how
+ * many times the worker started a fresh n8n past the limit.
  */
 const ROOT = join(__dirname, '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
@@ -117,11 +117,9 @@ async function benchMemory(version: string): Promise<void> {
 			false,
 		);
 	let peak = 0;
-	let last = 0;
 	// This process's children are the worker's n8n (and its task runner).
 	const sample = setInterval(() => {
-		last = childProcessesRss(process.pid);
-		peak = Math.max(peak, last);
+		peak = Math.max(peak, childProcessesRss(process.pid));
 	}, 200);
 	let fresh = 0;
 	try {
@@ -138,7 +136,7 @@ async function benchMemory(version: string): Promise<void> {
 		});
 		const cases = result.files.flatMap((f) => f.cases);
 		console.log(
-			`  n8n ${version}, 20 files (${cases.length} cases, ${cases.filter((c) => !c.passed).length} failed) on one worker, limit ${DEFAULT_N8N_MEMORY_MB} MB: n8n peak ${mb(peak)} MB, ${mb(last)} MB at the last sample, started afresh ${fresh} time(s)`,
+			`  n8n ${version}, 20 files (${cases.length} cases, ${cases.filter((c) => !c.passed).length} failed) on one worker, limit ${DEFAULT_N8N_MEMORY_MB} MB: n8n peak ${mb(peak)} MB, started afresh ${fresh} time(s)`,
 		);
 	} finally {
 		clearInterval(sample);
