@@ -8,9 +8,9 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { mergeCoverage } from './coverage/model.cjs';
 import { coverageLine, readCoverage, writeCoverage } from './coverage/report.cjs';
 import { initTestFiles } from './init.cjs';
-import { N8nNotFound, resolveN8n } from './n8n/install.cjs';
+import { N8nNotFound } from './n8n/install.cjs';
 import { nodesSource } from './nodes-source.cjs';
-import { defaultN8n, runWorkflowTests, type WorkflowTestOptions } from './run.cjs';
+import { n8nOf, runWorkflowTests, type WorkflowTestOptions } from './run.cjs';
 import { watchWorkflowTests } from './watch.cjs';
 
 export const TEST_USAGE = `Usage: lead-inbox-mock-server test [FILES|DIRS...] [options]
@@ -142,7 +142,7 @@ async function watchCommand(
 		return 2;
 	}
 	const progress = (line: string) => process.stderr.write(`${line}\n`);
-	const n8n = await resolveN8n(options.n8n ?? defaultN8n(cwd), { progress, node: options.n8nNode });
+	const n8n = await n8nOf(options, cwd, progress);
 	const abort = new AbortController();
 	const stop = () => abort.abort();
 	process.once('SIGINT', stop);

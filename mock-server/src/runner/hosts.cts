@@ -57,7 +57,7 @@ export class HostPool {
 		let slot = this.slots.get(worker);
 		if (slot?.host.app.exited) await this.drop(worker);
 		else if (slot) {
-			const rss = slot.host.app.pid === undefined ? undefined : processTreeRss(slot.host.app.pid);
+			const rss = rssOf(slot.host);
 			const limit = (this.options.memoryLimitMb ?? DEFAULT_N8N_MEMORY_MB) * 1024 * 1024;
 			if (rss !== undefined && rss > limit) {
 				progress(
@@ -89,10 +89,7 @@ export class HostPool {
 
 	/** The resident size of each worker's n8n now, in bytes. */
 	memory(): number[] {
-		return [...this.slots.values()].flatMap(({ host }) => {
-			const rss = host.app.pid === undefined ? undefined : processTreeRss(host.app.pid);
-			return rss === undefined ? [] : [rss];
-		});
+		return [...this.slots.values()].flatMap(({ host }) => rssOf(host) ?? []);
 	}
 
 	async close(): Promise<void> {
@@ -106,5 +103,9 @@ export class HostPool {
 		await slot?.host.close().catch(() => undefined);
 	}
 }
+
+/** The resident size of a host's n8n processes together, in bytes; undefined once gone. */
+const rssOf = (host: N8nHost) =>
+	host.app.pid === undefined ? undefined : processTreeRss(host.app.pid);
 
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);

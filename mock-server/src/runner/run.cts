@@ -107,10 +107,7 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 		return { exitCode: 2, problems, files: [] };
 	}
 
-	const n8n =
-		typeof options.n8n === 'object'
-			? options.n8n
-			: await resolveN8n(options.n8n ?? defaultN8n(cwd), { progress, node: options.n8nNode });
+	const n8n = await n8nOf(options, cwd, progress);
 	const coverage =
 		options.coverage !== undefined ? new CoverageCollector(cwd, n8n.version) : undefined;
 	const pool = new HostPool({
@@ -258,8 +255,21 @@ function notRun(name: string, message: string): CaseResult {
 	return { name, passed: false, failures: [{ at: 'run', message }], durationMs: 0, runs: 0 };
 }
 
+/**
+ * The n8n the options name: an install already found, one found or installed from `--n8n`, or
+ * the project's own (node_modules/.bin/n8n).
+ */
+export async function n8nOf(
+	options: Pick<WorkflowTestOptions, 'n8n' | 'n8nNode'>,
+	cwd: string,
+	progress: (line: string) => void,
+): Promise<N8nInstall> {
+	if (typeof options.n8n === 'object') return options.n8n;
+	return await resolveN8n(options.n8n ?? defaultN8n(cwd), { progress, node: options.n8nNode });
+}
+
 /** The project's own n8n (node_modules/.bin/n8n), when --n8n is not given. */
-export function defaultN8n(cwd: string): string {
+function defaultN8n(cwd: string): string {
 	const local = join(cwd, 'node_modules', '.bin', 'n8n');
 	if (existsSync(local)) return local;
 	throw new Error(

@@ -76,10 +76,16 @@ export async function watchWorkflowTests(options: WatchOptions): Promise<number>
 		const prints = new Map(loaded.map((t) => [t.file, fingerprint(t, cwd)]));
 		const due = loaded.filter((t) => which === 'all' || ran.get(t.file) !== prints.get(t.file));
 		// A file with problems is told once per version of it; it runs once they are fixed.
-		const wrong = [...new Set(problems.map((p) => p.file))].filter(
-			(file) => which === 'all' || ran.get(file) !== problemPrint(file, problems, cwd),
+		const problemPrints = new Map(
+			[...new Set(problems.map((p) => p.file))].map((file) => [
+				file,
+				problemPrint(file, problems, cwd),
+			]),
 		);
-		for (const file of wrong) ran.set(file, problemPrint(file, problems, cwd));
+		const wrong = [...problemPrints.keys()].filter(
+			(file) => which === 'all' || ran.get(file) !== problemPrints.get(file),
+		);
+		for (const file of wrong) ran.set(file, problemPrints.get(file)!);
 		if (!due.length && !wrong.length) {
 			if (which === 'all' && !found.length)
 				out(
