@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPage, screenshot } from '../helpers/browser.cjs';
 import { waitUntil } from '../helpers/wait.cjs';
-import { VERSIONS } from './n8n-app.cjs';
+import { NEWEST_LINE } from './n8n-app.cjs';
 import { type Stack, startStack } from './support.cjs';
 
 /**
@@ -9,7 +9,7 @@ import { type Stack, startStack } from './support.cjs';
  * the nodes panel, their parameters, the credential form and its test, the pool picker, a run.
  * Each step leaves a screenshot in test-results/screenshots/ (git-ignored).
  */
-const target = VERSIONS.find((v) => v.version === '2.40.7')!;
+const target = NEWEST_LINE;
 const OWNER = { email: 'owner@lead-inbox.test', password: 'Lead-Inbox-e2e-1' };
 
 describe(`the editor of n8n ${target.version}`, () => {

@@ -33,9 +33,10 @@ install_n8n() {
 
 # The apps install side by side: mostly downloads and unpacking, which one at a time leaves the
 # machine idle. Each one's output goes to its own log, printed when it fails. Arguments name the
-# versions wanted (the compose suite names the ones it builds images of); none: all three.
+# versions wanted (the compose suite names the ones it builds images of); none: the lines E2E_LINES
+# names (the suites' lines this run, test/e2e/n8n-app.cts), or all three.
 versions=("$@")
-[ ${#versions[@]} -gt 0 ] || versions=(1.123.81 2.8.4 2.40.7)
+[ ${#versions[@]} -gt 0 ] || IFS=, read -ra versions <<<"${E2E_LINES:-1.123.81,2.8.4,2.40.7}"
 # Each line's tools first, one at a time (one npm cache), then the apps side by side.
 for version in "${versions[@]}"; do tools_for "$version" >/dev/null; done
 pids=()

@@ -36,8 +36,8 @@ export interface N8nVersion {
 	nodeBin: string;
 }
 
-/** The 2.x lines: every suite runs on both. */
-export const VERSIONS: N8nVersion[] = [
+/** The 2.x lines. */
+const LINES_2X: N8nVersion[] = [
 	{ version: '2.8.4', nodeBin: nodeLineBin(22) },
 	{ version: '2.40.7', nodeBin: nodeLineBin(24) },
 ];
@@ -46,10 +46,55 @@ export const VERSIONS: N8nVersion[] = [
  * n8n 1.123, the last 1.x line (still on many self-hosted instances), on Node 20. The examples and
  * a workflow of every action node run on it too.
  */
-export const N8N_1X: N8nVersion = { version: '1.123.81', nodeBin: nodeLineBin(20) };
+const N8N_1X: N8nVersion = { version: '1.123.81', nodeBin: nodeLineBin(20) };
 
-/** Every supported line, for the suites that run on all three. */
-export const ALL_LINES: N8nVersion[] = [N8N_1X, ...VERSIONS];
+/** Every supported line. */
+export const SUPPORTED_LINES: N8nVersion[] = [N8N_1X, ...LINES_2X];
+
+/** The newest line, the one users pull: in every run; the files that run on one line run on it. */
+export const NEWEST_LINE = LINES_2X[LINES_2X.length - 1];
+
+/**
+ * The lines this run takes: every supported line, or those E2E_LINES names (a comma-separated list
+ * of versions, the newest among them). .ci/run takes the newest line every run and the older ones
+ * in turns; E2E_LINES=2.40.7 also looks into the newest line alone, by hand.
+ */
+export const ALL_LINES: N8nVersion[] = (() => {
+	const named = process.env.E2E_LINES?.split(',')
+		.map((version) => version.trim())
+		.filter(Boolean);
+	if (!named?.length) return SUPPORTED_LINES;
+	const unknown = named.filter((version) => !SUPPORTED_LINES.some((l) => l.version === version));
+	if (unknown.length) {
+		throw new Error(
+			`E2E_LINES names ${unknown.join(', ')}: not a supported line. Name some of ${SUPPORTED_LINES.map((l) => l.version).join(', ')}, comma-separated, or leave it unset for all.`,
+		);
+	}
+	if (!named.includes(NEWEST_LINE.version)) {
+		throw new Error(
+			`E2E_LINES (${named.join(',')}) leaves out ${NEWEST_LINE.version}, the newest line: the files that run on one line run on it. Add it.`,
+		);
+	}
+	return SUPPORTED_LINES.filter((line) => named.includes(line.version));
+})();
+
+/** The 2.x lines of this run: the suites that need n8n 2 (Data Tables, the AI Agent's tools...). */
+export const VERSIONS: N8nVersion[] = ALL_LINES.filter((line) => LINES_2X.includes(line));
+
+/**
+ * A file that runs on one older line only (queue mode on 2.8.4): that line, and the describe to
+ * use, which skips the file, saying so, in a run that leaves the line out.
+ */
+export function pinnedLine(version: N8nVersion['version']) {
+	const target = SUPPORTED_LINES.find((line) => line.version === version)!;
+	return ALL_LINES.includes(target)
+		? { target, describe }
+		: {
+				target,
+				describe: (title: string, body: () => void) =>
+					describe.skip(`${title} (skipped: n8n ${version} is not in this run's E2E_LINES)`, body),
+			};
+}
 
 /** The app install-n8n.sh installed for a line, on its Node. */
 export const installOf = (target: N8nVersion) =>

@@ -1,6 +1,6 @@
 import { freePort } from '../helpers/ports.cjs';
 import type { TestServer } from '../helpers/server.cjs';
-import { type N8nApp, type N8nProcess, VERSIONS } from './n8n-app.cjs';
+import { type N8nApp, type N8nProcess, pinnedLine } from './n8n-app.cjs';
 import { startPostgres, startRedis, type Service } from './queue-services.cjs';
 import { CREDENTIAL, startStack } from './support.cjs';
 
@@ -11,7 +11,7 @@ import { CREDENTIAL, startStack } from './support.cjs';
  * run side by side on different workers: Fetch Leads charging one account from many executions
  * at once, and Create Inboxes waiting out the hourly limit on a worker while the others go on.
  */
-const target = VERSIONS.find((v) => v.version === '2.8.4')!;
+const { target, describe } = pinnedLine('2.8.4');
 const credential = { leadInboxApi: CREDENTIAL };
 
 const webhook = (path: string, id: string) => ({

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../helpers/ports.cjs';
 import { waitUntil } from '../helpers/wait.cjs';
-import { N8nApp, VERSIONS } from './n8n-app.cjs';
+import { N8nApp, NEWEST_LINE } from './n8n-app.cjs';
 import { CREDENTIAL, ROOT, runInEditor } from './support.cjs';
 
 const run = promisify(execFile);
-const target = VERSIONS.find((v) => v.version === '2.40.7')!;
+const target = NEWEST_LINE;
 const OWNER = { email: 'owner@lead-inbox.test', password: 'Lead-Inbox-e2e-1' };
 const CLONE_URL = 'https://github.com/n8n-nodes-lead-inbox/n8n-nodes-lead-inbox.git';
 

@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
 import { runCompositeAction } from '../helpers/composite-action.cjs';
-import { ALL_LINES, CACHE, type N8nVersion } from './n8n-app.cjs';
+import { ALL_LINES, CACHE, NEWEST_LINE, type N8nVersion } from './n8n-app.cjs';
 import { processFolder } from './process-folders.cjs';
 import { pack, packedPackage, ROOT } from './support.cjs';
 
@@ -21,7 +21,7 @@ const run = promisify(execFile);
 const PROJECT = join(ROOT, 'test', 'workflow-tests', 'project');
 const MINUTE = 60_000;
 /** The newest line's installed n8n, for the tests that need one line only. */
-const LATEST_N8N = join(CACHE, 'n8n-2.40.7', 'node_modules', '.bin', 'n8n');
+const LATEST_N8N = join(CACHE, `n8n-${NEWEST_LINE.version}`, 'node_modules', '.bin', 'n8n');
 
 interface Outcome {
 	code: number;
@@ -411,7 +411,7 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 	});
 
 	test(
-		"coverage merged over the three lines is the union of each line's",
+		"coverage merged over the run's lines is the union of each line's",
 		async () => {
 			const lines = ALL_LINES.map((l) => join('reports', `coverage-${l.version}`));
 			const outcome = await runTests([
@@ -508,7 +508,9 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 						.filter((w) => w.file.includes('examples/'))
 						.map((w) => [w.file, { nodes: w.nodes, branches: w.branches, cases: w.cases }]),
 				);
-			expect(byFile(read('coverage-shards'))).toEqual(byFile(read('coverage-2.40.7')));
+			expect(byFile(read('coverage-shards'))).toEqual(
+				byFile(read(`coverage-${NEWEST_LINE.version}`)),
+			);
 		},
 		15 * MINUTE,
 	);
