@@ -9,6 +9,7 @@ module.exports = require('../jest-suite.cjs')('e2e', `**/${process.env.E2E_ONLY 
 	// file's time is n8n's own waiting (trigger polls a minute apart, start-ups), not CPU. Two by
 	// default; .ci/run, where this suite is the longest path, runs three (E2E_WORKERS).
 	maxWorkers: Number(process.env.E2E_WORKERS ?? 2),
+	testSequencer: require.resolve('./longest-first.cjs'),
 	// The n8n apps are stopped in afterAll; their stdio pipes can keep jest waiting after the last test.
 	forceExit: true,
 });

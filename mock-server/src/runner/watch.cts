@@ -97,7 +97,7 @@ export async function watchWorkflowTests(options: WatchOptions): Promise<number>
 		out('');
 		out(
 			which === 'all'
-				? `Running all ${loaded.length} test file(s)`
+				? `Running all ${loaded.length} test file(s)${wrong.length ? ` that load, of ${found.length} found` : ''}`
 				: `Running ${due.length} changed test file(s): ${due.map((t) => t.file).join(', ') || 'none'}`,
 		);
 		for (const problem of problems.filter((p) => wrong.includes(p.file)))

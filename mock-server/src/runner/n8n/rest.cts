@@ -36,6 +36,25 @@ export async function until(
 	}
 }
 
+/** How long a request is sent again while n8n says its database is not ready. */
+const DB_NOT_READY_MS = 2 * 60_000;
+
+/**
+ * Sends a request to n8n, again while n8n answers 503 "Database is not ready!". n8n answers every
+ * request so, before any route, from a database ping that failed (a 5 s time-out, which a busy
+ * machine reaches with SQLite on the same disk) until the next one passes, 2 s later: the request
+ * reached no route, so sending it again is safe whatever its method.
+ */
+export async function pastDbHiccups(send: () => Promise<Response>): Promise<Response> {
+	const deadline = Date.now() + DB_NOT_READY_MS;
+	for (;;) {
+		const answer = await send();
+		if (answer.status !== 503 || Date.now() > deadline) return answer;
+		if (!(await answer.clone().text()).includes('Database is not ready')) return answer;
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+}
+
 /**
  * Waits until n8n's REST API answers. A container's health check passes once the database is
  * ready, a few seconds before the API is up (until then the editor's page answers every path).
@@ -54,11 +73,13 @@ export async function n8nReady(url: string): Promise<void> {
 
 /** Sets up the owner account (what the first visit's form does). */
 export async function setupOwner(url: string, owner: Owner): Promise<void> {
-	const setup = await fetch(`${url}/rest/owner/setup`, {
-		method: 'POST',
-		headers: HEADERS,
-		body: JSON.stringify({ ...owner, firstName: 'Lead', lastName: 'Inbox' }),
-	});
+	const setup = await pastDbHiccups(() =>
+		fetch(`${url}/rest/owner/setup`, {
+			method: 'POST',
+			headers: HEADERS,
+			body: JSON.stringify({ ...owner, firstName: 'Lead', lastName: 'Inbox' }),
+		}),
+	);
 	if (setup.status !== 200) throw new Error(`owner setup failed: ${await setup.text()}`);
 }
 
@@ -73,20 +94,24 @@ export async function signInOwner(url: string, owner: Owner): Promise<Rest> {
 		data: { userManagement: { showSetupOnFirstLoad: boolean } };
 	};
 	if (settings.data.userManagement.showSetupOnFirstLoad) await setupOwner(url, owner);
-	const login = await fetch(`${url}/rest/login`, {
-		method: 'POST',
-		headers: HEADERS,
-		body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
-	});
+	const login = await pastDbHiccups(() =>
+		fetch(`${url}/rest/login`, {
+			method: 'POST',
+			headers: HEADERS,
+			body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
+		}),
+	);
 	if (login.status !== 200) throw new Error(`login failed: ${await login.text()}`);
 	const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
 	return async (method, path, body) => {
 		const address = path.startsWith('/types/') ? `${url}${path}` : `${url}/rest${path}`;
-		const response = await fetch(address, {
-			method,
-			headers: { ...HEADERS, cookie },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
+		const response = await pastDbHiccups(() =>
+			fetch(address, {
+				method,
+				headers: { ...HEADERS, cookie },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			}),
+		);
 		const text = await response.text();
 		let parsed: unknown = text;
 		try {
