@@ -104,6 +104,8 @@ export interface Execution {
 	mode: string;
 	status: string;
 	startedAt: string;
+	/** When it ended (n8n saves the workflow's static data as it ends); unset while it runs. */
+	stoppedAt?: string;
 	run: RunData;
 	/** A node's first run: its main output's items (json), and its hints. */
 	items: (node: string) => Record<string, unknown>[];
@@ -116,7 +118,13 @@ export interface Execution {
 /** One execution, with its data read. */
 export async function readExecution(rest: Rest, flatted: Flatted, id: string): Promise<Execution> {
 	const full = (await rest('GET', `/executions/${id}`)).body as {
-		data: ListedExecution & { data: string; mode: string; status: string; startedAt: string };
+		data: ListedExecution & {
+			data: string;
+			mode: string;
+			status: string;
+			startedAt: string;
+			stoppedAt?: string | null;
+		};
 	};
 	const stored = flatted.parse(full.data.data) as { resultData?: StoredResultData };
 	const run = readResultData(stored.resultData, full.data.status);
@@ -125,6 +133,7 @@ export async function readExecution(rest: Rest, flatted: Flatted, id: string): P
 		mode: full.data.mode,
 		status: full.data.status,
 		startedAt: full.data.startedAt,
+		stoppedAt: full.data.stoppedAt ?? undefined,
 		run,
 		items: (node) => run.nodes[node]?.[0]?.outputs[0] ?? [],
 		hints: (node) => run.nodes[node]?.[0]?.hints ?? [],
