@@ -35,8 +35,18 @@ install_n8n() {
 # machine idle. Each one's output goes to its own log, printed when it fails. Arguments name the
 # versions wanted (the compose suite names the ones it builds images of); none: the lines E2E_LINES
 # names (the suites' lines this run, test/e2e/n8n-app.cts), or all three.
+supported=(1.123.81 2.8.4 2.40.7)
+supported_list="$(IFS=,; echo "${supported[*]}")"
 versions=("$@")
-[ ${#versions[@]} -gt 0 ] || IFS=, read -ra versions <<<"${E2E_LINES:-1.123.81,2.8.4,2.40.7}"
+if [ ${#versions[@]} -eq 0 ]; then
+	IFS=, read -ra versions <<<"${E2E_LINES:-$supported_list}"
+	for version in "${versions[@]}"; do
+		if [[ " ${supported[*]} " != *" $version "* ]]; then
+			echo "e2e: E2E_LINES names $version: not a supported line. Name some of $supported_list, comma-separated, or leave it unset for all." >&2
+			exit 2
+		fi
+	done
+fi
 # Each line's tools first, one at a time (one npm cache), then the apps side by side.
 for version in "${versions[@]}"; do tools_for "$version" >/dev/null; done
 pids=()

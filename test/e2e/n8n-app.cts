@@ -48,8 +48,8 @@ const LINES_2X: N8nVersion[] = [
  */
 const N8N_1X: N8nVersion = { version: '1.123.81', nodeBin: nodeLineBin(20) };
 
-/** Every supported line. */
-export const SUPPORTED_LINES: N8nVersion[] = [N8N_1X, ...LINES_2X];
+/** Every supported line (install-n8n.sh lists them too). */
+const SUPPORTED_LINES: N8nVersion[] = [N8N_1X, ...LINES_2X];
 
 /** The newest line, the one users pull: in every run; the files that run on one line run on it. */
 export const NEWEST_LINE = LINES_2X[LINES_2X.length - 1];
@@ -95,6 +95,10 @@ export function pinnedLine(version: N8nVersion['version']) {
 					describe.skip(`${title} (skipped: n8n ${version} is not in this run's E2E_LINES)`, body),
 			};
 }
+
+/** The n8n command of the app install-n8n.sh installed for a line. */
+export const n8nBinOf = (target: N8nVersion) =>
+	join(CACHE, `n8n-${target.version}`, 'node_modules', '.bin', 'n8n');
 
 /** The app install-n8n.sh installed for a line, on its Node. */
 export const installOf = (target: N8nVersion) =>

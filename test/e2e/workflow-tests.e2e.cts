@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
 import { runCompositeAction } from '../helpers/composite-action.cjs';
-import { ALL_LINES, CACHE, NEWEST_LINE, type N8nVersion } from './n8n-app.cjs';
+import { ALL_LINES, CACHE, n8nBinOf, NEWEST_LINE, type N8nVersion } from './n8n-app.cjs';
 import { processFolder } from './process-folders.cjs';
 import { pack, packedPackage, ROOT } from './support.cjs';
 
@@ -21,7 +21,7 @@ const run = promisify(execFile);
 const PROJECT = join(ROOT, 'test', 'workflow-tests', 'project');
 const MINUTE = 60_000;
 /** The newest line's installed n8n, for the tests that need one line only. */
-const LATEST_N8N = join(CACHE, `n8n-${NEWEST_LINE.version}`, 'node_modules', '.bin', 'n8n');
+const LATEST_N8N = n8nBinOf(NEWEST_LINE);
 
 interface Outcome {
 	code: number;
@@ -193,12 +193,7 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout, stderr: e.stderr };
 		}
 	};
-	const n8nOf = (line: N8nVersion) => [
-		'--n8n',
-		join(CACHE, `n8n-${line.version}`, 'node_modules', '.bin', 'n8n'),
-		'--n8n-node',
-		line.nodeBin,
-	];
+	const n8nOf = (line: N8nVersion) => ['--n8n', n8nBinOf(line), '--n8n-node', line.nodeBin];
 
 	beforeAll(async () => {
 		const nodes = packedPackage();

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pastDbHiccups } from '../../mock-server/src/runner/n8n/rest.cjs';
+import { n8nFetch } from '../../mock-server/src/runner/n8n/rest.cjs';
 
 /**
  * n8n answers any request 503 "Database is not ready!" while its last database ping failed (a
@@ -43,8 +43,7 @@ describe("the runner's requests to n8n, past its database hiccups", () => {
 		otherAnswer = undefined;
 	});
 
-	const post = () =>
-		pastDbHiccups(() => fetch(url, { method: 'POST', body: '{"name":"Dentists"}' }));
+	const post = () => n8nFetch(url, { method: 'POST', body: '{"name":"Dentists"}' });
 
 	it('sends a request again, body and all, until n8n answers otherwise, and hands on that answer', async () => {
 		notReady = 2;

@@ -29,7 +29,7 @@ import {
 	type ListedExecution,
 	readExecution,
 } from './n8n/executions.cjs';
-import { pastDbHiccups, until } from './n8n/rest.cjs';
+import { n8nFetch, until } from './n8n/rest.cjs';
 import { type CaseDetail, runDetail } from './report/detail.cjs';
 import type { Session } from './session.cjs';
 import { type CreatedSubWorkflow, createSubWorkflow } from './sub-workflow-runs.cjs';
@@ -323,13 +323,11 @@ async function webhookRun(workflow: Published, items: unknown[], first: boolean)
 	const { session, start } = workflow;
 	if (first) await publish(workflow);
 	const call = () =>
-		pastDbHiccups(() =>
-			fetch(`${session.app.url}/webhook/${start.webhookPath}`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ items }),
-			}),
-		);
+		n8nFetch(`${session.app.url}/webhook/${start.webhookPath}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ items }),
+		});
 	const answer = await whenRegistered(call, "n8n to register the workflow's webhook");
 	if (!answer.ok)
 		throw new Error(
@@ -360,17 +358,15 @@ async function requestRun(
 	const asText = typeof request.body === 'string' ? request.body : undefined;
 	const json = request.body !== undefined && asText === undefined;
 	const send = () =>
-		pastDbHiccups(() =>
-			fetch(url, {
-				method,
-				headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...request.headers },
-				body: start.form
-					? formData(start.form, request.form ?? {})
-					: method === 'GET' || method === 'HEAD' || request.body === undefined
-						? undefined
-						: (asText ?? JSON.stringify(request.body)),
-			}),
-		);
+		n8nFetch(url, {
+			method,
+			headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...request.headers },
+			body: start.form
+				? formData(start.form, request.form ?? {})
+				: method === 'GET' || method === 'HEAD' || request.body === undefined
+					? undefined
+					: (asText ?? JSON.stringify(request.body)),
+		});
 	// A path or method the Webhook does not have stays 404, and is said so.
 	const answer = first
 		? await whenRegistered(

@@ -92,7 +92,7 @@ export class N8nApp {
 			DB_SQLITE_POOL_SIZE: '2',
 			// n8n answers every request 503 "Database is not ready!" after one database ping past
 			// its time-out (5 s), which a busy machine reaches with SQLite on its own disk: a
-			// minute here (2.x reads it; 1.123's is fixed: rest.cts's pastDbHiccups covers both).
+			// minute here (2.x reads it; 1.123's is fixed: rest.cts's n8nFetch covers both).
 			N8N_DB_PING_TIMEOUT: '60000',
 			...lineEnv(install.version),
 			...options.env,

@@ -40,46 +40,56 @@ export async function until(
 const DB_NOT_READY_MS = 2 * 60_000;
 
 /**
- * Sends a request to n8n, again while n8n answers 503 "Database is not ready!". n8n answers every
- * request so, before any route, from a database ping that failed (a 5 s time-out, which a busy
- * machine reaches with SQLite on the same disk) until the next one passes, 2 s later: the request
- * reached no route, so sending it again is safe whatever its method.
+ * A request to n8n (its REST API, a webhook, a form): `fetch`, sent again while n8n answers 503
+ * "Database is not ready!". n8n answers every request so, before any route, from a database ping
+ * that failed (a 5 s time-out, which a busy machine reaches with SQLite on the same disk) until the
+ * next one passes, 2 s later: the request reached no route, so sending it again is safe whatever
+ * its method. The body must be one fetch can send twice (text, JSON, a form's fields).
  */
-export async function pastDbHiccups(send: () => Promise<Response>): Promise<Response> {
+export async function n8nFetch(url: string, init?: RequestInit): Promise<Response> {
 	const deadline = Date.now() + DB_NOT_READY_MS;
 	for (;;) {
-		const answer = await send();
+		const answer = await fetch(url, init);
 		if (answer.status !== 503 || Date.now() > deadline) return answer;
 		if (!(await answer.clone().text()).includes('Database is not ready')) return answer;
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 }
 
+/** What n8n's /rest/settings says, the part read here. */
+interface Settings {
+	data: { userManagement: { showSetupOnFirstLoad: boolean } };
+}
+
 /**
- * Waits until n8n's REST API answers. A container's health check passes once the database is
- * ready, a few seconds before the API is up (until then the editor's page answers every path).
+ * Waits until n8n's REST API answers, and returns its settings. A container's health check passes
+ * once the database is ready, a few seconds before the API is up (until then the editor's page
+ * answers every path).
  */
-export async function n8nReady(url: string): Promise<void> {
+export async function n8nReady(url: string): Promise<Settings> {
+	let settings: Settings | undefined;
 	await until(
 		async () => {
 			const res = await fetch(`${url}/rest/settings`).catch(() => undefined);
-			return res?.status === 200 && (res.headers.get('content-type') ?? '').includes('json');
+			if (res?.status !== 200 || !(res.headers.get('content-type') ?? '').includes('json'))
+				return false;
+			settings = (await res.json()) as Settings;
+			return true;
 		},
 		3 * 60_000,
 		`n8n's REST API at ${url}`,
 		500,
 	);
+	return settings!;
 }
 
 /** Sets up the owner account (what the first visit's form does). */
 export async function setupOwner(url: string, owner: Owner): Promise<void> {
-	const setup = await pastDbHiccups(() =>
-		fetch(`${url}/rest/owner/setup`, {
-			method: 'POST',
-			headers: HEADERS,
-			body: JSON.stringify({ ...owner, firstName: 'Lead', lastName: 'Inbox' }),
-		}),
-	);
+	const setup = await n8nFetch(`${url}/rest/owner/setup`, {
+		method: 'POST',
+		headers: HEADERS,
+		body: JSON.stringify({ ...owner, firstName: 'Lead', lastName: 'Inbox' }),
+	});
 	if (setup.status !== 200) throw new Error(`owner setup failed: ${await setup.text()}`);
 }
 
@@ -89,29 +99,22 @@ export async function setupOwner(url: string, owner: Owner): Promise<void> {
  * session cookie and the browser id n8n ties it to.
  */
 export async function signInOwner(url: string, owner: Owner): Promise<Rest> {
-	await n8nReady(url);
-	const settings = (await (await fetch(`${url}/rest/settings`)).json()) as {
-		data: { userManagement: { showSetupOnFirstLoad: boolean } };
-	};
+	const settings = await n8nReady(url);
 	if (settings.data.userManagement.showSetupOnFirstLoad) await setupOwner(url, owner);
-	const login = await pastDbHiccups(() =>
-		fetch(`${url}/rest/login`, {
-			method: 'POST',
-			headers: HEADERS,
-			body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
-		}),
-	);
+	const login = await n8nFetch(`${url}/rest/login`, {
+		method: 'POST',
+		headers: HEADERS,
+		body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
+	});
 	if (login.status !== 200) throw new Error(`login failed: ${await login.text()}`);
 	const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
 	return async (method, path, body) => {
 		const address = path.startsWith('/types/') ? `${url}${path}` : `${url}/rest${path}`;
-		const response = await pastDbHiccups(() =>
-			fetch(address, {
-				method,
-				headers: { ...HEADERS, cookie },
-				body: body === undefined ? undefined : JSON.stringify(body),
-			}),
-		);
+		const response = await n8nFetch(address, {
+			method,
+			headers: { ...HEADERS, cookie },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
 		const text = await response.text();
 		let parsed: unknown = text;
 		try {
