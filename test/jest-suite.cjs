@@ -7,7 +7,15 @@
  * @param {import('jest').Config} rest what the suite adds (time-outs, forceExit)
  * @returns {import('jest').Config}
  */
-module.exports = (folder, testMatch, rest) => ({
+/**
+ * Jest's own reporter, with its "Summary of all failing tests" printed after any failure: by
+ * default only past 20 files, and these suites have fewer. It is what .ci/run shows again at the
+ * end of a run, where a CI log's tail is read, when a suite fails.
+ * @type {import('jest').Config['reporters']}
+ */
+const FAILURES_AGAIN_AT_THE_END = [['default', { summaryThreshold: 0 }]];
+
+module.exports = Object.assign((folder, testMatch, rest) => ({
 	rootDir: require('node:path').join(__dirname, '..'),
 	testEnvironment: 'node',
 	roots: [`<rootDir>/test/${folder}`],
@@ -18,5 +26,6 @@ module.exports = (folder, testMatch, rest) => ({
 		'^.+\\.c?ts$': ['ts-jest', { tsconfig: 'mock-server/tsconfig.json', diagnostics: false }],
 	},
 	maxWorkers: 1,
+	reporters: FAILURES_AGAIN_AT_THE_END,
 	...rest,
-});
+}), { FAILURES_AGAIN_AT_THE_END });
