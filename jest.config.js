@@ -18,5 +18,4 @@ module.exports = {
 	// machine at a load average of 10 or more, as a cold CI run with its two lanes makes it.
 	testTimeout: 10 * 60_000,
 	maxWorkers: 2,
-	reporters: require('./test/jest-suite.cjs').FAILURES_AGAIN_AT_THE_END,
 };
