@@ -12,20 +12,25 @@ const DIR = join(__dirname, '../fixtures/scan');
  * loops, 5xx, not HTML). The slow and dripping answers never end (until the scanner gives up): a
  * time-out is then the only outcome, however loaded the machine.
  *
- * Containers that cannot be read, for pages that load them (/with-containers?ids=A,B and a Meta
- * pixel on the page itself): GTM-NEVER00 never answers, GTM-ERROR00 answers 500, GTM-HUGE000 is
+ * Containers that cannot be read, for pages that load them (/with-containers?ids=A,B, with a Meta
+ * pixel on the page itself unless `&meta=no`; GTM- ids load as gtm.js, others as Google tags,
+ * gtag/js): GTM-NEVER00 and AW-NEVER0001 never answer, GTM-ERROR00 answers 500, GTM-HUGE000 is
  * 300 KiB, GTM-LOADERR loads GTM-ERROR00, GTM-CHAIN<n> loads GTM-CHAIN<n+1> (a chain deeper
- * than any bound).
+ * than any bound). An id without a fixture file answers 404 (GTM-MISSING, AW-404404404).
  */
-const UNREAD_CONTAINER = /^GTM-(NEVER|ERROR|HUGE|CHAIN|LOADERR)/;
-const pageLoading = (ids: string[]) =>
-	`<html><head><script>!function(f,b,e,v,n,t,s){}(window,document,'script','https://connect.facebook.net/en_US/fbevents.js');fbq('init', '123456789012345');fbq('track', 'PageView');</script>${ids
-		.map((id) => `<script async src="https://www.googletagmanager.com/gtm.js?id=${id}"></script>`)
+const UNREAD_CONTAINER = /^(GTM|AW)-(NEVER|ERROR|HUGE|CHAIN|LOADERR)/;
+const META_PIXEL = `<script>!function(f,b,e,v,n,t,s){}(window,document,'script','https://connect.facebook.net/en_US/fbevents.js');fbq('init', '123456789012345');fbq('track', 'PageView');</script>`;
+const pageLoading = (ids: string[], meta: boolean) =>
+	`<html><head>${meta ? META_PIXEL : ''}${ids
+		.map(
+			(id) =>
+				`<script async src="https://www.googletagmanager.com/${id.startsWith('GTM-') ? 'gtm.js' : 'gtag/js'}?id=${id}"></script>`,
+		)
 		.join('')}</head><body></body></html>`;
 const chainContainer = (next: string) =>
 	`(function(){var data = {"resource":{"version":"2","macros":[],"tags":[{"function":"__zone","vtp_childContainers":["list",["map","publicId","${next}"]],"tag_id":1}]},"runtime":[],"permissions":{}};})()`;
 function answerUnreadable(id: string, res: http.ServerResponse): void {
-	if (id.startsWith('GTM-NEVER')) return; // holds the request: the scanner's time-out ends it
+	if (/^[A-Z]+-NEVER/.test(id)) return; // holds the request: the scanner's time-out ends it
 	if (id.startsWith('GTM-ERROR')) {
 		res.writeHead(500).end('internal error');
 		return;
@@ -67,7 +72,12 @@ export async function startFixtureWeb(): Promise<{ origin: string; close(): Prom
 			case '/with-containers':
 				res
 					.writeHead(200, { 'content-type': 'text/html' })
-					.end(pageLoading((url.searchParams.get('ids') ?? '').split(',').filter(Boolean)));
+					.end(
+						pageLoading(
+							(url.searchParams.get('ids') ?? '').split(',').filter(Boolean),
+							url.searchParams.get('meta') !== 'no',
+						),
+					);
 				return;
 			case '/huge':
 				res.writeHead(200, { 'content-type': 'text/html' });

@@ -222,8 +222,8 @@ describe('website scanner on the fixture corpus', () => {
 			'container GTM-CHAIN4 not read (not followed: more than 3 containers deep)',
 		],
 	])(
-		'says it does not know the codes it did not find when a container %s',
-		async (_label, ids, incomplete) => {
+		'says it does not know the codes it did not find when a Tag Manager container %s',
+		async (_label, ids, unreadBecause) => {
 			// A container that never answers needs the impatient scanner; on a loaded machine it may
 			// also give up on another, so that one only has to be among what was not read.
 			const never = ids.includes('GTM-NEVER00');
@@ -237,10 +237,50 @@ describe('website scanner on the fixture corpus', () => {
 				tikTokPixel: null,
 				gAnalytics: null,
 			});
-			if (never) expect(result.incomplete).toContain(incomplete);
+			const incomplete = `${unreadBecause}; left unknown: tikTokPixel, gAnalytics`;
+			if (never) expect(result.incomplete).toContain(unreadBecause);
 			else expect(result.incomplete).toBe(incomplete);
+			expect(result.incomplete).toMatch(/; left unknown: tikTokPixel, gAnalytics$/);
 		},
 	);
+
+	it('knows a container the tag host answers 404 holds nothing', async () => {
+		// No such container: a browser runs nothing from it. A Google Ads tag and a Tag Manager
+		// container, on a page without any code of its own: every code is known absent.
+		for (const id of ['AW-404404404', 'GTM-MISSING']) {
+			const result = await scanner.scan(`http://fixtures.test/with-containers?ids=${id}&meta=no`);
+			expect(result).toMatchObject({
+				scanned: true,
+				fbPixel: false,
+				tikTokPixel: false,
+				gAnalytics: false,
+			});
+			expect(result.incomplete).toBeUndefined();
+			expect(result.containers).toEqual([
+				expect.objectContaining({ id, loaded: true, reason: expect.stringMatching(/^HTTP 404/) }),
+			]);
+		}
+	});
+
+	it('leaves only Google Analytics unknown when a Google tag is not read', async () => {
+		// A Google tag loads Google's products only: never a Meta or a TikTok pixel.
+		const result = await impatient.scan(
+			'http://fixtures.test/with-containers?ids=AW-NEVER0001&meta=no',
+		);
+		expect(result).toMatchObject({
+			scanned: true,
+			fbPixel: false,
+			tikTokPixel: false,
+			gAnalytics: null,
+			incomplete: 'container AW-NEVER0001 not read (time-out); left unknown: gAnalytics',
+		});
+		// Beside it, an unread Tag Manager container leaves every code not found unknown.
+		const both = await impatient.scan(
+			'http://fixtures.test/with-containers?ids=AW-NEVER0001,GTM-NEVER00&meta=no',
+		);
+		expect(both).toMatchObject({ fbPixel: null, tikTokPixel: null, gAnalytics: null });
+		expect(both.incomplete).toMatch(/; left unknown: fbPixel, tikTokPixel, gAnalytics$/);
+	});
 
 	it('says false for a code only when every container was read', async () => {
 		// GTM-PAUSED1 is read in full and holds no active Meta tag; the page holds none either.

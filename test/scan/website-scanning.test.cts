@@ -133,9 +133,13 @@ describe("the server's website scanning (synthetic web and scanners on worker th
 			expect(withContainers.length).toBeGreaterThan(0);
 			for (const result of withContainers) {
 				expect(result.incomplete).toMatch(/^container \S+ not read \(time-out\)/);
-				expect(flags.filter((flag) => result[flag] === false)).toEqual([]);
+				// An unread Tag Manager container may hold any code; a Google tag only Analytics.
+				const gtmUnread = result.containers.some((c) => !c.loaded && c.url.includes('/gtm.js'));
+				const mayHide = gtmUnread ? flags : (['gAnalytics'] as const);
+				expect(mayHide.filter((flag) => result[flag] === false)).toEqual([]);
 			}
-			// What a scan does say is right: a code found is on the page; a false is a page without containers.
+			// What a scan does say is right: a code found is on the page; a false is a code that no
+			// container the page loads could hold, or a page without containers.
 			results.forEach((result, i) => {
 				const truth = siteTruth(hosts[i]);
 				for (const flag of flags)

@@ -122,7 +122,7 @@ export const scanResponse = z
 		reason: z.string().optional().meta({ description: 'Why the website was not scanned.' }),
 		incomplete: z.string().optional().meta({
 			description:
-				'Set when the page was read but not every tag-manager container it loads: which were not read and why. The codes not found are then null, not false.',
+				'Set when the page was read but not every tag-manager container it loads: which were not read, why, and the codes this left unknown (`left unknown: ...`). A code not found that an unread container could hold is then null, not false: a Tag Manager container may hold any code, a Google tag only Google Analytics.',
 		}),
 		fbPixel: z.boolean().nullable(),
 		tikTokPixel: z.boolean().nullable(),

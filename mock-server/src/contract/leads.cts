@@ -6,7 +6,7 @@ const filter = (what: string) =>
 		.boolean()
 		.optional()
 		.meta({
-			description: `true: only businesses whose website has ${what}. false: only businesses whose website was scanned in full and found without one (businesses without a scannable website, or whose scan could not read every tag-manager container, are excluded: their flag is null). Omitted or null: no restriction.`,
+			description: `true: only businesses whose website has ${what}. false: only businesses whose website was scanned in full and found without one (businesses without a scannable website, or whose scan could not read a tag-manager container that could hold it, are excluded: their flag is null). Omitted or null: no restriction.`,
 		});
 
 export const leadSearchRequest = z

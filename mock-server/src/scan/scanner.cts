@@ -13,8 +13,9 @@ export interface ScanResult {
 	reason?: string;
 	/**
 	 * Set when the page was read but not every container it loads (one timed out, failed, was over
-	 * its size cap, or lay past the depth bound): which and why. A code found is still `true`; a code
-	 * not found is then `null`, never `false`, as the unread container may hold it.
+	 * its size cap, or lay past the depth bound): which, why, and the codes this leaves unknown. A
+	 * code found is still `true`; a code not found that an unread container could hold is then
+	 * `null`, never `false`.
 	 */
 	incomplete?: string;
 	fbPixel: boolean | null;
@@ -28,7 +29,36 @@ export interface ScanResult {
 		googleTag: string[];
 	};
 	findings: Finding[];
-	containers: { id: string; url: string; loaded: boolean; reason?: string }[];
+	containers: ContainerRead[];
+}
+
+/**
+ * One container the page loads. `loaded` means its answer is known: read in full, or answered 404
+ * (no such container: a browser runs nothing from it, so it holds nothing; `reason` says so).
+ */
+export interface ContainerRead {
+	id: string;
+	url: string;
+	loaded: boolean;
+	reason?: string;
+}
+
+type Flag = 'fbPixel' | 'tikTokPixel' | 'gAnalytics';
+const FLAG_OF: Record<Finding['kind'], Flag> = {
+	metaPixel: 'fbPixel',
+	tiktokPixel: 'tikTokPixel',
+	googleAnalytics: 'gAnalytics',
+};
+
+/**
+ * The codes an unread container could hold. A Tag Manager container may hold any tag; a Google tag
+ * (gtag/js: G-, GT-, AW-, DC-) loads Google's own products only, never a Meta or TikTok pixel
+ * (decisions.md, the scan flags).
+ */
+export function codesItMayHold(ref: ContainerRef): Finding['kind'][] {
+	return ref.kind === 'googleTagManager'
+		? ['metaPixel', 'tiktokPixel', 'googleAnalytics']
+		: ['googleAnalytics'];
 }
 
 /**
@@ -187,7 +217,8 @@ export class Scanner {
 		if (!looksHtml) return notScanned(url, `not HTML (${type || 'no content type'})`, page.url);
 
 		const { findings, refs } = scanPage(page.body);
-		const containers: ScanResult['containers'] = [];
+		const containers: ContainerRead[] = [];
+		const unread: { ref: ContainerRef; reason: string }[] = [];
 		const visited = new Set<string>();
 		let frontier = refs;
 		for (let depth = 0; depth < this.o.maxContainerDepth && frontier.length > 0; depth++) {
@@ -200,7 +231,18 @@ export class Scanner {
 						containerUrl,
 						this.fetchOptions(this.o.maxContainerBytes),
 					);
+					if (!response.ok && response.status === 404) {
+						// The tag host knows no such container: nothing runs from it, so it was read.
+						containers.push({
+							id: ref.id,
+							url: containerUrl,
+							loaded: true,
+							reason: 'HTTP 404: no such container, holds nothing',
+						});
+						return;
+					}
 					if (!response.ok) {
+						unread.push({ ref, reason: response.reason });
 						containers.push({
 							id: ref.id,
 							url: containerUrl,
@@ -221,29 +263,29 @@ export class Scanner {
 		for (const ref of frontier) {
 			if (visited.has(ref.id)) continue;
 			visited.add(ref.id);
-			containers.push({
-				id: ref.id,
-				url: this.containerUrl(ref),
-				loaded: false,
-				reason: `not followed: more than ${this.o.maxContainerDepth} containers deep`,
-			});
+			const reason = `not followed: more than ${this.o.maxContainerDepth} containers deep`;
+			unread.push({ ref, reason });
+			containers.push({ id: ref.id, url: this.containerUrl(ref), loaded: false, reason });
 		}
 		const allRefs = [...visited];
 		const idsOf = (kind: Finding['kind']) =>
 			unique(findings.filter((f) => f.kind === kind).map((f) => f.id));
-		const unread = containers.filter((c) => !c.loaded);
-		// false only when the page and every container were read: an unread one may hold the code.
-		const flag = (kind: Finding['kind']) =>
-			findings.some((f) => f.kind === kind) ? true : unread.length > 0 ? null : false;
+		const found = (kind: Finding['kind']) => findings.some((f) => f.kind === kind);
+		const mayHide = new Set(unread.flatMap(({ ref }) => codesItMayHold(ref)));
+		// false only when the page and every container that could hold the code were read.
+		const flag = (kind: Finding['kind']) => (found(kind) ? true : mayHide.has(kind) ? null : false);
+		const unknown = (Object.keys(FLAG_OF) as Finding['kind'][])
+			.filter((kind) => mayHide.has(kind) && !found(kind))
+			.map((kind) => FLAG_OF[kind]);
 		return {
 			url,
 			...(page.url !== url ? { finalUrl: page.url } : {}),
 			scanned: true,
 			...(unread.length > 0
 				? {
-						incomplete: unread
-							.map((c) => `container ${c.id} not read (${c.reason ?? 'unknown reason'})`)
-							.join('; '),
+						incomplete: `${unread
+							.map(({ ref, reason }) => `container ${ref.id} not read (${reason})`)
+							.join('; ')}; left unknown: ${unknown.join(', ') || 'none (every code it could hold was found elsewhere)'}`,
 					}
 				: {}),
 			fbPixel: flag('metaPixel'),
