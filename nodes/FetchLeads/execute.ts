@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { errorFromAnswer } from '../shared/errors';
 import { plural } from '../shared/tool';
@@ -134,7 +134,7 @@ function climbNote(
 		maxRequests:
 			'It stopped at Options > Max Requests per Run; the next run goes on from there when the workflow is published. Raise the option to go deeper in one run.',
 		maxCredits: `It stopped at Options > Max Credits per Run (${capLimit}): the next request could have passed it. The next run goes on from there when the workflow is published; raise the option to go further in one run.`,
-		failed: `The next request failed: ${climb.failure ?? 'unknown error'}. The leads above were charged and are output; the next run goes on from result ${climb.depth}.`,
+		failed: `The next request failed: ${climb.failure?.message ?? 'unknown error'}. ${climb.contacts.length > 0 ? 'The leads above were charged and are output, and the failure is reported beside them' : 'Nothing was gained, so the item fails'}; the next run goes on from result ${climb.depth}.`,
 	}[climb.stoppedBecause ?? 'limit'];
 	const none =
 		found === 0 && climb.stoppedBecause !== 'failed' && climb.stoppedBecause !== 'maxCredits'
@@ -186,6 +186,11 @@ export interface ItemLeads {
 	spend: Spend;
 	/** What the credit cap counts as spent: the charge, or all the item could have charged. */
 	mayHaveCharged: number;
+	/**
+	 * A climb's request that failed after earlier ones brought leads: those leads are in the account
+	 * and charged, so they are output, and this error is reported beside them (never a success).
+	 */
+	failedAfterLeads?: NodeApiError | NodeOperationError;
 }
 
 /** The most one item may charge (0 when its count is not valid: it then fails on its own). */
@@ -224,6 +229,7 @@ export async function fetchLeadsForItem(
 	let requested: number;
 	let mayHaveCharged: number;
 	let stoppedShort: ShortReason | null = null;
+	let failedAfterLeads: ItemLeads['failedAfterLeads'];
 	if (newLeads) {
 		const wanted = countOf(ctx, i, 'New Leads Wanted');
 		requested = wanted;
@@ -239,6 +245,12 @@ export async function fetchLeadsForItem(
 		});
 		if (climb.nothingFound)
 			return nothingFound(ctx, i, search, climb.nothingFound, options, tally, wanted);
+		if (climb.failure && climb.contacts.length === 0) {
+			// Nothing gained: the failure alone, as when the first request fails.
+			hold.settle(climb.mayHaveCharged);
+			throw withClimbContext(climb.failure, climb);
+		}
+		failedAfterLeads = climb.failure;
 		tally.notes.push(climbNote(search, wanted, climb, withEmail, hold.limit));
 		contacts = climb.contacts;
 		chargedCredits = climb.unknownCharges ? null : climb.charged;
@@ -278,9 +290,24 @@ export async function fetchLeadsForItem(
 		nothingFound: false,
 		...(newLeads ? { stoppedShort } : {}),
 	};
-	if (mode === 'response')
-		return { items: [{ ...envelope, contacts, chargedCredits }], spend, mayHaveCharged };
-	return { items: shapeContacts(contacts, mode, fields), spend, mayHaveCharged };
+	const items =
+		mode === 'response'
+			? [{ ...envelope, contacts, chargedCredits }]
+			: shapeContacts(contacts, mode, fields);
+	return { items, spend, mayHaveCharged, ...(failedAfterLeads ? { failedAfterLeads } : {}) };
+}
+
+/**
+ * A climb's failure said as the climb's: the requests before it added nothing (every result they
+ * reached is a contact of the account already), so the failure is all the item has to report.
+ */
+function withClimbContext<E extends NodeApiError | NodeOperationError>(error: E, climb: Climb): E {
+	const charged = climb.unknownCharges
+		? 'the service did not say what they charged'
+		: 'nothing was charged';
+	const before = `The climb for new leads stopped on this failure: the requests before it reached result ${climb.depth} and added no new lead (${charged}), so nothing was gained.`;
+	error.description = [error.description, before].filter(Boolean).join(' ');
+	return error;
 }
 
 /** The run's hints: what was charged over all items, then one per item that needs telling. */

@@ -1,6 +1,6 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { CreditHold } from './creditCap';
-import { asNodeError, UnclearOutcomeError } from '../shared/errors';
+import { asNodeError, errorFromAnswer, UnclearOutcomeError } from '../shared/errors';
 import { rememberDepth, rememberedDepth, searchKey } from './depthMemory';
 import { type NothingFound, searchLeads, type SearchRequest } from './search';
 
@@ -29,8 +29,8 @@ export interface Climb {
 	startedFrom: number | undefined;
 	/** Why it stopped short of the number wanted (undefined when it got them). */
 	stoppedBecause: 'limit' | 'maxRequests' | 'maxCredits' | 'failed' | undefined;
-	/** The message of the request that failed after others had charged. */
-	failure: string | undefined;
+	/** The error of the request that failed after others were answered. */
+	failure: NodeApiError | NodeOperationError | undefined;
 	/** The first request's answer when the service found no business at all (no depth helps). */
 	nothingFound: NothingFound | undefined;
 }
@@ -44,8 +44,9 @@ export interface Climb {
  * wanted from a service that ranks stably; counting only some, it buys what the others cost on
  * top, and each request first holds what it may charge against Max Credits per Run. Each request
  * is one search, so the node never retries one (a search charges); a request that fails after
- * others charged ends the climb and keeps what they returned, because those leads are in the
- * account now and no later run would return them.
+ * others were answered ends the climb and keeps what they returned, because those leads are in the
+ * account now and no later run would return them. The caller reports the failure beside them
+ * (decisions.md: a failed climb is never a success).
  */
 export async function climbForNewLeads(
 	ctx: IExecuteFunctions,
@@ -93,7 +94,7 @@ export async function climbForNewLeads(
 			if (climb.requests === 0) throw nodeError;
 			if (nodeError instanceof UnclearOutcomeError) climb.mayHaveCharged += missing;
 			climb.stoppedBecause = 'failed';
-			climb.failure = nodeError.message;
+			climb.failure = nodeError;
 			break;
 		}
 		climb.requests++;
@@ -103,7 +104,12 @@ export async function climbForNewLeads(
 			if (climb.requests === 1) climb.nothingFound = outcome;
 			else {
 				climb.stoppedBecause = 'failed';
-				climb.failure = 'the service answered that it found no business for this niche and city';
+				climb.failure = errorFromAnswer(
+					ctx,
+					outcome.answer,
+					itemIndex,
+					`Request ${climb.requests} of the climb: an earlier request of the same search found businesses, so the service contradicts itself.`,
+				);
 			}
 			break;
 		}

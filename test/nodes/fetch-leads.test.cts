@@ -283,19 +283,37 @@ describe('Fetch Leads node', () => {
 			);
 		});
 
-		it('keeps the leads already charged when a later request is refused for credits, and says why', async () => {
-			const { apiKey, accountId } = await server.newAccount({ credits: 20 });
-			await run(apiKey, [{ niche: 'dentist', city: 'Denver', count: 5 }]);
+		it('keeps the leads already charged when a later request is refused for credits, and reports the refusal beside them', async () => {
 			// 15 credits left: asking for the top 10 adds 5 (10 left), the top 15 needs 15 reserved.
-			const result = await run(apiKey, [{ niche: 'dentist', city: 'Denver' }], newLeads(10));
-			expect(result.status).toBe('success');
-			expect(outputOf(result, 'Fetch Leads')).toHaveLength(5);
-			expect(await creditsOf(accountId)).toBe(10);
-			const [, climb] = hintsOf(result, 'Fetch Leads');
+			const refusedMidClimb = async (onError?: 'continueErrorOutput') => {
+				const { apiKey, accountId } = await server.newAccount({ credits: 20 });
+				await run(apiKey, [{ niche: 'dentist', city: 'Denver', count: 5 }]);
+				const result = await run(
+					apiKey,
+					[{ niche: 'dentist', city: 'Denver' }],
+					newLeads(10),
+					onError,
+				);
+				expect(await creditsOf(accountId)).toBe(10);
+				return result;
+			};
+			const both = await refusedMidClimb('continueErrorOutput');
+			expect(both.status).toBe('success');
+			expect(outputOf(both, 'Fetch Leads')).toHaveLength(5);
+			expect(outputOf(both, 'Fetch Leads', 1)).toEqual([
+				expect.objectContaining({
+					json: expect.objectContaining({ error: expect.stringMatching(/\(HTTP 402/) }),
+				}),
+			]);
+			const [, climb] = hintsOf(both, 'Fetch Leads');
 			expect(climb).toMatch(
 				/^New leads: 5 of 10 wanted; 1 request searched .* down to result 10, charging 5 credits\. The next request failed: .*\(HTTP 402/,
 			);
 			expect(climb).toMatch(/the next run goes on from result 10/);
+			// Stop Workflow: the run fails, and its error names the 5 leads it could not output.
+			const stopped = errorOf(await refusedMidClimb())!;
+			expect(stopped.httpCode).toBe('402');
+			expect(stopped.description).toMatch(/Before it failed, the climb added 5 new leads/);
 		});
 
 		it('stops at Max Requests per Run, saying every result seen was held or none is left', async () => {
