@@ -66,7 +66,7 @@ export async function runFetchLeads(ctx: IExecuteFunctions): Promise<INodeExecut
 				spends.push({ json: spend, pairedItem: { item: i } });
 				if (failedAfterLeads && tool) failures.push(failedAfterLeads.message);
 				else if (failedAfterLeads)
-					leads.push(errorItem(failedAfterLeads, i, { leadsBeforeFailure: spend.leads }));
+					leads.push(errorItem(failedAfterLeads, i, { leadsKept: spend.leads }));
 			} catch (error) {
 				const nodeError = asNodeError(ctx, error, i);
 				// A search sent without an answer may have charged all it could.

@@ -95,12 +95,17 @@ describe('a failure reaches the user under every On Error setting', () => {
 		),
 	);
 
-	it.each(rows)('%s, %s, On Error = %s', async (_search, _failure, onError, how, what) => {
+	/** One run of Fetch Leads whose requests meet the faults armed: `before` first, then `fault`. */
+	const runFailing = async (
+		how: (typeof SEARCHES)[string],
+		fault: IDataObject,
+		settings: { onError?: OnError; asTool?: boolean },
+	) => {
 		const { apiKey, accountId } = await server.newAccount({ credits: 1000 });
-		for (const fault of how.before)
-			await server.admin('POST', '/faults', { route: SEARCH, times: 1, accountId, ...fault });
-		await server.admin('POST', '/faults', { route: SEARCH, times: 10, accountId, ...what.fault });
-		const result = await runWorkflow(loadWorkflow('fetch-leads.json'), {
+		for (const before of how.before)
+			await server.admin('POST', '/faults', { route: SEARCH, times: 1, accountId, ...before });
+		await server.admin('POST', '/faults', { route: SEARCH, times: 10, accountId, ...fault });
+		return await runWorkflow(loadWorkflow('fetch-leads.json'), {
 			credentials: {
 				apiKey,
 				leadsBaseUrl: `${server.url}/`,
@@ -108,8 +113,15 @@ describe('a failure reaches the user under every On Error setting', () => {
 			},
 			pinData: { "When clicking 'Execute workflow'": [{ niche: 'dentist', city: 'Austin, TX' }] },
 			parameters: { 'Fetch Leads': how.parameters },
-			onError: { 'Fetch Leads': onError },
+			...(settings.onError ? { onError: { 'Fetch Leads': settings.onError } } : {}),
+			...(settings.asTool
+				? { nodes: { 'Fetch Leads': { type: 'n8n-nodes-lead-inbox.fetchLeadsTool' } } }
+				: {}),
 		});
+	};
+
+	it.each(rows)('%s, %s, On Error = %s', async (_search, _failure, onError, how, what) => {
+		const result = await runFailing(how, what.fault, { onError });
 		const leads = outputOf(result, 'Fetch Leads', 0);
 		if (onError === 'stopWorkflow') {
 			expect(result.data.resultData.error).toBeDefined();
@@ -139,5 +151,23 @@ describe('a failure reaches the user under every On Error setting', () => {
 			Array.from({ length: how.gained }, (_, n) => `office${n + 1}@armed-dental.test`),
 		);
 		expect([...good, ...errorItems].every((item) => item.pairedItem)).toBe(true);
+	});
+
+	// An agent's model sees only the tool's answer: with leads gained, the answer says both; with
+	// nothing gained, the tool call fails with the cause (n8n hands the model its message).
+	it.each(Object.entries(SEARCHES))('as an AI tool: %s, a server error', async (_search, how) => {
+		const result = await runFailing(how, FAILURES['a server error (503)'].fault, { asTool: true });
+		if (!how.gained) {
+			expect(errorOf(result)).toMatchObject({ message: expect.stringMatching(/HTTP 503/) });
+			return;
+		}
+		const [answer] = outputOf(result, 'Fetch Leads');
+		expect(answer.json).toMatchObject({
+			leadCount: 2,
+			error: expect.stringMatching(/HTTP 503/),
+			summary: expect.stringMatching(
+				/^2 new leads for .*Charged 2 credits.*Then the search failed before it found all the leads wanted: .*HTTP 503.*The leads above are kept/,
+			),
+		});
 	});
 });
