@@ -22,7 +22,9 @@ const view = (nodes: Record<string, NodeRun[]>, more: Partial<RunView> = {}): Ru
 				? 1
 				: output === 'Created'
 					? 0
-					: undefined,
+					: output === 'error'
+						? 'error'
+						: `node "${_node}" has no output named "${output}"`,
 	...more,
 });
 const leads = [

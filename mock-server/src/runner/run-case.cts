@@ -31,12 +31,13 @@ import {
 } from './n8n/executions.cjs';
 import { n8nFetch, until } from './n8n/rest.cjs';
 import { type CaseDetail, runDetail } from './report/detail.cjs';
-import type { Session } from './session.cjs';
+import type { NodeDescription, Session } from './session.cjs';
 import { type CreatedSubWorkflow, createSubWorkflow } from './sub-workflow-runs.cjs';
 import { formData } from './workflow/form.cjs';
 import { prepareWorkflow, type StartPlan } from './workflow/prepare.cjs';
 import { scheduleItem } from './workflow/schedule-item.cjs';
 import { type SentPlan, sentOf } from './workflow/sent.cjs';
+import { type OutputRef, resolveOutput, unknownOutput } from './workflow/outputs.cjs';
 import { findStart } from './workflow/start.cjs';
 
 export type CaseResult = WorkflowTestCaseResult;
@@ -446,12 +447,13 @@ async function settled(workflow: Published, expected: number): Promise<Execution
 }
 
 /** Outputs by index only; runCase gives the views n8n's output names once the runs are done. */
-const byIndex = (_node: string, output: number | string): number | undefined =>
-	typeof output === 'number' ? output : /^\d+$/.test(output) ? Number(output) : undefined;
+const byIndex = (node: string, output: number | string): OutputRef | string =>
+	resolveOutput(undefined, undefined, output) ??
+	`node "${node}" has no output named "${output}": give an index from 0`;
 
 /**
- * Output names (Create Inboxes' Failed) to indexes, as n8n describes the nodes: read only for the
- * nodes a case's expectations name an output of.
+ * Output names (Create Inboxes' Failed, Fetch Leads' Spend, any node's error output) to indexes,
+ * as n8n describes the nodes: read only for the nodes a case's expectations name an output of.
  */
 async function outputIndexOf(
 	session: Session,
@@ -463,16 +465,20 @@ async function outputIndexOf(
 	);
 	if (typeof testCase.expect?.distinct?.output === 'string')
 		named.add(testCase.expect.distinct.node);
-	const names = new Map<string, string[] | undefined>();
-	for (const node of named) {
-		const found = workflows.flatMap((w) => w.nodes).find((n) => n.name === node);
-		names.set(node, found ? await session.outputNames(found.type, found.typeVersion) : undefined);
+	const found = new Map<string, { node?: WorkflowNode; described?: NodeDescription }>();
+	for (const name of named) {
+		const node = workflows.flatMap((w) => w.nodes).find((n) => n.name === name);
+		found.set(name, {
+			node,
+			described: node ? await session.described(node.type, node.typeVersion) : undefined,
+		});
 	}
-	return (node, output) => {
-		if (typeof output === 'number') return output;
-		const index =
-			names.get(node)?.findIndex((name) => name.toLowerCase() === output.toLowerCase()) ?? -1;
-		return index >= 0 ? index : byIndex(node, output);
+	return (name, output) => {
+		const { node, described } = found.get(name) ?? {};
+		return (
+			resolveOutput(node, described, output) ??
+			unknownOutput(name, node, described, String(output))
+		);
 	};
 }
 

@@ -29,7 +29,9 @@ import {
 } from './file/load.cjs';
 import { HostPool } from './hosts.cjs';
 import { type N8nInstall, resolveN8n } from './n8n/install.cjs';
+import { describedAt, describedNodes } from './n8n/descriptions.cjs';
 import { nodesSource } from './nodes-source.cjs';
+import { outputNameMisfits } from './file/output-names.cjs';
 import { writeCaseReport } from './report/case-report.cjs';
 import { caseLines, summaryLines } from './report/console.cjs';
 import { detailLines } from './report/detail.cjs';
@@ -108,6 +110,13 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 	}
 
 	const n8n = await n8nOf(options, cwd, progress);
+	// Output names need n8n's node descriptions: read from its install, before n8n starts.
+	const outputProblems = outputNameProblems(loaded, n8n, nodes!);
+	if (outputProblems.length) {
+		for (const p of outputProblems) out(describeProblem(p));
+		out(`\n${outputProblems.length} problem(s) in the test files: nothing was run.`);
+		return { exitCode: 2, problems: outputProblems, files: [] };
+	}
 	const coverage =
 		options.coverage !== undefined ? new CoverageCollector(cwd, n8n.version) : undefined;
 	const pool = new HostPool({
@@ -253,6 +262,22 @@ function reason(error: unknown): string {
 /** A case that could not run, reported failed with why. */
 function notRun(name: string, message: string): CaseResult {
 	return { name, passed: false, failures: [{ at: 'run', message }], durationMs: 0, runs: 0 };
+}
+
+/** The outputs the files name that their nodes do not have, as n8n describes the nodes. */
+function outputNameProblems(
+	loaded: LoadedTestFile[],
+	n8n: N8nInstall,
+	nodes: NodesSource,
+): FileProblem[] {
+	const named = loaded.some((f) => JSON.stringify(f.spec.cases).includes('"output":"'));
+	if (!named) return [];
+	const described = describedNodes(n8n, nodes);
+	return loaded.flatMap((f) =>
+		outputNameMisfits(f.spec, f.workflow, f.subWorkflows, (node) =>
+			describedAt(described, node.type, node.typeVersion),
+		).map(({ at, message }) => f.problem(at, message)),
+	);
 }
 
 /**

@@ -3,6 +3,7 @@
  * the test file, what was expected, what came, and the nearest item (or request) to what was asked.
  */
 import type { WorkflowTestFailure } from '../../api/workflow-test-types.cjs';
+import { ERROR_OUTPUT, type OutputRef } from '../workflow/outputs.cjs';
 import type {
 	CaseExpectation,
 	NodeExpectation,
@@ -38,8 +39,11 @@ export interface RunView {
 	told?: (node: string) => string[] | undefined;
 	/** What the caller of the Webhook got, for a run started by a real request. */
 	response?: { status: number; headers: Record<string, string>; body: unknown };
-	/** Resolves an output name (Failed) to its index for a node, when n8n names its outputs. */
-	outputIndex(node: string, output: number | string): number | undefined;
+	/**
+	 * Resolves an output name (Failed, Spend, error) to its index for a node, or the error output
+	 * (the last of each run); a string says why the name names none of the node's outputs.
+	 */
+	outputIndex(node: string, output: number | string): OutputRef | string;
 }
 
 export function checkRun(expect: RunExpectation, run: RunView, at: string): Failure[] {
@@ -115,8 +119,10 @@ export function itemsOf(
 	output: number | string = 0,
 ): Record<string, unknown>[] | string {
 	const index = run.outputIndex(node, output);
-	if (index === undefined) return `node "${node}" has no output named "${output}"`;
-	return (run.nodes[node] ?? []).flatMap((r) => r.outputs[index] ?? []);
+	if (typeof index === 'string' && index !== ERROR_OUTPUT) return index;
+	return (run.nodes[node] ?? []).flatMap(
+		(r) => r.outputs[index === ERROR_OUTPUT ? r.outputs.length - 1 : index] ?? [],
+	);
 }
 
 function checkNode(node: string, e: NodeExpectation, run: RunView, at: string): Failure[] {

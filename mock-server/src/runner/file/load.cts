@@ -40,6 +40,8 @@ export interface LoadedTestFile {
 	workflow: Workflow;
 	/** The exports of the workflows it calls, callees first (sub-workflows.cts). */
 	subWorkflows: SubWorkflow[];
+	/** A problem at a path of the file, with its line: for checks made after loading. */
+	problem(path: PropertyKey[], message: string): FileProblem;
 }
 
 export type { Connections, Workflow, WorkflowNode } from '../workflow/workflow.cjs';
@@ -131,7 +133,7 @@ export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile 
 	}
 	if (problems.length || !parsed.success || !workflow || !workflowPath)
 		throw new TestFileError(problems);
-	return { file, spec: parsed.data, workflowPath, workflow, subWorkflows };
+	return { file, spec: parsed.data, workflowPath, workflow, subWorkflows, problem };
 }
 
 /**
