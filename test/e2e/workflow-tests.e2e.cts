@@ -821,4 +821,47 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 		expect(outcome.stdout).toContain('nothing was run');
 		expect(outcome.stderr).not.toContain('starting n8n');
 	});
+
+	test('outputs are named as n8n shows them: Leads, Spend and the error output are read; a name the node lacks exits 2 listing its names, and no n8n starts', async () => {
+		// The morning pull's Fetch Leads with its Spend output and On Error = Continue (using error
+		// output): a climb whose second request fails after the first brought nothing new.
+		const workflow = JSON.parse(
+			readFileSync(join(PROJECT, 'workflows', 'dentists-to-hubspot.json'), 'utf8'),
+		);
+		const fetch = node(workflow, 'Fetch Leads');
+		Object.assign(fetch, { onError: 'continueErrorOutput' });
+		Object.assign(fetch.parameters, { countMode: 'newLeads', spendOutput: true });
+		workflow.connections['Fetch Leads'].main.push([], []);
+		mkdirSync(join(project, 'outputs'), { recursive: true });
+		writeFileSync(join(project, 'outputs', 'pull.json'), JSON.stringify(workflow));
+		const file = (leads: string, spend: string, error: string) =>
+			[
+				'workflow: pull.json',
+				'seed: { accounts: [{ apiKey: lik_my_test_account_0001, credits: 200 }] }',
+				'stubs: { HubSpot: passThrough }',
+				'cases:',
+				'  - name: leads on Leads, the spend on Spend, nothing on the error output',
+				'    expect:',
+				`      nodes: { Fetch Leads: [{ output: ${leads}, items: 10 }, { output: ${spend}, items: 1 }, { output: ${error}, items: 0 }] }`,
+				'  - name: a failed climb reaches the error output',
+				'    faults:',
+				'      - { route: POST /api/v1/niche-finder-leads, status: 200, body: { contacts: [], chargedCredits: 0 }, times: 1 }',
+				'      - { route: POST /api/v1/niche-finder-leads, status: 503, times: 10 }',
+				'    expect:',
+				'      status: success',
+				`      nodes: { Fetch Leads: [{ output: ${leads}, items: 0 }, { output: ${error}, items: 1 }], HubSpot: { ran: false } }`,
+				'',
+			].join('\n');
+		writeFileSync(join(project, 'outputs', 'pull.test.yaml'), file('Spent', 'Spend', 'Failed'));
+		const wrong = await runTests(['outputs', '--n8n', LATEST_N8N]);
+		expect(wrong.code).toBe(2);
+		expect(wrong.stdout).toContain(
+			'outputs/pull.test.yaml:7: cases.0.expect.nodes.Fetch Leads.0.output: node "Fetch Leads" has no output named "Spent": its outputs are "Leads", "Spend", "error" (or an index from 0)',
+		);
+		expect(wrong.stdout).toMatch(/pull\.test\.yaml:\d+: .*no output named "Failed"/);
+		expect(wrong.stderr).not.toContain('starting n8n');
+		writeFileSync(join(project, 'outputs', 'pull.test.yaml'), file('Leads', 'Spend', 'Error'));
+		const right = await runTests(['outputs', '--n8n', LATEST_N8N]);
+		expect(right).toMatchObject({ code: 0, stdout: expect.stringContaining('✓ 2 passed') });
+	});
 });
