@@ -65,7 +65,7 @@ const nodeExpectation = z
 			.optional()
 			.meta({
 				description:
-					"Which output: its index or its name (Create Inboxes' Failed). Default the first.",
+					"Which output: its index or its name as n8n shows it (Create Inboxes' Failed, Fetch Leads' Spend; error: the error output of a node set to Continue (using error output)). Default the first.",
 			}),
 		items: count
 			.optional()
