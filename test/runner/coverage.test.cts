@@ -95,6 +95,46 @@ describe('workflow coverage', () => {
 		]);
 	});
 
+	it('counts an output connected to nothing apart from the branches, and names the items that went into it', () => {
+		// "Has email?" with On Error = Continue (using error output), its error output left unwired.
+		const swallowing: Workflow = structuredClone(SUB);
+		Object.assign(swallowing.nodes.find((n) => n.name === 'Has email?')!, {
+			onError: 'continueErrorOutput',
+		});
+		const coverage = emptyCoverage(
+			swallowing,
+			'workflows/send-lead-to-crm.json',
+			new Map(
+				swallowing.nodes.map((n) => [n.name, outputShape(n, swallowing, DESCRIBED[n.type])]),
+			),
+		);
+		addCase(coverage, 'a.test.yaml › one without', [
+			{ ...oneWithout, 'Has email?': ran([1, 1, 4], 2) },
+		]);
+		// true and false are wired branches; the error output is not a branch, and 4 items went into it.
+		expect(coverage.branches).toEqual({ total: 2, covered: 2, missed: [] });
+		expect(coverage.nowhere).toEqual([{ node: 'Has email?', output: 'error', items: 4 }]);
+		expect(coverageLine(coverage)).toBe(
+			'Send a lead to the CRM: nodes 4/4, branches 2/2; Has email? \u203a error: 4 items went nowhere',
+		);
+		const file: CoverageFile = { format: 1, n8nVersions: ['2.40.7'], workflows: [coverage] };
+		expect(parseThresholds('nowhere=0')).toEqual({ nowhere: 0 });
+		expect(belowThresholds(file, { nowhere: 0 })).toEqual([
+			'coverage: 1 output(s) connected to nothing carried items, more than --coverage-min nowhere=0: Has email? \u203a error: 4 items went nowhere (Send a lead to the CRM)',
+		]);
+		expect(belowThresholds(file, { nowhere: 1 })).toEqual([]);
+		// An unwired output that carried nothing is only not a branch.
+		const quiet = emptyCoverage(
+			swallowing,
+			'w.json',
+			new Map(
+				swallowing.nodes.map((n) => [n.name, outputShape(n, swallowing, DESCRIBED[n.type])]),
+			),
+		);
+		addCase(quiet, 'a.test.yaml › one without', [oneWithout]);
+		expect(quiet.nowhere).toEqual([]);
+	});
+
 	it('merges runs into their union, in one order whichever came first, and fails thresholds naming what is missing', () => {
 		const first = fresh();
 		addCase(first, 'a.test.yaml › all with email', [allWithEmail]);

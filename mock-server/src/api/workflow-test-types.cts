@@ -161,7 +161,13 @@ export interface WorkflowTestWorkflowCoverage {
 	/** The export, relative to the working folder. */
 	file: string;
 	nodes: { total: number; covered: number; missed: string[] };
+	/**
+	 * Outputs of a node with more than one: a branch when something is connected to it; an output
+	 * connected to nothing is not a branch, and is listed in `nowhere` when items went into it.
+	 */
 	branches: { total: number; covered: number; missed: { node: string; output: string }[] };
+	/** Outputs connected to nothing that items went into (an error output left unwired, say). */
+	nowhere: { node: string; output: string; items: number }[];
 	/** Every case that ran the workflow (for a sub-workflow: the cases that called it). */
 	cases: string[];
 	graph: {

@@ -34,8 +34,9 @@ Options:
   --coverage DIR  workflow coverage: which nodes ran and which outputs items crossed, per workflow
                   and case; a line per workflow, DIR/coverage.json and DIR/index.html (a page
                   per workflow, drawn as n8n lays it out)
-  --coverage-min nodes=N,branches=N
-                  exit 1 when all workflows together cover less (percentages)
+  --coverage-min nodes=N,branches=N,nowhere=N
+                  exit 1 when all workflows together cover less (percentages), or when more
+                  than N outputs connected to nothing carried items (nowhere=0: none may)
   --shard i/n     run only this share of the test files (files in path order, dealt out in
                   turn): n CI jobs with 1/n to n/n run every file once; merge their coverage
   --jobs N        test files run side by side (default: one per two cores)

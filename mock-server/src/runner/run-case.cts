@@ -476,8 +476,7 @@ async function outputIndexOf(
 	return (name, output) => {
 		const { node, described } = found.get(name) ?? {};
 		return (
-			resolveOutput(node, described, output) ??
-			unknownOutput(name, node, described, String(output))
+			resolveOutput(node, described, output) ?? unknownOutput(name, node, described, String(output))
 		);
 	};
 }

@@ -5,7 +5,7 @@
  * many items crossed it. A case chosen in the list shows the path that case took. Self-contained:
  * the styles, the script and the data are in the page; nothing is loaded from anywhere.
  */
-import type { CoverageFile, WorkflowCoverage } from './model.cjs';
+import { type CoverageFile, wentNowhere, type WorkflowCoverage } from './model.cjs';
 
 const NODE = 100;
 const SUB = 80;
@@ -28,6 +28,7 @@ const STYLE = `
 body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #1f2328; background: #fff; }
 h1 { font-size: 20px; margin: 0 0 8px; }
 .summary { margin: 0 0 12px; }
+.nowhere { color: #b3261e; }
 table { border-collapse: collapse; margin: 12px 0; }
 th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; }
 a { color: #0550ae; }
@@ -175,6 +176,7 @@ function drawing(workflow: WorkflowCoverage): string {
 /** A workflow's page. */
 export function workflowPage(workflow: WorkflowCoverage, n8nVersions: string[]): string {
 	const missedBranches = workflow.branches.missed.map((b) => `${b.node} › ${b.output}`);
+	const nowhere = wentNowhere(workflow);
 	const rows = workflow.graph.nodes
 		.map(
 			(n) =>
@@ -187,7 +189,7 @@ export function workflowPage(workflow: WorkflowCoverage, n8nVersions: string[]):
 <meta name="viewport" content="width=device-width, initial-scale=1"><style>${STYLE}</style></head>
 <body><p><a href="index.html">All workflows</a></p>
 <h1>${escape(workflow.name)}</h1>
-<p class="summary" id="summary">${escape(workflow.file)}: <strong id="nodes">nodes ${workflow.nodes.covered}/${workflow.nodes.total}</strong>, <strong id="branches">branches ${workflow.branches.covered}/${workflow.branches.total}</strong>${n8nVersions.length ? ` (n8n ${escape(n8nVersions.join(', '))})` : ''}${workflow.nodes.missed.length || missedBranches.length ? `; never: ${escape([...workflow.nodes.missed.map((n) => `"${n}"`), ...missedBranches].join(', '))}` : ''}</p>
+<p class="summary" id="summary">${escape(workflow.file)}: <strong id="nodes">nodes ${workflow.nodes.covered}/${workflow.nodes.total}</strong>, <strong id="branches">branches ${workflow.branches.covered}/${workflow.branches.total}</strong>${n8nVersions.length ? ` (n8n ${escape(n8nVersions.join(', '))})` : ''}${workflow.nodes.missed.length || missedBranches.length ? `; never: ${escape([...workflow.nodes.missed.map((n) => `"${n}"`), ...missedBranches].join(', '))}` : ''}${nowhere.length ? `; <strong id="nowhere" class="nowhere">${escape(nowhere.join(', '))}</strong>` : ''}</p>
 <p><label for="case">Case</label><select id="case"><option value="">All cases (${workflow.cases.length})</option>${workflow.cases.map((c) => `<option value="${escape(c)}">${escape(c)}</option>`).join('')}</select></p>
 <p class="legend"><span>Solid green: ran (items crossed)</span><span>Dashed grey, "not run": never ran (no item crossed)</span></p>
 ${drawing(workflow)}

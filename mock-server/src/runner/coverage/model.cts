@@ -7,7 +7,9 @@
  * A node counts when it is enabled and not a sticky note; it is covered when it ran in a case (a
  * stub in its place counts: the node's place in the flow was reached). A branch is an output of a
  * node that has more than one (If's true and false, Create Inboxes' Created and Failed, Loop Over
- * Items' done and loop, an error output); it is covered when items crossed it.
+ * Items' done and loop, an error output) and is connected to a node; it is covered when items
+ * crossed it. Such an output connected to nothing is no branch: items that went into it went
+ * nowhere (an error output left unwired swallows failures), and are listed apart.
  */
 import type {
 	WorkflowTestCaseDetail,
@@ -93,6 +95,7 @@ export function emptyCoverage(
 		file,
 		nodes: { total: 0, covered: 0, missed: [] },
 		branches: { total: 0, covered: 0, missed: [] },
+		nowhere: [],
 		cases: [],
 		graph: graphOf(workflow, shapes),
 	});
@@ -153,11 +156,25 @@ export function summarize(coverage: WorkflowCoverage): WorkflowCoverage {
 	const counted = coverage.graph.nodes.filter((n) => !n.disabled);
 	const missed = counted.filter((n) => !n.cases.length).map((n) => n.name);
 	coverage.nodes = { total: counted.length, covered: counted.length - missed.length, missed };
-	const branches = counted.flatMap((n) =>
+	const wired = (node: string, output: number) =>
+		coverage.graph.connections.some(
+			(c) => c.from === node && c.output === output && c.type === 'main',
+		);
+	const outputs = counted.flatMap((n) =>
 		n.outputs.length > 1
-			? n.outputs.map((o) => ({ node: n.name, output: o.name, crossed: o.items > 0 }))
+			? n.outputs.map((o) => ({
+					node: n.name,
+					output: o.name,
+					items: o.items,
+					crossed: o.items > 0,
+					wired: wired(n.name, o.index),
+				}))
 			: [],
 	);
+	const branches = outputs.filter((o) => o.wired);
+	coverage.nowhere = outputs
+		.filter((o) => !o.wired && o.items > 0)
+		.map(({ node, output, items }) => ({ node, output, items }));
 	const notCrossed = branches
 		.filter((b) => !b.crossed)
 		.map(({ node, output }) => ({ node, output }));
@@ -219,4 +236,11 @@ export function totalsOf(file: CoverageFile): {
 			{ total: 0, covered: 0 },
 		);
 	return { nodes: sum((w) => w.nodes), branches: sum((w) => w.branches) };
+}
+
+/** `Fetch Leads › error: 4 items went nowhere`, for each output connected to nothing that had items. */
+export function wentNowhere(workflow: WorkflowCoverage): string[] {
+	return (workflow.nowhere ?? []).map(
+		(o) => `${o.node} \u203a ${o.output}: ${o.items} item${o.items === 1 ? '' : 's'} went nowhere`,
+	);
 }

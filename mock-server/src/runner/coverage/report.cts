@@ -5,7 +5,13 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexPage, pageName, workflowPage } from './html.cjs';
-import { COVERAGE_FORMAT, type CoverageFile, totalsOf, type WorkflowCoverage } from './model.cjs';
+import {
+	COVERAGE_FORMAT,
+	type CoverageFile,
+	totalsOf,
+	wentNowhere,
+	type WorkflowCoverage,
+} from './model.cjs';
 
 /** `Dentists to HubSpot: nodes 9/10, branches 7/9; never: "No email", Has email? › false` */
 export function coverageLine(workflow: WorkflowCoverage): string {
@@ -13,7 +19,8 @@ export function coverageLine(workflow: WorkflowCoverage): string {
 		...workflow.nodes.missed.map((n) => `"${n}"`),
 		...workflow.branches.missed.map((b) => `${b.node} \u203a ${b.output}`),
 	];
-	return `${workflow.name}: nodes ${workflow.nodes.covered}/${workflow.nodes.total}, branches ${workflow.branches.covered}/${workflow.branches.total}${never.length ? `; never: ${never.join(', ')}` : ''}`;
+	const nowhere = wentNowhere(workflow);
+	return `${workflow.name}: nodes ${workflow.nodes.covered}/${workflow.nodes.total}, branches ${workflow.branches.covered}/${workflow.branches.total}${never.length ? `; never: ${never.join(', ')}` : ''}${nowhere.length ? `; ${nowhere.join(', ')}` : ''}`;
 }
 
 /** Writes coverage.json, index.html and a page per workflow into `dir`. */
@@ -47,20 +54,26 @@ export function readCoverage(path: string): CoverageFile {
 export interface Thresholds {
 	nodes?: number;
 	branches?: number;
+	/** The most outputs connected to nothing that may carry items (0: none may). */
+	nowhere?: number;
 }
 
-/** `nodes=100,branches=80`: percentages of all workflows together. */
+/** `nodes=100,branches=80,nowhere=0`: percentages of all workflows together, and a count. */
 export function parseThresholds(text: string): Thresholds {
 	const thresholds: Thresholds = {};
 	for (const part of text
 		.split(',')
 		.map((p) => p.trim())
 		.filter(Boolean)) {
-		const match = /^(nodes|branches)=(\d+(?:\.\d+)?)%?$/.exec(part);
+		const match = /^(nodes|branches)=(\d+(?:\.\d+)?)%?$|^(nowhere)=(\d+)$/.exec(part);
 		if (!match || Number(match[2]) > 100)
 			throw new Error(
-				`--coverage-min takes nodes=N and/or branches=N (percentages, 0 to 100), comma-separated, e.g. nodes=100,branches=80; not "${part}"`,
+				`--coverage-min takes nodes=N and/or branches=N (percentages, 0 to 100) and nowhere=N (how many outputs connected to nothing may carry items; 0: none), comma-separated, e.g. nodes=100,branches=80,nowhere=0; not "${part}"`,
 			);
+		if (match[3]) {
+			thresholds.nowhere = Number(match[4]);
+			continue;
+		}
 		thresholds[match[1] as keyof Thresholds] = Number(match[2]);
 	}
 	return thresholds;
@@ -85,5 +98,12 @@ export function belowThresholds(coverage: CoverageFile, thresholds: Thresholds):
 			`coverage: ${kind} ${Math.round(ratio * 10) / 10} % (${covered}/${total}) is below --coverage-min ${kind}=${min}; never: ${missed.join(', ')}`,
 		);
 	}
+	const nowhere = coverage.workflows.flatMap((w) =>
+		wentNowhere(w).map((line) => `${line} (${w.name})`),
+	);
+	if (thresholds.nowhere !== undefined && nowhere.length > thresholds.nowhere)
+		lines.push(
+			`coverage: ${nowhere.length} output(s) connected to nothing carried items, more than --coverage-min nowhere=${thresholds.nowhere}: ${nowhere.join(', ')}`,
+		);
 	return lines;
 }

@@ -19,7 +19,10 @@ function namedIn(
 	at: PropertyKey[],
 ): { node: string; output: string; at: PropertyKey[] }[] {
 	return Object.entries(nodes ?? {}).flatMap(([node, e]) =>
-		(Array.isArray(e) ? e.map((x, i) => [x, [...at, node, i]] as const) : [[e, [...at, node]] as const])
+		(Array.isArray(e)
+			? e.map((x, i) => [x, [...at, node, i]] as const)
+			: [[e, [...at, node]] as const]
+		)
 			.filter(([x]) => typeof x.output === 'string')
 			.map(([x, path]) => ({ node, output: x.output as string, at: [...path, 'output'] })),
 	);

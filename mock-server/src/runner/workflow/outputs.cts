@@ -16,7 +16,9 @@ interface Described {
 }
 
 const displayName = (output: unknown): string | undefined =>
-	output && typeof output === 'object' && typeof (output as { displayName?: unknown }).displayName === 'string'
+	output &&
+	typeof output === 'object' &&
+	typeof (output as { displayName?: unknown }).displayName === 'string'
 		? (output as { displayName: string }).displayName
 		: undefined;
 
