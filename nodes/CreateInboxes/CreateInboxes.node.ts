@@ -9,6 +9,7 @@ import { leadInboxApiTest } from '../shared/credentialTest';
 import { searchPools } from '../shared/pools';
 import { createInboxesProperties } from './description';
 import { createInboxes } from './execute';
+import { answeringAsTool } from '../shared/tool';
 
 export class CreateInboxes implements INodeType {
 	description: INodeTypeDescription = {
@@ -34,6 +35,9 @@ export class CreateInboxes implements INodeType {
 	methods = { listSearch: { searchPools }, credentialTest: { leadInboxApiTest } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await createInboxes(this, { continueOnFail: this.continueOnFail() });
+		return await answeringAsTool(
+			this,
+			async () => await createInboxes(this, { continueOnFail: this.continueOnFail() }),
+		);
 	}
 }

@@ -9,6 +9,7 @@ import { leadInboxApiTest } from '../shared/credentialTest';
 import { TOOL_DEFAULT_MAX_CREDITS } from './creditCap';
 import { fetchLeadsProperties } from './description';
 import { runFetchLeads } from './run';
+import { answeringAsTool } from '../shared/tool';
 
 /** "niche from input" where a parameter is an expression, so the subtitle never shows `={{ }}`. */
 const shown = (name: string) =>
@@ -45,6 +46,6 @@ export class FetchLeads implements INodeType {
 	 * charged and how deep it went; the Spend output carries the same as data.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runFetchLeads(this);
+		return await answeringAsTool(this, async () => await runFetchLeads(this));
 	}
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
 import type { CreditHold } from './creditCap';
 import { asNodeError, errorFromAnswer, UnclearOutcomeError } from '../shared/errors';
 import { rememberDepth, rememberedDepth, searchKey } from './depthMemory';

@@ -107,7 +107,9 @@ function carryingLeads<E extends NodeApiError | NodeOperationError>(
 ): E {
 	const shown = items
 		.slice(0, 20)
-		.map((lead) => [lead.businessName, lead.email].filter(Boolean).join(' ') || JSON.stringify(lead))
+		.map(
+			(lead) => [lead.businessName, lead.email].filter(Boolean).join(' ') || JSON.stringify(lead),
+		)
 		.join('; ');
 	const more = items.length > 20 ? `; and ${items.length - 20} more` : '';
 	const kept = `Before it failed, the climb added ${plural(spend.leads, 'new lead')} to the account (charged: ${spend.chargedCredits ?? 'not said'}); no later run returns them: ${shown}${more}. All of them are in this error's context (leadsBeforeFailure). To get them on the Leads output and this failure on the error output instead, set the node's Settings > On Error to "Continue (using error output)".`;

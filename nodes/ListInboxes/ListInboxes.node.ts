@@ -9,6 +9,7 @@ import { leadInboxApiTest } from '../shared/credentialTest';
 import { searchPools } from '../shared/pools';
 import { listInboxesProperties } from './description';
 import { listInboxes } from './execute';
+import { answeringAsTool } from '../shared/tool';
 
 export class ListInboxes implements INodeType {
 	description: INodeTypeDescription = {
@@ -33,6 +34,6 @@ export class ListInboxes implements INodeType {
 
 	/** The inboxes each input item asks for, paired to it (one answer as an agent's tool). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await listInboxes(this);
+		return await answeringAsTool(this, async () => await listInboxes(this));
 	}
 }

@@ -8,6 +8,7 @@ import {
 import { leadInboxApiTest } from '../shared/credentialTest';
 import { listPoolsProperties } from './description';
 import { listPools } from './execute';
+import { answeringAsTool } from '../shared/tool';
 
 export class ListPools implements INodeType {
 	description: INodeTypeDescription = {
@@ -31,6 +32,6 @@ export class ListPools implements INodeType {
 
 	/** One item per pool, once per input item (one answer as an agent's tool). */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await listPools(this);
+		return await answeringAsTool(this, async () => await listPools(this));
 	}
 }

@@ -1,4 +1,5 @@
-import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import { asNodeError } from './errors';
 
 /*
  * A node an AI Agent calls as a tool: n8n hands the model only the items of the node's first
@@ -24,3 +25,35 @@ export function toolAnswer(json: IDataObject, inputCount: number): INodeExecutio
 }
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * Runs a node's execution; as an agent's tool, a failure becomes the tool's answer instead of an
+ * error. n8n's AI Agent before version 3 runs tools through LangChain's AgentExecutor, which hands
+ * the model an empty string for any tool that throws (only input-parsing errors are turned into
+ * text), so a thrown error would tell the model nothing; version 3 shows the model the error's
+ * text, and gets the same words this way. (n8n's own HTTP Request tool answers errors as text too.)
+ */
+export async function answeringAsTool(
+	ctx: IExecuteFunctions,
+	run: () => Promise<INodeExecutionData[][]>,
+): Promise<INodeExecutionData[][]> {
+	if (!isToolCall(ctx)) return await run();
+	try {
+		return await run();
+	} catch (error) {
+		const failure = asNodeError(ctx, error, 0);
+		const details = failure.description ?? undefined;
+		const httpCode = 'httpCode' in failure ? failure.httpCode : undefined;
+		return [
+			toolAnswer(
+				{
+					summary: `The call failed: ${failure.message}${details ? ` ${details}` : ''}`,
+					error: failure.message,
+					...(details ? { details } : {}),
+					...(httpCode ? { httpCode } : {}),
+				},
+				ctx.getInputData().length,
+			),
+		];
+	}
+}

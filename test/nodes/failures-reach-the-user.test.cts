@@ -1,11 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import {
-	errorOf,
-	loadWorkflow,
-	outputOf,
-	runWorkflow,
-	stopEngineTimers,
-} from '../helpers/n8n.cjs';
+import { errorOf, loadWorkflow, outputOf, runWorkflow, stopEngineTimers } from '../helpers/n8n.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
 
 /*
@@ -57,27 +51,25 @@ const contact = (n: number) => ({
  * first brought nothing new (every top result held: nothing gained); the climb's second after the
  * first brought two leads (charged: they must not be lost).
  */
-const SEARCHES: Record<
-	string,
-	{ parameters: IDataObject; before: IDataObject[]; gained: number }
-> = {
-	'Fetch Leads (Leads Requested)': { parameters: { count: 3 }, before: [], gained: 0 },
-	'Fetch Leads (New Leads Wanted), first request': {
-		parameters: { countMode: 'newLeads', count: 10 },
-		before: [],
-		gained: 0,
-	},
-	'Fetch Leads (New Leads Wanted), mid-climb with nothing gained': {
-		parameters: { countMode: 'newLeads', count: 10 },
-		before: [{ status: 200, body: { contacts: [], chargedCredits: 0 } }],
-		gained: 0,
-	},
-	'Fetch Leads (New Leads Wanted), mid-climb after leads were charged': {
-		parameters: { countMode: 'newLeads', count: 10 },
-		before: [{ status: 200, body: { contacts: [contact(1), contact(2)], chargedCredits: 2 } }],
-		gained: 2,
-	},
-};
+const SEARCHES: Record<string, { parameters: IDataObject; before: IDataObject[]; gained: number }> =
+	{
+		'Fetch Leads (Leads Requested)': { parameters: { count: 3 }, before: [], gained: 0 },
+		'Fetch Leads (New Leads Wanted), first request': {
+			parameters: { countMode: 'newLeads', count: 10 },
+			before: [],
+			gained: 0,
+		},
+		'Fetch Leads (New Leads Wanted), mid-climb with nothing gained': {
+			parameters: { countMode: 'newLeads', count: 10 },
+			before: [{ status: 200, body: { contacts: [], chargedCredits: 0 } }],
+			gained: 0,
+		},
+		'Fetch Leads (New Leads Wanted), mid-climb after leads were charged': {
+			parameters: { countMode: 'newLeads', count: 10 },
+			before: [{ status: 200, body: { contacts: [contact(1), contact(2)], chargedCredits: 2 } }],
+			gained: 2,
+		},
+	};
 
 describe('a failure reaches the user under every On Error setting', () => {
 	let server: TestServer;
@@ -154,14 +146,22 @@ describe('a failure reaches the user under every On Error setting', () => {
 	});
 
 	// An agent's model sees only the tool's answer: with leads gained, the answer says both; with
-	// nothing gained, the tool call fails with the cause (n8n hands the model its message).
+	// nothing gained, the answer is the failure (a tool that throws reaches an Agent before
+	// version 3 as an empty string).
 	it.each(Object.entries(SEARCHES))('as an AI tool: %s, a server error', async (_search, how) => {
 		const result = await runFailing(how, FAILURES['a server error (503)'].fault, { asTool: true });
+		expect(result.data.resultData.error).toBeUndefined();
+		const [answer, ...more] = outputOf(result, 'Fetch Leads');
+		expect(more).toEqual([]);
 		if (!how.gained) {
-			expect(errorOf(result)).toMatchObject({ message: expect.stringMatching(/HTTP 503/) });
+			expect(answer.json).toEqual({
+				summary: expect.stringMatching(/^The call failed: .*HTTP 503/),
+				error: expect.stringMatching(/HTTP 503/),
+				details: expect.any(String),
+				httpCode: '503',
+			});
 			return;
 		}
-		const [answer] = outputOf(result, 'Fetch Leads');
 		expect(answer.json).toMatchObject({
 			leadCount: 2,
 			error: expect.stringMatching(/HTTP 503/),

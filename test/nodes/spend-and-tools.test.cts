@@ -182,10 +182,21 @@ describe('spend limits, spend as data and the nodes as AI tools', () => {
 				});
 			const first = outputOf(await call(60, 'dentist'), LEADS)[0].json.chargedCredits as number;
 			expect(first).toBeGreaterThan(40);
+			// The refusal is the tool's answer: the model reads it (a thrown error reaches an Agent
+			// before version 3 as an empty string).
 			const second = await call(60, 'roofer');
-			expect(errorOf(second)?.message).toBe(
-				`Max Credits per Run (100) would be passed: this search may charge up to 60 credits and ${first} credits may already be spent in this run`,
-			);
+			expect(errorOf(second)).toBeUndefined();
+			const refusal = `Max Credits per Run (100) would be passed: this search may charge up to 60 credits and ${first} credits may already be spent in this run`;
+			expect(outputOf(second, LEADS)).toEqual([
+				expect.objectContaining({
+					json: expect.objectContaining({
+						error: refusal,
+						summary: expect.stringMatching(
+							/^The call failed: Max Credits per Run \(100\) would be passed/,
+						),
+					}),
+				}),
+			]);
 			expect(await credits(accountId)).toBe(1000 - first);
 			const allowed = await run(
 				'fetch-leads.json',
@@ -213,15 +224,16 @@ describe('spend limits, spend as data and the nodes as AI tools', () => {
 					}),
 				),
 			);
-			const refused = calls.map((call) => errorOf(call)?.message).filter(Boolean);
+			const answers = calls.map((call) => outputOf(call, LEADS)[0].json);
+			const refused = answers.map((answer) => answer.error).filter(Boolean);
 			expect(refused.length).toBeGreaterThanOrEqual(2);
 			for (const message of refused)
 				expect(message).toMatch(
 					/^Max Credits per Run \(100\) would be passed: this search may charge up to 30 credits and \d+ credits may already be spent in this run$/,
 				);
-			const charged = calls
-				.filter((call) => !errorOf(call))
-				.map((call) => outputOf(call, LEADS)[0].json.chargedCredits as number);
+			const charged = answers
+				.filter((answer) => !answer.error)
+				.map((answer) => answer.chargedCredits as number);
 			expect(1000 - (await credits(accountId))).toBe(charged.reduce((a, b) => a + b, 0));
 			expect(1000 - (await credits(accountId))).toBeLessThanOrEqual(100);
 		});
