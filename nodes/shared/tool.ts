@@ -47,7 +47,7 @@ export async function answeringAsTool(
 		return [
 			toolAnswer(
 				{
-					summary: `The call failed: ${failure.message}${details ? ` ${details}` : ''}`,
+					summary: `The call failed: ${failure.message}${details ? `${/[.!?)]$/.test(failure.message) ? '' : '.'} ${details}` : ''}`,
 					error: failure.message,
 					...(details ? { details } : {}),
 					...(httpCode ? { httpCode } : {}),
