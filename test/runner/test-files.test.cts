@@ -302,6 +302,37 @@ describe('workflow test files', () => {
 		]);
 	});
 
+	it("runs a folder named like a subcommand (init, coverage) as test files, unless the arguments are the subcommand's", async () => {
+		const dir = project({});
+		mkdirSync(join(dir, 'init'));
+		writeFileSync(
+			join(dir, 'init', 'a.test.yaml'),
+			'workflow: nowhere.json\ncases: [{ name: x }]\n',
+		);
+		const said: string[] = [];
+		const write = (chunk: unknown) => (said.push(String(chunk)), true);
+		const out = jest.spyOn(process.stdout, 'write').mockImplementation(write);
+		const err = jest.spyOn(process.stderr, 'write').mockImplementation(write);
+		const cwd = process.cwd();
+		try {
+			process.chdir(dir);
+			// The folder's test file is read (and refused: its workflow is missing), not init's usage.
+			expect(await testCommand(['init', '--show'])).toBe(2);
+			expect(said.join('')).toMatch(/init\/a\.test\.yaml:1: workflow: no such file/);
+			said.length = 0;
+			process.chdir(join(dir, 'init'));
+			// No such folder here: init's usage says how to run one.
+			expect(await testCommand(['init'])).toBe(2);
+			expect(said.join('')).toContain(
+				'to run the test files of a folder named init, give it as ./init',
+			);
+		} finally {
+			process.chdir(cwd);
+			out.mockRestore();
+			err.mockRestore();
+		}
+	});
+
 	it('runs nothing while any file is wrong, and lists every problem of every file (exit 2)', async () => {
 		const dir = project({
 			'ok.test.yaml':

@@ -3,6 +3,7 @@
  * the reference server. Exit status: 0 all passed, 1 a case failed, 2 a test file or an option
  * is wrong (nothing run).
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { mergeCoverage } from './coverage/model.cjs';
@@ -59,9 +60,27 @@ Exit status: 0 all passed, 1 a case failed (or coverage below --coverage-min), 2
 an option is wrong (nothing run). A GitHub job summary is appended to $GITHUB_STEP_SUMMARY when
 it is set.`;
 
+/** What a subcommand's own arguments look like (init: exported workflows; coverage: merge). */
+const SUBCOMMANDS: Record<string, (rest: string[]) => boolean> = {
+	init: (rest) => rest.some((arg) => /\.json$/i.test(arg)),
+	coverage: (rest) => rest[0] === 'merge',
+};
+
+/**
+ * The subcommand the arguments name, if any. A folder or file named like one (tests in `init/`) is
+ * run as test files unless the rest of the arguments are the subcommand's.
+ */
+function subcommandOf(argv: string[]): string | undefined {
+	const [first, ...rest] = argv;
+	const looksLike = first === undefined ? undefined : SUBCOMMANDS[first];
+	if (!looksLike) return undefined;
+	return existsSync(first) && !looksLike(rest) ? undefined : first;
+}
+
 export async function testCommand(argv: string[]): Promise<number> {
-	if (argv[0] === 'coverage') return coverageCommand(argv.slice(1));
-	if (argv[0] === 'init') return initCommand(argv.slice(1));
+	const subcommand = subcommandOf(argv);
+	if (subcommand === 'coverage') return coverageCommand(argv.slice(1));
+	if (subcommand === 'init') return initCommand(argv.slice(1));
 	const parsed = parsedArgs(argv, {
 		n8n: { type: 'string' },
 		nodes: { type: 'string' },
@@ -172,7 +191,7 @@ function coverageCommand(argv: string[]): number {
 	const [verb, ...inputs] = parsed.positionals;
 	if (verb !== 'merge' || !inputs.length || !parsed.values.out) {
 		process.stderr.write(
-			'Error: usage: lead-inbox-mock-server test coverage merge DIR|FILE... --out DIR (coverage folders or coverage.json files written by --coverage)\n',
+			'Error: usage: lead-inbox-mock-server test coverage merge DIR|FILE... --out DIR (coverage folders or coverage.json files written by --coverage); to run the test files of a folder named coverage, give it as ./coverage\n',
 		);
 		return 2;
 	}
@@ -202,7 +221,7 @@ async function initCommand(argv: string[]): Promise<number> {
 	if (typeof parsed === 'number') return parsed;
 	if (!parsed.positionals.length) {
 		process.stderr.write(
-			'Error: usage: lead-inbox-mock-server test init WORKFLOW.json... [--out DIR] [--force] (exported workflows)\n',
+			'Error: usage: lead-inbox-mock-server test init WORKFLOW.json... [--out DIR] [--force] (exported workflows); to run the test files of a folder named init, give it as ./init\n',
 		);
 		return 2;
 	}
