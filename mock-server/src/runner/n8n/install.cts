@@ -75,6 +75,48 @@ export async function resolveN8n(
 	spec: string,
 	options: { cache?: string; progress?: (line: string) => void; node?: string } = {},
 ): Promise<N8nInstall> {
+	const install = await findN8n(spec, options);
+	await checkDatabaseDriver(install);
+	return install;
+}
+
+/** Loads n8n's sqlite3 as n8n would, on its Node: prints the Node version and any load error. */
+const LOAD_SQLITE3 = `
+let error = null;
+try { require(require.resolve('sqlite3', { paths: [process.argv[1]] })); }
+catch (e) { error = String(e && e.message || e).split('\\n')[0]; }
+process.stdout.write(JSON.stringify({ node: process.versions.node, error }));
+`;
+
+/**
+ * n8n's database driver (sqlite3, a native module) loads on the Node that runs n8n: said in one
+ * line before anything waits on n8n, instead of a minute's start ending in n8n's stack trace (an
+ * install whose sqlite3 was never built: npm 12 runs no install script package.json has not
+ * allowed; or built for another Node).
+ */
+async function checkDatabaseDriver(install: N8nInstall): Promise<void> {
+	let outcome: { node: string; error: string | null };
+	try {
+		const { stdout } = await run(join(install.nodeBin, 'node'), [
+			'-e',
+			LOAD_SQLITE3,
+			install.packageDir,
+		]);
+		outcome = JSON.parse(stdout) as typeof outcome;
+	} catch {
+		return; // n8n's own start says what is wrong with a Node that cannot run this
+	}
+	if (!outcome.error) return;
+	const root = dirname(dirname(install.packageDir));
+	throw new N8nNotFound(
+		`n8n ${install.version} at ${install.packageDir} cannot open its database: sqlite3 is not built for Node ${outcome.node} (${outcome.error}). Build it with that Node: cd ${root} && npm rebuild sqlite3 (npm 12 runs no install script that package.json's "allowScripts" does not allow: add "sqlite3": true there), or give --n8n a version to install (e.g. --n8n ${install.version})`,
+	);
+}
+
+async function findN8n(
+	spec: string,
+	options: { cache?: string; progress?: (line: string) => void; node?: string },
+): Promise<N8nInstall> {
 	const nodeBin = options.node
 		? nodeFolder(options.node)
 		: (nodeOnPath() ?? dirname(process.execPath));
