@@ -34,10 +34,10 @@ import { type CaseDetail, runDetail } from './report/detail.cjs';
 import type { NodeDescription, Session } from './session.cjs';
 import { type CreatedSubWorkflow, createSubWorkflow } from './sub-workflow-runs.cjs';
 import { formData } from './workflow/form.cjs';
+import { type OutputRef, resolveOutput, unknownOutput } from './workflow/outputs.cjs';
 import { prepareWorkflow, type StartPlan } from './workflow/prepare.cjs';
 import { scheduleItem } from './workflow/schedule-item.cjs';
 import { type SentPlan, sentOf } from './workflow/sent.cjs';
-import { type OutputRef, resolveOutput, unknownOutput } from './workflow/outputs.cjs';
 import { findStart } from './workflow/start.cjs';
 
 export type CaseResult = WorkflowTestCaseResult;

@@ -27,11 +27,11 @@ import {
 	type LoadedTestFile,
 	TestFileError,
 } from './file/load.cjs';
-import { HostPool } from './hosts.cjs';
-import { type N8nInstall, resolveN8n } from './n8n/install.cjs';
-import { describedAt, describedNodes } from './n8n/descriptions.cjs';
-import { nodesSource } from './nodes-source.cjs';
 import { outputNameMisfits } from './file/output-names.cjs';
+import { HostPool } from './hosts.cjs';
+import { describedAt, describedNodes } from './n8n/descriptions.cjs';
+import { type N8nInstall, resolveN8n } from './n8n/install.cjs';
+import { nodesSource } from './nodes-source.cjs';
 import { writeCaseReport } from './report/case-report.cjs';
 import { caseLines, summaryLines } from './report/console.cjs';
 import { detailLines } from './report/detail.cjs';

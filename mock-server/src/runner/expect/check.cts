@@ -3,7 +3,6 @@
  * the test file, what was expected, what came, and the nearest item (or request) to what was asked.
  */
 import type { WorkflowTestFailure } from '../../api/workflow-test-types.cjs';
-import { ERROR_OUTPUT, type OutputRef } from '../workflow/outputs.cjs';
 import type {
 	CaseExpectation,
 	NodeExpectation,
@@ -14,6 +13,7 @@ import type {
 	SubWorkflowExpectation,
 } from '../file/schema.cjs';
 import type { NodeRun } from '../n8n/executions.cjs';
+import { ERROR_OUTPUT, type OutputRef } from '../workflow/outputs.cjs';
 import type { Sent } from '../workflow/sent.cjs';
 import {
 	countHolds,

@@ -5,8 +5,8 @@
  * on disk is checked once n8n runs (run-case.cts), by the same rules.
  */
 import type { DescribedNode } from '../n8n/descriptions.cjs';
-import type { SubWorkflow } from '../workflow/sub-workflows.cjs';
 import { ERROR_OUTPUT, resolveOutput, unknownOutput } from '../workflow/outputs.cjs';
+import type { SubWorkflow } from '../workflow/sub-workflows.cjs';
 import type { Workflow, WorkflowNode } from '../workflow/workflow.cjs';
 import type { Misfit } from './misfits.cjs';
 import type { NodeExpectation, TestFile } from './schema.cjs';
