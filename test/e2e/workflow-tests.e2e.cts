@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
 import { runCompositeAction } from '../helpers/composite-action.cjs';
@@ -700,6 +700,33 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				expect(init.stdout).toContain(
 					`Wrote ${join(project, 'first-tests', basename(example).replace(/\.json$/, '.test.yaml'))}: it passes as written.`,
 				);
+			// Each file names a schema an editor loads: the installed package's, relative to the file.
+			for (const example of examples) {
+				const written = join(
+					project,
+					'first-tests',
+					basename(example).replace(/\.json$/, '.test.yaml'),
+				);
+				const schema = /^# yaml-language-server: \$schema=(.+)$/m.exec(
+					readFileSync(written, 'utf8'),
+				)?.[1];
+				expect(schema).toBe(
+					'../node_modules/lead-inbox-mock-server/dist/workflow-test.schema.json',
+				);
+				expect(existsSync(join(dirname(written), schema!))).toBe(true);
+			}
+			// The Webhook example's request carries the fields its workflow reads, with sample values:
+			// its first case follows the happy path (a search, leads answered).
+			const webhook = parseDocument(
+				readFileSync(join(project, 'first-tests', 'lead-request-webhook.test.yaml'), 'utf8'),
+			).toJS();
+			expect(webhook.cases[0].request.body).toEqual({
+				niche: expect.any(String),
+				city: expect.any(String),
+				count: expect.any(Number),
+			});
+			expect(webhook.cases[0].expect.status).toBe('success');
+			expect(webhook.seed.accounts[0].pools).toBeUndefined();
 			// Written again only when asked.
 			const again = await runTests(['init', examples[0], '--out', 'first-tests', ...n8n]);
 			expect(again.code).toBe(2);

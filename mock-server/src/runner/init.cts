@@ -21,6 +21,7 @@ import {
 	needsStub,
 	WEBHOOK,
 } from './workflow/node-kinds.cjs';
+import { readersOf, requestFieldsRead, sampleFor } from './workflow/reads.cjs';
 import { findStart } from './workflow/start.cjs';
 import { callsOf, findSubWorkflows, type SubWorkflow } from './workflow/sub-workflows.cjs';
 import type { Workflow, WorkflowNode } from './workflow/workflow.cjs';
@@ -91,18 +92,31 @@ function frame(
 				);
 			} else {
 				stubs[node.name] = 'passThrough';
-				notes.push(
-					`"${node.name}" (${node.type}) is stubbed with passThrough: give { items: [...] } when later nodes read its answer`,
-				);
+				// passThrough hands on what the node was given: advice only where that is read.
+				const readers = readersOf(w, node);
+				if (readers.length)
+					notes.push(
+						`"${node.name}" (${node.type}) is stubbed with passThrough, which hands on what it was given, but ${readers.map((r) => `"${r}"`).join(', ')} read${readers.length === 1 ? 's' : ''} its answer: give { items: [...] } with what ${node.name} answers`,
+					);
 			}
 		}
 	const testCase: Record<string, unknown> = { name: 'runs as exported (written by test init)' };
 	if (start.type === WEBHOOK) {
+		const method = (start.parameters?.httpMethod as string | undefined) ?? 'GET';
+		const read = requestFieldsRead(workflow, start);
+		const sample = (fields: string[]) =>
+			Object.fromEntries(fields.map((field) => [field, sampleFor(field)]));
 		testCase.request = {
-			method: (start.parameters?.httpMethod as string | undefined) ?? 'GET',
-			body: {},
+			method,
+			...(read.query.length ? { query: sample(read.query) } : {}),
+			...(method === 'GET' || method === 'HEAD' ? {} : { body: sample(read.body) }),
 		};
-		notes.push(`the request to "${start.name}" has an empty body: give what its callers send`);
+		const filled = [...read.body.map((f) => `body.${f}`), ...read.query.map((f) => `query.${f}`)];
+		notes.push(
+			filled.length
+				? `the request to "${start.name}" has sample values for the fields the workflow reads (${filled.join(', ')}): give what its callers send`
+				: `the request to "${start.name}" carries no fields (the workflow reads none of its body or query): give what its callers send`,
+		);
 	} else if (start.type === FORM_TRIGGER) {
 		const values = (start.parameters?.formFields as { values?: Record<string, unknown>[] })?.values;
 		testCase.request = {
@@ -138,15 +152,20 @@ function frame(
 				{
 					apiKey: 'lik_test_init_account_01',
 					credits: 1000,
-					pools: [
-						{
-							name: 'Test pool',
-							inboxes: [
-								{ emailAddress: 'sales@gmail.com' },
-								{ emailAddress: 'team@outlook.com', status: 'paused' },
-							],
-						},
-					],
+					// Inboxes only for a workflow that reads or adds to them.
+					...(usesInboxes([workflow, ...subs.map((s) => s.workflow)])
+						? {
+								pools: [
+									{
+										name: 'Test pool',
+										inboxes: [
+											{ emailAddress: 'sales@gmail.com' },
+											{ emailAddress: 'team@outlook.com', status: 'paused' },
+										],
+									},
+								],
+							}
+						: {}),
 				},
 			],
 		},
@@ -157,6 +176,17 @@ function frame(
 }
 
 const LEAD_SEARCH = '/api/v1/niche-finder-leads';
+
+/** The package's nodes that read or add to an account's pools and inboxes. */
+const INBOX_NODES = ['listPools', 'listInboxes', 'createInboxes', 'leadInboxTrigger'];
+
+function usesInboxes(workflows: Workflow[]): boolean {
+	return workflows.some((w) =>
+		w.nodes.some((n) =>
+			INBOX_NODES.some((type) => n.type.replace(/Tool$/, '') === `n8n-nodes-lead-inbox.${type}`),
+		),
+	);
+}
 
 /** A field every item has with an email in it: the stable field a first test checks. */
 function everyOf(items: Record<string, unknown>[]): Record<string, string> | undefined {
@@ -233,10 +263,28 @@ function expectations(
 	};
 }
 
+const SCHEMA = 'workflow-test.schema.json';
+
+/**
+ * The test file format's JSON Schema as an editor loads it, relative to the file written: the
+ * project's installed lead-inbox-mock-server (node_modules/lead-inbox-mock-server/dist/...), else
+ * the schema shipped beside this program.
+ */
+function schemaFor(dir: string): string {
+	for (let at = dir; ; at = dirname(at)) {
+		const installed = join(at, 'node_modules', 'lead-inbox-mock-server', 'dist', SCHEMA);
+		if (existsSync(installed)) return relative(dir, installed);
+		if (dirname(at) === at) break;
+	}
+	// Bundled: dist/ holds the program and the schema; from the sources: mock-server/.
+	const own = [join(__dirname, SCHEMA), join(__dirname, '..', '..', SCHEMA)].find(existsSync);
+	return own ? relative(dir, own) : SCHEMA;
+}
+
 /** Comments on the file's parts: where each came from and what to tighten. */
-function annotate(doc: Document, notes: string[]): void {
+function annotate(doc: Document, notes: string[], schemaPath: string): void {
 	doc.commentBefore = [
-		' yaml-language-server: $schema=https://github.com/n8n-nodes-lead-inbox/n8n-nodes-lead-inbox/blob/main/mock-server/workflow-test.schema.json',
+		` yaml-language-server: $schema=${schemaPath}`,
 		' Written by `lead-inbox-mock-server test init` from one run against the reference server: it',
 		' passes as written. Tighten it: the counts below are what that run did, not what the workflow',
 		' must do. Reference: docs/testing-workflows.md.',
@@ -252,7 +300,7 @@ function annotate(doc: Document, notes: string[]): void {
 	const seed = pair('seed');
 	if (seed && isScalar(seed.key))
 		seed.key.commentBefore =
-			' The service before every case: an account with a pool of two inboxes; make it what the workflow expects.';
+			' The service before every case: an account with credits (and a pool of two inboxes where the workflow uses inboxes); make it what the workflow expects.';
 	const stubs = pair('stubs');
 	if (stubs && isScalar(stubs.key))
 		stubs.key.commentBefore =
@@ -357,10 +405,16 @@ export async function initTestFiles(
 		const testCase = (f.spec.cases as Record<string, unknown>[])[0];
 		testCase.expect = expectations(f.workflow!, ran.detail, f.subs);
 		const doc = new Document(f.spec);
-		annotate(doc, f.notes);
+		const notes = [...f.notes];
+		const last = ran.detail.runs[ran.detail.runs.length - 1];
+		if (last?.status === 'error')
+			notes.push(
+				`its run failed${last.error?.node ? ` at "${last.error.node}"` : ''}${last.error?.message ? ` (${last.error.message})` : ''}, so the case expects that failure: give the input that makes it succeed, and a case of its own for the failure`,
+			);
+		annotate(doc, notes, schemaFor(dirname(f.file)));
 		mkdirSync(dirname(f.file), { recursive: true });
 		writeFileSync(f.file, doc.toString({ lineWidth: 100 }));
-		return { workflow: f.given, file: f.file, notes: f.notes };
+		return { workflow: f.given, file: f.file, notes };
 	});
 	return { exitCode: results.some((r) => r.error) ? 1 : 0, results };
 }

@@ -30,7 +30,7 @@ export function describedNames(described: Described | undefined): string[] {
 	if (Array.isArray(described?.outputNames)) return described.outputNames.map(String);
 	if (Array.isArray(described?.outputs)) {
 		const names = described.outputs.map(displayName);
-		return names.every((n) => n !== undefined) ? (names) : [];
+		return names.every((n) => n !== undefined) ? names : [];
 	}
 	if (typeof described?.outputs === 'string') {
 		const lists = [...described.outputs.matchAll(/\[([^[\]]*)\]/g)].map((list) =>

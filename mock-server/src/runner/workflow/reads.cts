@@ -1,0 +1,92 @@
+/**
+ * What a workflow's expressions read: the fields of a Webhook request it uses (`$json.body.niche`,
+ * `$json.query.city`, `$('Webhook').item.json.body.count`), and which nodes read a given node's
+ * answer. `test init` fills a first request from the former and gives stub advice from the latter.
+ */
+import type { Workflow, WorkflowNode } from './workflow.cjs';
+
+/** Every string in a node's parameters (expressions are strings starting with "="). */
+function textsOf(value: unknown): string[] {
+	if (typeof value === 'string') return [value];
+	if (Array.isArray(value)) return value.flatMap(textsOf);
+	if (value && typeof value === 'object') return Object.values(value).flatMap(textsOf);
+	return [];
+}
+
+const expressionsOf = (node: WorkflowNode): string =>
+	textsOf(node.parameters ?? {})
+		.filter((t) => t.startsWith('=') || t.includes('{{'))
+		.join('\n');
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The fields of the request a Webhook hands on that the workflow reads: `body.x` and `query.x`,
+ * through `$json` (the nodes right after it read the request) or `$('<webhook>')` from anywhere.
+ */
+export function requestFieldsRead(
+	workflow: Workflow,
+	webhook: WorkflowNode,
+): { body: string[]; query: string[] } {
+	const after = new Set(
+		(workflow.connections[webhook.name]?.main ?? []).flatMap((targets) =>
+			(targets ?? []).map((t) => t.node),
+		),
+	);
+	const named = `\\$\\(\\s*['"]${escape(webhook.name)}['"]\\s*\\)[^{}]*?\\.json`;
+	const field = `(?:\\.(\\w+)|\\[\\s*['"]([^'"]+)['"]\\s*\\])`;
+	const found = { body: new Set<string>(), query: new Set<string>() };
+	for (const node of workflow.nodes) {
+		const text = expressionsOf(node);
+		const sources = after.has(node.name) ? [named, '\\$json'] : [named];
+		for (const source of sources)
+			for (const part of ['body', 'query'] as const)
+				for (const m of text.matchAll(
+					new RegExp(`${source}${`(?:\\.${part}|\\[\\s*['"]${part}['"]\\s*\\])`}${field}`, 'g'),
+				))
+					found[part].add(m[1] ?? m[2]);
+	}
+	return { body: [...found.body], query: [...found.query] };
+}
+
+/** A sample value a field of that name takes, so a first run follows the happy path. */
+export function sampleFor(field: string): string | number {
+	const name = field.toLowerCase();
+	if (/niche|industry|category|keyword/.test(name)) return 'dentist';
+	if (/city|location|town/.test(name)) return 'Austin, TX';
+	if (/count|limit|number|amount|max|size|wanted/.test(name)) return 3;
+	if (/mail/.test(name)) return 'someone@example.com';
+	if (/name/.test(name)) return 'Sam Sample';
+	if (/phone/.test(name)) return '+15125550100';
+	return `sample ${field}`;
+}
+
+/**
+ * The nodes that read `node`'s answer: one connected right after it that reads `$json` (or
+ * `$input`), or any node naming it (`$('<node>')`, `$node["<node>"]`).
+ */
+export function readersOf(workflow: Workflow, node: WorkflowNode): string[] {
+	const after = new Set(
+		(workflow.connections[node.name]?.main ?? []).flatMap((targets) =>
+			(targets ?? []).map((t) => t.node),
+		),
+	);
+	const naming = new RegExp(
+		`\\$\\(\\s*['"]${escape(node.name)}['"]\\s*\\)|\\$node\\[\\s*['"]${escape(node.name)}['"]\\s*\\]`,
+	);
+	return workflow.nodes
+		.filter((other) => other.name !== node.name && !other.disabled)
+		.filter((other) => {
+			const text = expressionsOf(other);
+			if (naming.test(text)) return true;
+			if (!after.has(other.name)) return false;
+			// Respond to Webhook answers with the items it is handed unless told otherwise.
+			const respondsWithItems =
+				other.type === 'n8n-nodes-base.respondToWebhook' &&
+				['firstIncomingItem', 'allIncomingItems', undefined].includes(
+					other.parameters?.respondWith as string | undefined,
+				);
+			return respondsWithItems || /\$json|\$input/.test(text);
+		})
+		.map((other) => other.name);
+}

@@ -1,0 +1,53 @@
+import { readersOf, requestFieldsRead } from '../../mock-server/src/runner/workflow/reads.cjs';
+import type { Workflow } from '../../mock-server/src/runner/workflow/workflow.cjs';
+
+/**
+ * What `test init` reads of a workflow: the request fields a Webhook's workflow uses (its first
+ * request is filled from them) and which nodes read a stubbed node's answer (where its advice goes).
+ */
+const node = (name: string, type: string, parameters: Record<string, unknown> = {}) => ({
+	name,
+	type: `n8n-nodes-base.${type}`,
+	parameters,
+});
+const WORKFLOW: Workflow = {
+	nodes: [
+		node('Lead request', 'webhook', { httpMethod: 'POST' }),
+		node('Search', 'set', {
+			niche: '={{ $json.body.niche }}',
+			city: "={{ $json['body']['city'] }}",
+			page: '={{ $json.query.page }}',
+		}),
+		node('Later', 'set', { count: "={{ $('Lead request').item.json.body.count }}" }),
+		node('Gmail', 'gmail', { sendTo: '={{ $json.email }}' }),
+		node('Answer', 'respondToWebhook', {}),
+		node('Log', 'set', { sent: '={{ $("Slack").first().json.ok }}' }),
+		node('Slack', 'slack', {}),
+		node('Done', 'noOp', {}),
+	],
+	connections: {
+		'Lead request': { main: [[{ node: 'Search', type: 'main', index: 0 }]] },
+		Search: { main: [[{ node: 'Later', type: 'main', index: 0 }]] },
+		Later: { main: [[{ node: 'Gmail', type: 'main', index: 0 }]] },
+		Gmail: { main: [[{ node: 'Answer', type: 'main', index: 0 }]] },
+		Slack: { main: [[{ node: 'Done', type: 'main', index: 0 }]] },
+	},
+};
+
+it('finds the request fields a Webhook workflow reads, after the Webhook and by its name', () => {
+	expect(requestFieldsRead(WORKFLOW, WORKFLOW.nodes[0])).toEqual({
+		body: ['niche', 'city', 'count'],
+		query: ['page'],
+	});
+});
+
+it("finds the nodes that read a node's answer: by $json right after it, a Respond to Webhook, or by name", () => {
+	const named = (name: string) => WORKFLOW.nodes.find((n) => n.name === name)!;
+	// Respond to Webhook answers with the items Gmail hands on, without an expression.
+	expect(readersOf(WORKFLOW, named('Gmail'))).toEqual(['Answer']);
+	expect(readersOf(WORKFLOW, named('Slack'))).toEqual(['Log']);
+	// "Later" reads the Webhook's request by name, not what Search hands on: no advice there.
+	expect(readersOf(WORKFLOW, named('Search'))).toEqual([]);
+	expect(readersOf(WORKFLOW, named('Later'))).toEqual(['Gmail']);
+	expect(readersOf(WORKFLOW, named('Done'))).toEqual([]);
+});
