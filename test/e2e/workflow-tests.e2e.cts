@@ -300,6 +300,10 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 						'the agent is told Max Credits per Run refused the search, and nothing was sent',
 					])
 						expect(outcome.stdout).toContain(`\u2713 tests/${file}.test.yaml \u203a ${told}`);
+				// A workflow's error workflow runs when a run fails, and is checked.
+				expect(outcome.stdout).toContain(
+					'\u2713 tests/morning-pull-with-alert.test.yaml \u203a the lead search is down, and the error workflow alerts the team naming the node and why',
+				);
 				expect(outcome.stderr).toContain(`starting n8n ${line.version}`);
 				// What a passing case did, on the console (--show) and as JSON (--report).
 				expect(outcome.stdout).toContain(

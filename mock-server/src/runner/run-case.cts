@@ -80,9 +80,11 @@ export async function runCase(
 		await Promise.all(subs.map((s) => s.deactivate()));
 		throw error;
 	}
+	const errorWorkflow = subs.find((s) => s.sub.errorWorkflow);
 	const prepared = prepareWorkflow(loaded.workflow, {
 		...adapt,
 		created: subIds,
+		errorWorkflow: errorWorkflow?.id,
 		start,
 		record: sentRead(...nodeExpectationMaps(testCase)),
 		viaRequest: usesRequests(testCase),
@@ -153,10 +155,12 @@ export async function runCase(
 		await deactivate().catch(() => undefined);
 		await Promise.all(subs.map((sub) => sub.deactivate()));
 	}
-	// Every execution of each sub-workflow in the case, once they have all ended.
+	// Every execution of each sub-workflow in the case, once they have all ended; n8n starts the
+	// error workflow's after a failed run has ended: one per failed run is waited for.
+	const failedRuns = views.filter((v) => v.status === 'error' && Object.keys(v.nodes).length).length;
 	const subViews = await Promise.all(
 		subs.map(async (sub) => {
-			const executions = await sub.executions();
+			const executions = await sub.executions(sub.sub.errorWorkflow ? failedRuns : 0);
 			return { sub, executions: executions.length, view: viewOf(executions, undefined) };
 		}),
 	);

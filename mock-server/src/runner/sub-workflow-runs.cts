@@ -19,8 +19,8 @@ export interface CreatedSubWorkflow {
 	id: string;
 	/** The stubbed nodes whose sent parameters the case reads, with how. */
 	sent: Record<string, SentPlan>;
-	/** Its executions in the case, once n8n has ended them all. */
-	executions: () => Promise<Execution[]>;
+	/** Its executions in the case, once n8n has ended them all (and started at least `least`). */
+	executions: (least?: number) => Promise<Execution[]>;
 	deactivate: () => Promise<void>;
 }
 
@@ -48,11 +48,12 @@ export async function createSubWorkflow(
 		sub,
 		id,
 		sent,
-		executions: async () => {
+		executions: async (least = 0) => {
 			let listed = await executionList(rest, id);
-			if (!listed.every(finished))
+			const settled = () => listed.length >= least && listed.every(finished);
+			if (!settled())
 				await until(
-					async () => (listed = await executionList(rest, id)).every(finished),
+					async () => ((listed = await executionList(rest, id)), settled()),
 					SETTLED_MS,
 					`the executions of sub-workflow "${sub.name}" to end in n8n`,
 					100,

@@ -94,12 +94,20 @@ export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile 
 		? readWorkflow(workflowPath, (m) => problems.push(problem(['workflow'], m)))
 		: undefined;
 	const listed = field(raw, 'workflows');
+	const fromFile = (f: string) => resolve(dirname(resolve(cwd, path)), f);
+	const errorWorkflow = field(raw, 'errorWorkflow');
+	const errorWorkflowPath =
+		typeof errorWorkflow === 'string' && errorWorkflow ? fromFile(errorWorkflow) : undefined;
 	const subWorkflows =
 		workflow && workflowPath
 			? findSubWorkflows(workflow, workflowPath, {
-					listed: (Array.isArray(listed) ? listed : [])
-						.filter((f): f is string => typeof f === 'string')
-						.map((f) => resolve(dirname(resolve(cwd, path)), f)),
+					listed: [
+						...(Array.isArray(listed) ? listed : [])
+							.filter((f): f is string => typeof f === 'string')
+							.map(fromFile),
+						...(errorWorkflowPath ? [errorWorkflowPath] : []),
+					],
+					errorWorkflow: errorWorkflowPath,
 					stubbed: (node) => keysOf(field(raw, 'stubs')).includes(node),
 					shown: (p) => relative(cwd, p),
 					refuse: (at, message) => problems.push(problem(at, message)),

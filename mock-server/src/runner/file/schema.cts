@@ -419,6 +419,10 @@ export const testFileSchema = z
 			description:
 				"Exports of the sub-workflows it calls (Execute Workflow), relative to this file: only those not beside the workflow's own export (found there by their ID).",
 		}),
+		errorWorkflow: z.string().min(1).optional().meta({
+			description:
+				"The export of the workflow's error workflow (an Error Trigger), relative to this file: n8n runs it when a run fails, and expect.workflows checks it by its name. Default: the export the workflow's settings name (errorWorkflow), when it is beside the workflow or listed under workflows.",
+		}),
 		stubs: stubs.optional(),
 		keepN8nState: z.boolean().optional().meta({
 			description:

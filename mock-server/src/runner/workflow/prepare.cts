@@ -61,6 +61,8 @@ export interface AdaptOptions {
 	credential: { id: string; name: string };
 	/** The sub-workflows created for the case: the export's ID to the ID in the test's n8n. */
 	created?: Map<string, string>;
+	/** The ID in the test's n8n of the error workflow n8n runs when a run fails. */
+	errorWorkflow?: string;
 	label: string;
 }
 
@@ -79,11 +81,12 @@ export function adaptWorkflow(
 	workflow.active = false;
 	// n8n takes names of up to 128 characters.
 	workflow.name = `${(source.name ?? 'Workflow').slice(0, 60)} [${options.label}]`.slice(0, 128);
-	// Every execution kept (the checks read them, whatever the export's settings say); no error
-	// workflow (the export's is not in the test's n8n).
+	// Every execution kept (the checks read them, whatever the export's settings say); the error
+	// workflow the case created in the test's n8n, else none (the export's ID is not there).
 	const { errorWorkflow: _errorWorkflow, ...settings } = source.settings ?? {};
 	workflow.settings = {
 		...settings,
+		...(options.errorWorkflow ? { errorWorkflow: options.errorWorkflow } : {}),
 		saveDataSuccessExecution: 'all',
 		saveDataErrorExecution: 'all',
 		saveManualExecutions: true,

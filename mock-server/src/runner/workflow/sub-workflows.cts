@@ -22,6 +22,11 @@ export interface SubWorkflow {
 	name: string;
 	file: string;
 	workflow: Workflow;
+	/**
+	 * The tested workflow's error workflow (its settings' errorWorkflow, or the test file's): n8n
+	 * runs it, from its Error Trigger, when a run of the workflow fails.
+	 */
+	errorWorkflow?: true;
 }
 
 /** A call to a stored workflow: its node and the ID it names (an expression when it computes one). */
@@ -112,13 +117,22 @@ export function findSubWorkflows(
 		/** A path as messages show it (relative to the working folder). */
 		shown: (path: string) => string;
 		refuse: (at: PropertyKey[], message: string) => void;
+		/** The export the test file names as the error workflow (absolute path; one of `listed`). */
+		errorWorkflow?: string;
 	},
 ): SubWorkflow[] {
 	const { listed, stubbed, shown, refuse } = options;
 	// Every test file of a project loads its workflow: the folder's exports are read only for one
-	// that calls a workflow.
+	// that calls a workflow or names an error workflow.
 	const calls = callsOf(workflow).some((call) => !stubbed(call.node.name));
-	const exports = candidates(workflowPath, listed, shown, refuse, calls);
+	const settingsErrorId = idOf(workflow.settings?.errorWorkflow);
+	const exports = candidates(
+		workflowPath,
+		listed,
+		shown,
+		refuse,
+		calls || settingsErrorId !== undefined,
+	);
 	const ordered: SubWorkflow[] = [];
 	const visiting: string[] = [];
 	const visit = (from: Workflow, fromName: string) => {
@@ -150,6 +164,27 @@ export function findSubWorkflows(
 		}
 	};
 	visit(workflow, workflow.name ?? basename(workflowPath));
+	// The error workflow: the test file's, else the one the workflow's settings name when it is
+	// among the exports (a workflow exported without its error workflow runs without one, as before).
+	const named = options.errorWorkflow
+		? [...exports.values()].find((e) => resolve(e.file) === resolve(options.errorWorkflow!))
+		: undefined;
+	const errorId = named ? String(named.workflow.id) : settingsErrorId;
+	const found = errorId !== undefined ? exports.get(errorId) : undefined;
+	if (errorId !== undefined && found && errorId !== String(workflow.id)) {
+		const known = ordered.find((s) => s.id === errorId);
+		if (known) known.errorWorkflow = true;
+		else {
+			visit(found.workflow, found.workflow.name ?? errorId);
+			ordered.push({
+				id: errorId,
+				name: found.workflow.name ?? errorId,
+				file: found.file,
+				workflow: found.workflow,
+				errorWorkflow: true,
+			});
+		}
+	}
 	return ordered;
 }
 
