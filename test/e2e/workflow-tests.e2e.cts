@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
 import { runCompositeAction } from '../helpers/composite-action.cjs';
+import { writeFailureTable } from './failure-table.cjs';
 import { ALL_LINES, CACHE, n8nBinOf, NEWEST_LINE, type N8nVersion } from './n8n-app.cjs';
 import { processFolder } from './process-folders.cjs';
 import { pack, packedPackage, ROOT } from './support.cjs';
@@ -178,6 +179,7 @@ const BREAKAGES: Breakage[] = [
 
 describe('lead-inbox-mock-server test, in a user project', () => {
 	let project: string;
+	let failureCases: number;
 	let serverTarball: string;
 	const bin = () => join(project, 'node_modules', '.bin', 'lead-inbox-mock-server');
 	const runTests = async (args: string[], env: Record<string, string> = {}): Promise<Outcome> => {
@@ -217,6 +219,8 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			],
 			{ cwd: project },
 		);
+		// Every node × failure × On Error setting, as workflows and test files of their own.
+		failureCases = writeFailureTable(join(project, 'failures'));
 		// The broken workflows, each with its test file, in a folder of their own.
 		mkdirSync(join(project, 'broken'));
 		for (const b of BREAKAGES) {
@@ -367,6 +371,18 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				);
 			},
 			20 * MINUTE,
+		);
+
+		test(
+			'every failure reaches the user: each node of the package × each failure kind × each On Error setting',
+			async () => {
+				const outcome = await runTests(['failures', ...n8nOf(line), '--jobs', '2']);
+				expect({ code: outcome.code, out: outcome.stdout }).toEqual({
+					code: 0,
+					out: expect.stringContaining(`\u2713 ${failureCases} passed, 0 failed`),
+				});
+			},
+			15 * MINUTE,
 		);
 
 		test(
