@@ -29,6 +29,8 @@ body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #1f2328; backg
 h1 { font-size: 20px; margin: 0 0 8px; }
 .summary { margin: 0 0 12px; }
 .nowhere { color: #b3261e; }
+.nowhere-label { fill: #b3261e; font-size: 11px; font-weight: 600; }
+.nowhere-stub { stroke: #b3261e; stroke-width: 2; stroke-dasharray: 4 3; fill: none; }
 table { border-collapse: collapse; margin: 12px 0; }
 th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: left; }
 a { color: #0550ae; }
@@ -154,6 +156,18 @@ function drawing(workflow: WorkflowCoverage): string {
 				parts.push(`<text class="output" x="${at.x1 + 6}" y="${at.y1 - 4}">${escape(name)}</text>`);
 		}
 	});
+	// An output connected to nothing that carried items: a red stub from its port, saying so.
+	for (const lost of workflow.nowhere ?? []) {
+		const node = nodes.find((n) => n.name === lost.node);
+		const index = node?.outputs.findIndex((o) => o.name === lost.output) ?? -1;
+		if (!node || index < 0) continue;
+		const x1 = node.position[0] + NODE;
+		const y1 = node.position[1] + ((index + 1) * NODE) / (node.outputs.length + 1);
+		parts.push(
+			`<path class="nowhere-stub" d="M${x1},${y1} h40"><title>${escape(`${lost.node} › ${lost.output}: connected to nothing`)}</title></path>` +
+				`<text class="nowhere-label" x="${x1 + 44}" y="${y1 + 4}">${escape(`${lost.output}: ${lost.items} item${lost.items === 1 ? '' : 's'} went nowhere`)}</text>`,
+		);
+	}
 	for (const node of nodes) {
 		const [x, y] = node.position;
 		const type = node.type.replace(/^.*\./, '');
