@@ -25,6 +25,7 @@ import { N8nApp } from './n8n/app.cjs';
 import { defaultCache, type N8nInstall } from './n8n/install.cjs';
 import { RUNNER_ENV } from './n8n/lines.cjs';
 import type { Rest } from './n8n/rest.cjs';
+import { atVersion } from './n8n/versions.cjs';
 
 /** The nodes package to install: a packed tarball, or an installed package's folder. */
 export type NodesSource = { tarball: string } | { folder: string };
@@ -166,14 +167,7 @@ export async function startHost(options: {
 		let types: NodeDescription[] | undefined;
 		const described = async (type: string, version?: number) => {
 			types ??= (await rest('GET', '/types/nodes.json')).body as NodeDescription[];
-			const all = Array.isArray(types) ? types.filter((t) => t.name === type) : [];
-			return (
-				all.find(
-					(t) =>
-						version === undefined ||
-						(Array.isArray(t.version) ? t.version.includes(version) : t.version === version),
-				) ?? all[0]
-			);
+			return atVersion(Array.isArray(types) ? types.filter((t) => t.name === type) : [], version);
 		};
 		return {
 			app,

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { NodesSource } from '../session.cjs';
 import type { N8nInstall } from './install.cjs';
+import { atVersion } from './versions.cjs';
 
 export interface DescribedNode {
 	/** The type as a workflow names it (n8n-nodes-base.if). */
@@ -108,12 +109,8 @@ export function describedAt(
 	type: string,
 	version: number | undefined,
 ): DescribedNode | undefined {
-	const same = all.filter((d) => d.type === type);
-	return (
-		same.find(
-			(d) =>
-				version === undefined ||
-				(Array.isArray(d.version) ? d.version.includes(version) : d.version === version),
-		) ?? same[0]
+	return atVersion(
+		all.filter((d) => d.type === type),
+		version,
 	);
 }
