@@ -51,7 +51,7 @@ export interface Climb {
  * is one search, so the node never retries one (a search charges); a request that fails after
  * others were answered ends the climb and keeps what they returned, because those leads are in the
  * account now and no later run would return them. The caller reports the failure beside them
- * (decisions.md: a failed climb is never a success).
+ * (docs/nodes.md: a failed climb is never a success).
  */
 export async function climbForNewLeads(
 	ctx: IExecuteFunctions,

@@ -5,8 +5,8 @@ import { startServer, type TestServer } from '../helpers/server.cjs';
 /*
  * Every failure reaches the user, whatever the node's On Error setting: Stop Workflow fails the run
  * naming the cause, Continue (regular output) gives an error item, Continue (using error output)
- * puts one on the error output. Never a success that hides it (decisions.md, "A failure is never
- * hidden"). Each row arms route faults for its own account only, so rows share one server.
+ * puts one on the error output. Never a success that hides it (docs/nodes.md, "A request of the
+ * climb that fails"). Each row arms route faults for its own account only, so rows share one server.
  */
 
 const SEARCH = 'POST /api/v1/niche-finder-leads';
