@@ -25,9 +25,9 @@ import {
  * - as an agent's tool: one item with the leads, the credits charged and refunded, and whether
  *   anything was found, since the model sees nothing else.
  * A climb that fails after earlier requests brought leads reports both (docs/nodes.md, "A request
- * of the climb that fails"): the leads on Leads and the failure as an error item after them (n8n moves it to the error output when On
- * Error says so); with On Error = Stop Workflow the run fails and the error carries the leads; a
- * tool's answer says both in words.
+ * of the climb that fails"): the leads on Leads and the failure as an error item after them (n8n
+ * moves it to the error output when On Error says so); with On Error = Stop Workflow the run fails
+ * and the error carries the leads; a tool's answer says both in words.
  */
 
 export async function runFetchLeads(ctx: IExecuteFunctions): Promise<INodeExecutionData[][]> {
