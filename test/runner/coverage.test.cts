@@ -104,9 +104,7 @@ describe('workflow coverage', () => {
 		const coverage = emptyCoverage(
 			swallowing,
 			'workflows/send-lead-to-crm.json',
-			new Map(
-				swallowing.nodes.map((n) => [n.name, outputShape(n, swallowing, DESCRIBED[n.type])]),
-			),
+			new Map(swallowing.nodes.map((n) => [n.name, outputShape(n, swallowing, DESCRIBED[n.type])])),
 		);
 		addCase(coverage, 'a.test.yaml › one without', [
 			{ ...oneWithout, 'Has email?': ran([1, 1, 4], 2) },
@@ -127,12 +125,51 @@ describe('workflow coverage', () => {
 		const quiet = emptyCoverage(
 			swallowing,
 			'w.json',
-			new Map(
-				swallowing.nodes.map((n) => [n.name, outputShape(n, swallowing, DESCRIBED[n.type])]),
-			),
+			new Map(swallowing.nodes.map((n) => [n.name, outputShape(n, swallowing, DESCRIBED[n.type])])),
 		);
 		addCase(quiet, 'a.test.yaml › one without', [oneWithout]);
 		expect(quiet.nowhere).toEqual([]);
+	});
+
+	it("names outputs an outputs expression gives (Fetch Leads' Spend) and a run's last as the error output", () => {
+		const pull: Workflow = {
+			name: 'Pull',
+			nodes: [
+				{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+				{
+					name: 'Fetch Leads',
+					type: 'n8n-nodes-lead-inbox.fetchLeads',
+					parameters: {},
+					onError: 'continueErrorOutput',
+				},
+				{ name: 'CRM', type: 'n8n-nodes-base.noOp', parameters: {} },
+			],
+			connections: {
+				Start: { main: [[{ node: 'Fetch Leads', type: 'main', index: 0 }]] },
+				'Fetch Leads': { main: [[{ node: 'CRM', type: 'main', index: 0 }]] },
+			},
+		};
+		const described = {
+			outputs: `={{$parameter["spendOutput"] === true ? [{"type":"main","displayName":"Leads"},{"type":"main","displayName":"Spend"}] : ["main"]}}`,
+		};
+		const coverage = emptyCoverage(
+			pull,
+			'pull.json',
+			new Map(
+				pull.nodes.map((n) => [
+					n.name,
+					outputShape(n, pull, n.name === 'Fetch Leads' ? described : undefined),
+				]),
+			),
+		);
+		// Spend on: Leads, Spend, then the error output; Spend off (another case): Leads, error.
+		addCase(coverage, 'a › spend on', [
+			{ Start: ran([1]), 'Fetch Leads': ran([3, 1, 2]), CRM: ran([3]) },
+		]);
+		expect(coverage.nowhere).toEqual([
+			{ node: 'Fetch Leads', output: 'Spend', items: 1 },
+			{ node: 'Fetch Leads', output: 'error', items: 2 },
+		]);
 	});
 
 	it('merges runs into their union, in one order whichever came first, and fails thresholds naming what is missing', () => {

@@ -153,6 +153,13 @@ export interface WorkflowTestNodeCoverage {
 	/** The cases it ran in. */
 	cases: string[];
 	outputs: WorkflowTestOutputCoverage[];
+	/**
+	 * The names n8n shows for outputs the node may have beyond those known before a run (an
+	 * outputs expression: Fetch Leads' Spend), for the outputs a run shows.
+	 */
+	outputNames?: string[];
+	/** On Error is "Continue (using error output)": a run's last output is the error output. */
+	errorOutput?: true;
 }
 
 /** One workflow's (or sub-workflow's) coverage, with its drawing. */

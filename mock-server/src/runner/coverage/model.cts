@@ -17,6 +17,7 @@ import type {
 	WorkflowTestNodeCoverage as NodeCoverage,
 	WorkflowTestWorkflowCoverage as WorkflowCoverage,
 } from '../../api/workflow-test-types.cjs';
+import { describedNames } from '../workflow/outputs.cjs';
 import type { Workflow, WorkflowNode } from '../workflow/workflow.cjs';
 
 export const COVERAGE_FORMAT = 1;
@@ -42,10 +43,11 @@ export function outputShape(
 	const errorOutput = node.onError === 'continueErrorOutput';
 	const wired = (workflow.connections[node.name]?.main ?? []).length;
 	const count = Math.max(listed + (errorOutput && listed ? 1 : 0), wired, 1);
-	const names: (string | undefined)[] = Array.isArray(described?.outputNames)
-		? [...described.outputNames]
-		: [];
-	if (errorOutput) names[count - 1] = 'error';
+	// The names n8n shows (also those an outputs expression spells out: Fetch Leads' Spend).
+	const names: (string | undefined)[] = describedNames(described);
+	// Where the outputs are known before a run, the error output is the last of them; else each
+	// run's last output is named so (addCase).
+	if (errorOutput && listed) names[count - 1] = 'error';
 	return { count, names };
 }
 
@@ -70,6 +72,10 @@ function graphOf(workflow: Workflow, shapes: Map<string, OutputShape>): Workflow
 				position: [Number(position[0]) || 0, Number(position[1]) || 0],
 				...(n.disabled ? { disabled: true } : {}),
 				...(subNodes.has(n.name) ? { subNode: true } : {}),
+				...(shape.names.length > shape.count
+					? { outputNames: shape.names.map((name, i) => name ?? String(i)) }
+					: {}),
+				...(n.onError === 'continueErrorOutput' ? { errorOutput: true as const } : {}),
 				cases: [],
 				outputs: subNodes.has(n.name)
 					? []
@@ -118,11 +124,13 @@ export function addCase(
 				while (!node.subNode && node.outputs.length <= index)
 					node.outputs.push({
 						index: node.outputs.length,
-						name: String(node.outputs.length),
+						name: node.outputNames?.[node.outputs.length] ?? String(node.outputs.length),
 						items: 0,
 						cases: {},
 					});
 				const output = node.outputs[index];
+				// n8n adds the error output after the node's own, whichever those were in this run.
+				if (output && node.errorOutput && index === did.items.length - 1) output.name = 'error';
 				if (!output || !items) return;
 				output.items += items;
 				output.cases[caseId] = (output.cases[caseId] ?? 0) + items;
