@@ -103,20 +103,17 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 	} catch (error) {
 		problems.push({ file: '--coverage-min', path: '', message: (error as Error).message });
 	}
-	if (problems.length) {
-		for (const p of problems) out(describeProblem(p));
-		out(`\n${problems.length} problem(s) in the test files: nothing was run.`);
-		return { exitCode: 2, problems, files: [] };
-	}
+	const refuse = (found: FileProblem[]): WorkflowTestResult => {
+		for (const p of found) out(describeProblem(p));
+		out(`\n${found.length} problem(s) in the test files: nothing was run.`);
+		return { exitCode: 2, problems: found, files: [] };
+	};
+	if (problems.length) return refuse(problems);
 
 	const n8n = await n8nOf(options, cwd, progress);
 	// Output names need n8n's node descriptions: read from its install, before n8n starts.
 	const outputProblems = outputNameProblems(loaded, n8n, nodes!);
-	if (outputProblems.length) {
-		for (const p of outputProblems) out(describeProblem(p));
-		out(`\n${outputProblems.length} problem(s) in the test files: nothing was run.`);
-		return { exitCode: 2, problems: outputProblems, files: [] };
-	}
+	if (outputProblems.length) return refuse(outputProblems);
 	const coverage =
 		options.coverage !== undefined ? new CoverageCollector(cwd, n8n.version) : undefined;
 	const pool = new HostPool({
