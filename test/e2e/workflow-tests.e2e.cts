@@ -296,9 +296,9 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				expect(outcome.stdout).toContain(
 					'\u2713 tests/dentists-to-hubspot.test.yaml \u203a three mornings bring new dentists each, never one twice',
 				);
-				// Every AI Agent version the line offers tells its model why a tool call failed (a
-				// tool that throws reaches Agent 2.2 as an empty string).
-				for (const file of ['lead-agent', 'lead-agent-v2'])
+				// Every AI Agent version the line offers (3, 2.2, the 1.9 Tools Agent) tells its model
+				// why a tool call failed (a tool that throws reaches Agent 2.x as an empty string).
+				for (const file of ['lead-agent', 'lead-agent-v2', 'lead-agent-v1'])
 					for (const told of [
 						'the agent is told the search was refused for credits (402), and why',
 						'the agent is told Max Credits per Run refused the search, and nothing was sent',

@@ -70,6 +70,49 @@ describe('a scripted chat model', () => {
 		}
 	});
 
+	it('streams the same turns as server-sent events when asked to (as the AI Agent 1.x Tools Agent asks)', async () => {
+		const scripts = new ModelScripts();
+		const model = await startScriptedModel(scripts.reply);
+		const events = async (body: object) =>
+			(
+				await (
+					await fetch(`${model.url}/chat/completions`, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: JSON.stringify({ ...body, stream: true }),
+					})
+				).text()
+			)
+				.split('\n\n')
+				.filter(Boolean)
+				.map((event) => event.replace(/^data: /, ''));
+		try {
+			scripts.load({
+				Claude: [
+					{ toolCalls: [{ tool: 'Fetch Leads', arguments: { niche: 'dentist' } }] },
+					{ answer: 'Done.' },
+				],
+			});
+			const first = await events({ model: 'scripted:Claude', messages: [], tools });
+			expect(first.at(-1)).toBe('[DONE]');
+			const chunks = first.slice(0, -1).map((e) => JSON.parse(e).choices[0]);
+			expect(chunks[0].delta.tool_calls).toEqual([
+				expect.objectContaining({
+					index: 0,
+					type: 'function',
+					function: { name: 'Fetch_Leads', arguments: '{"niche":"dentist"}' },
+				}),
+			]);
+			expect(chunks.at(-1).finish_reason).toBe('tool_calls');
+			const second = await events({ model: 'scripted:Claude', messages: [], tools });
+			const answer = second.slice(0, -1).map((e) => JSON.parse(e).choices[0]);
+			expect(answer[0].delta.content).toBe('Done.');
+			expect(answer.at(-1).finish_reason).toBe('stop');
+		} finally {
+			await model.close();
+		}
+	});
+
 	it('names the turn that calls a tool the agent does not offer', async () => {
 		const scripts = new ModelScripts();
 		const model = await startScriptedModel(scripts.reply);

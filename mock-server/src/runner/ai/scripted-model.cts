@@ -28,6 +28,44 @@ export interface ScriptedModel {
 	close(): Promise<void>;
 }
 
+/**
+ * The same answer as OpenAI streams it when asked (`stream: true`, as the AI Agent 1.x Tools Agent
+ * asks): server-sent events of chunks, the message's content and tool calls as deltas, then the
+ * reason it finished and `[DONE]`.
+ */
+function stream(
+	res: http.ServerResponse,
+	body: ChatRequest,
+	message: { content: string | null; tool_calls?: unknown[] },
+	n: number,
+): void {
+	const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+		`data: ${JSON.stringify({
+			id: `chatcmpl-${n}`,
+			object: 'chat.completion.chunk',
+			created: Math.floor(Date.now() / 1000),
+			model: body.model ?? 'scripted-model',
+			choices: [{ index: 0, delta, finish_reason: finish }],
+		})}\n\n`;
+	const calls = (message.tool_calls ?? []).map((call, index) => ({
+		index,
+		...(call as Record<string, unknown>),
+	}));
+	res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+	res.write(
+		chunk(
+			{
+				role: 'assistant',
+				content: message.content ?? (calls.length ? null : ''),
+				...(calls.length ? { tool_calls: calls } : {}),
+			},
+			null,
+		),
+	);
+	res.write(chunk({}, calls.length ? 'tool_calls' : 'stop'));
+	res.end('data: [DONE]\n\n');
+}
+
 export async function startScriptedModel(
 	reply: (body: ChatRequest) => ModelReply,
 ): Promise<ScriptedModel> {
@@ -56,6 +94,7 @@ export async function startScriptedModel(
 			if ('error' in answer)
 				return send(res, 400, { error: { message: answer.error, type: 'invalid_request_error' } });
 			const calls = answer.message.tool_calls?.length;
+			if (body.stream === true) return stream(res, body, answer.message, requests.length);
 			send(res, 200, {
 				id: `chatcmpl-${requests.length}`,
 				object: 'chat.completion',
