@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { errorFromAnswer } from '../shared/errors';
+import { errorFromAnswer, joinSentences } from '../shared/errors';
 import { plural } from '../shared/tool';
 import type { CreditHold } from './creditCap';
 import { DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT_MINUTES } from './description';
@@ -306,7 +306,7 @@ function withClimbContext<E extends NodeApiError | NodeOperationError>(error: E,
 		? 'the service did not say what they charged'
 		: 'nothing was charged';
 	const before = `The climb for new leads stopped on this failure: the requests before it reached result ${climb.depth} and added no new lead (${charged}), so nothing was gained.`;
-	error.description = [error.description, before].filter(Boolean).join(' ');
+	error.description = joinSentences(error.description ?? undefined, before) ?? null;
 	return error;
 }
 

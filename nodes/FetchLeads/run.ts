@@ -5,7 +5,7 @@ import type {
 	NodeApiError,
 	NodeOperationError,
 } from 'n8n-workflow';
-import { asNodeError, UnclearOutcomeError } from '../shared/errors';
+import { asNodeError, joinSentences, UnclearOutcomeError } from '../shared/errors';
 import { isToolCall, plural, toolAnswer } from '../shared/tool';
 import { capOf, holdForItems } from './creditCap';
 import {
@@ -113,7 +113,7 @@ function carryingLeads<E extends NodeApiError | NodeOperationError>(
 		.join('; ');
 	const more = items.length > 20 ? `; and ${items.length - 20} more` : '';
 	const kept = `Before it failed, the climb added ${plural(spend.leads, 'new lead')} to the account (charged: ${spend.chargedCredits ?? 'not said'}); no later run returns them: ${shown}${more}. All of them are in this error's context (leadsBeforeFailure). To get them on the Leads output and this failure on the error output instead, set the node's Settings > On Error to "Continue (using error output)".`;
-	error.description = [error.description, kept].filter(Boolean).join(' ');
+	error.description = joinSentences(error.description ?? undefined, kept) ?? null;
 	error.context = { ...error.context, leadsBeforeFailure: items, spend };
 	return error;
 }

@@ -78,7 +78,7 @@ function responseOf(answer: ServiceAnswer): JsonObject {
 	};
 }
 
-function joinSentences(...parts: Array<string | undefined>): string | undefined {
+export function joinSentences(...parts: Array<string | undefined>): string | undefined {
 	const text = parts.filter((p) => p && p.trim()).join(' ');
 	return text || undefined;
 }

@@ -157,7 +157,9 @@ export async function runCase(
 	}
 	// Every execution of each sub-workflow in the case, once they have all ended; n8n starts the
 	// error workflow's after a failed run has ended: one per failed run is waited for.
-	const failedRuns = views.filter((v) => v.status === 'error' && Object.keys(v.nodes).length).length;
+	const failedRuns = views.filter(
+		(v) => v.status === 'error' && Object.keys(v.nodes).length,
+	).length;
 	const subViews = await Promise.all(
 		subs.map(async (sub) => {
 			const executions = await sub.executions(sub.sub.errorWorkflow ? failedRuns : 0);
@@ -453,7 +455,7 @@ async function settled(workflow: Published, expected: number): Promise<Execution
 /** Outputs by index only; runCase gives the views n8n's output names once the runs are done. */
 const byIndex = (node: string, output: number | string): OutputRef | string =>
 	resolveOutput(undefined, undefined, output) ??
-	`node "${node}" has no output named "${output}": give an index from 0`;
+	unknownOutput(node, undefined, undefined, String(output));
 
 /**
  * Output names (Create Inboxes' Failed, Fetch Leads' Spend, any node's error output) to indexes,

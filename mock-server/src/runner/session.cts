@@ -39,8 +39,6 @@ export interface N8nHost {
 	 * execution. Read from n8n's debug log, which n8n writes before it answers the activation.
 	 */
 	triggerEvents(workflowName: string): number;
-	/** Output names per node type and version, as n8n describes them (Create Inboxes' Failed). */
-	outputNames(type: string, version?: number): Promise<string[] | undefined>;
 	/** A node type's outputs as n8n describes them (a list, or an expression n8n evaluates). */
 	described(type: string, version?: number): Promise<NodeDescription | undefined>;
 	close(): Promise<void>;
@@ -174,10 +172,6 @@ export async function startHost(options: {
 			rest,
 			triggerEvents: (name) => events.get(name) ?? 0,
 			described,
-			outputNames: async (type, version) => {
-				const match = await described(type, version);
-				return Array.isArray(match?.outputNames) ? match.outputNames : undefined;
-			},
 			close,
 		};
 	} catch (error) {

@@ -18,6 +18,14 @@ const expressionsOf = (node: WorkflowNode): string =>
 		.filter((t) => t.startsWith('=') || t.includes('{{'))
 		.join('\n');
 
+/** The nodes a node hands its items to (any main output). */
+const nodesAfter = (workflow: Workflow, node: WorkflowNode): Set<string> =>
+	new Set(
+		(workflow.connections[node.name]?.main ?? []).flatMap((targets) =>
+			(targets ?? []).map((t) => t.node),
+		),
+	);
+
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -28,11 +36,7 @@ export function requestFieldsRead(
 	workflow: Workflow,
 	webhook: WorkflowNode,
 ): { body: string[]; query: string[] } {
-	const after = new Set(
-		(workflow.connections[webhook.name]?.main ?? []).flatMap((targets) =>
-			(targets ?? []).map((t) => t.node),
-		),
-	);
+	const after = nodesAfter(workflow, webhook);
 	const named = `\\$\\(\\s*['"]${escape(webhook.name)}['"]\\s*\\)[^{}]*?\\.json`;
 	const field = `(?:\\.(\\w+)|\\[\\s*['"]([^'"]+)['"]\\s*\\])`;
 	const found = { body: new Set<string>(), query: new Set<string>() };
@@ -66,11 +70,7 @@ export function sampleFor(field: string): string | number {
  * `$input`), or any node naming it (`$('<node>')`, `$node["<node>"]`).
  */
 export function readersOf(workflow: Workflow, node: WorkflowNode): string[] {
-	const after = new Set(
-		(workflow.connections[node.name]?.main ?? []).flatMap((targets) =>
-			(targets ?? []).map((t) => t.node),
-		),
-	);
+	const after = nodesAfter(workflow, node);
 	const naming = new RegExp(
 		`\\$\\(\\s*['"]${escape(node.name)}['"]\\s*\\)|\\$node\\[\\s*['"]${escape(node.name)}['"]\\s*\\]`,
 	);
