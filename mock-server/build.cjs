@@ -203,6 +203,8 @@ function swapIntoPlace() {
 		join(__dirname, 'workflow-test.schema.json'),
 		join(dist, 'workflow-test.schema.json'),
 	);
+	// The test clock n8n's processes load (node --require): plain JavaScript, run on n8n's own Node.
+	copyFileSync(join(src, 'runner', 'clock', 'n8n-clock.cjs'), join(dist, 'n8n-clock.cjs'));
 	copySwaggerUi();
 	await buildDashboard();
 	swapIntoPlace();

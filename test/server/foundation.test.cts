@@ -236,8 +236,16 @@ describe('reference server foundation', () => {
 			const empty = await server.admin('POST', '/clock', {});
 			expect([empty.status, empty.body.error]).toEqual([
 				400,
-				'Invalid request body: Give advanceSeconds, frozen, or both.',
+				'Invalid request body: Give now, advanceSeconds, frozen, or several.',
 			]);
+			// An instant without a time zone is no instant: refused, naming the field.
+			const local = await server.admin('POST', '/clock', { now: '2027-03-01T09:00:00' });
+			expect([local.status, local.body.error]).toEqual([400, expect.stringMatching(/now/)]);
+			// Set to an instant (earlier than this machine's time too), the clock runs on from it.
+			const set = await server.admin('POST', '/clock', { now: '2020-02-29T12:00:00Z' });
+			expect(set.body.now.slice(0, 16)).toBe('2020-02-29T12:00');
+			expect(new Date(server.clock.now()).toISOString().slice(0, 13)).toBe('2020-02-29T12');
+			await server.admin('POST', '/reset');
 			const before = server.clock.now();
 			const moved = await server.admin('POST', '/clock', { advanceSeconds: 7200 });
 			expect(moved.status).toBe(200);

@@ -28,7 +28,7 @@ export const stateRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 		{
 			schema: admin({
 				operationId: 'adminAdvanceClock',
-				summary: "Move the server's clock forward, or freeze it",
+				summary: "Set the server's clock, move it forward, or freeze it",
 				description:
 					'For what depends on time: the rolling hourly inbox quota, the scan cache, generated createdAt values. Frozen, time stands still until moved or thawed: "the hourly window ends in 2 s" stays true however long a test takes to act on it. A reset thaws it.',
 				body: clockRequest,
@@ -39,6 +39,7 @@ export const stateRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
 		},
 		async (request) => {
 			if (request.body.frozen !== undefined) clock.setFrozen(request.body.frozen);
+			if (request.body.now !== undefined) clock.set(Date.parse(request.body.now));
 			clock.advance(request.body.advanceSeconds ?? 0);
 			return { now: clock.nowIso(), offsetSeconds: clock.offsetSeconds, frozen: clock.frozen };
 		},

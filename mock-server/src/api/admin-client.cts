@@ -333,6 +333,11 @@ export class AdminClient {
 		return this.call('POST', '/clock', { advanceSeconds: seconds });
 	}
 
+	/** Sets the server's clock to an instant (ISO 8601, or epoch milliseconds); time runs on from it. */
+	setClock(now: string | number): Promise<ClockState> {
+		return this.call('POST', '/clock', { now: new Date(now).toISOString() });
+	}
+
 	/**
 	 * Freezes the server's clock (time stands still; advanceClock still moves it), or lets it run
 	 * on from where it stood. A reset thaws it.

@@ -59,9 +59,25 @@ export interface WorkflowTestNodeDetail {
 }
 
 /** What one run did. */
+/** A wait on time the runner moved past: the case's clock jumped from `from` to `to`. */
+export interface WorkflowTestWaitSkip {
+	/** The waiting node. */
+	node: string;
+	/** The execution's ID in n8n. */
+	execution: string;
+	/** ISO times: the case's clock before, and the wait's end it moved to. */
+	from: string;
+	to: string;
+}
+
 export interface WorkflowTestRunDetail {
-	status: 'success' | 'error';
+	/** waiting: an execution of the run waits for a request (a later run's resume sends it). */
+	status: 'success' | 'error' | 'waiting';
 	error?: { node?: string; message: string };
+	/** The node an execution of the run waits at, for a run that ends waiting. */
+	waiting?: { node: string; execution: string };
+	/** Waits on time moved past during the run, in order. */
+	skips?: WorkflowTestWaitSkip[];
 	nodes: Record<string, WorkflowTestNodeDetail>;
 	/** What stubbed nodes a case reads `sent` of would have sent: how many, the first few. */
 	sent?: Record<

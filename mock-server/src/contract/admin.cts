@@ -301,18 +301,28 @@ export const clockRequest = z
 			.max(10 * 365 * 24 * 3600)
 			.optional()
 			.meta({ description: 'Seconds to move the clock forward.' }),
+		now: z.iso.datetime({ offset: true }).optional().meta({
+			description:
+				'Sets the clock to this instant (ISO 8601 with Z or an offset; earlier than this machine\'s time too), before advanceSeconds: time runs on from it (stands, if frozen). The workflow test runner sets each case\'s clock so.',
+		}),
 		frozen: z.boolean().optional().meta({
 			description:
 				'true stops the clock where it is (advanceSeconds still moves it); false lets it run on from there. Left out: as it was.',
 		}),
 	})
-	.refine((body) => body.advanceSeconds !== undefined || body.frozen !== undefined, {
-		message: 'Give advanceSeconds, frozen, or both.',
-	})
+	.refine(
+		(body) =>
+			body.advanceSeconds !== undefined || body.frozen !== undefined || body.now !== undefined,
+		{ message: 'Give now, advanceSeconds, frozen, or several.' },
+	)
 	.meta({
 		id: 'AdminClock',
-		// The refinement above, for the document: at least one of the two, not null.
-		anyOf: [given('advanceSeconds', { type: 'integer' }), given('frozen', { type: 'boolean' })],
+		// The refinement above, for the document: at least one of them, not null.
+		anyOf: [
+			given('now', { type: 'string' }),
+			given('advanceSeconds', { type: 'integer' }),
+			given('frozen', { type: 'boolean' }),
+		],
 	});
 
 /** An inbox's new status: what a mail provider or the service would do to it (a login that broke...). */

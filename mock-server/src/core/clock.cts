@@ -22,6 +22,12 @@ export class Clock {
 		else this.offsetMs += seconds * 1000;
 	}
 
+	/** Shows `ms` (epoch milliseconds) from now on: running on from it, or standing there if frozen. */
+	set(ms: number): void {
+		if (this.frozenAt !== undefined) this.frozenAt = ms;
+		else this.offsetMs = ms - Date.now();
+	}
+
 	/** Frozen, time stands still (advance still moves it); thawed, it runs on from where it stood. */
 	setFrozen(frozen: boolean): void {
 		if (frozen) this.frozenAt ??= this.now();

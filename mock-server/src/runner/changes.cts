@@ -1,14 +1,17 @@
 /** Changes to the service a case makes before a run (or a trigger check): any admin API call. */
 import type { MockServer } from '../api/start.cjs';
+import type { CaseClock } from './clock/case-clock.cjs';
 import { type Change, seconds } from './file/schema.cjs';
 
 export async function applyChange(
 	server: MockServer,
 	accountId: string,
 	change: Change,
+	clock: CaseClock,
 ): Promise<void> {
 	const { admin } = server;
-	if ('advanceClock' in change) await admin.advanceClock(seconds(change.advanceClock));
+	// The case's clock: n8n's and the service's together.
+	if ('advanceClock' in change) await clock.advance(seconds(change.advanceClock));
 	else if ('inboxStatus' in change)
 		await admin.setInboxStatus(accountId, change.inboxStatus.inbox, change.inboxStatus.status);
 	else if ('credits' in change) await admin.accounts.update(accountId, { credits: change.credits });

@@ -5,6 +5,8 @@
  */
 import type { WorkflowTestCaseResult } from '../api/workflow-test-types.cjs';
 import { applyChange } from './changes.cjs';
+import { CaseClock } from './clock/case-clock.cjs';
+import { TimeWaits } from './clock/time-waits.cjs';
 import {
 	checkDistinct,
 	checkRun,
@@ -18,6 +20,7 @@ import type { LoadedTestFile, Workflow, WorkflowNode } from './file/load.cjs';
 import type {
 	NodeExpectation,
 	RequestSpec,
+	ResumeSpec,
 	RunExpectation,
 	RunSpec,
 	TestCase,
@@ -28,12 +31,14 @@ import {
 	finished,
 	type ListedExecution,
 	readExecution,
+	resting,
 } from './n8n/executions.cjs';
 import { n8nFetch, until } from './n8n/rest.cjs';
 import { type CaseDetail, runDetail } from './report/detail.cjs';
 import type { NodeDescription, Session } from './session.cjs';
 import { type CreatedSubWorkflow, createSubWorkflow } from './sub-workflow-runs.cjs';
 import { formData } from './workflow/form.cjs';
+import { resumesOnForm } from './workflow/node-kinds.cjs';
 import { type OutputRef, resolveOutput, unknownOutput } from './workflow/outputs.cjs';
 import { prepareWorkflow, type StartPlan } from './workflow/prepare.cjs';
 import { scheduleItem } from './workflow/schedule-item.cjs';
@@ -63,6 +68,10 @@ export async function runCase(
 		label: `test: ${testCase.name}`,
 	};
 	await session.reset();
+	// The case's clock, n8n's and the server's: from the instant the file or case gives, or now.
+	const clock = new CaseClock(session.clock, server);
+	const startsAt = testCase.clock ?? loaded.spec.clock;
+	await clock.set(startsAt ? Date.parse(startsAt) : Date.now());
 	// Sub-workflows first (callees before callers), each published: the workflow calls them by ID.
 	const subs: CreatedSubWorkflow[] = [];
 	const subIds = new Map<string, string>();
@@ -99,7 +108,7 @@ export async function runCase(
 	const { accountId } = session;
 	if (testCase.seed) await server.admin.seed(testCase.seed as never);
 	for (const fault of testCase.faults ?? []) await server.admin.faults.arm(fault as never);
-	for (const change of testCase.before ?? []) await applyChange(server, accountId, change);
+	for (const change of testCase.before ?? []) await applyChange(server, accountId, change, clock);
 	const before = await server.admin.accounts.get(accountId);
 
 	const created = await rest('POST', '/workflows', prepared.workflow);
@@ -131,27 +140,43 @@ export async function runCase(
 		seen: new Set(),
 		activate,
 		deactivate,
+		waits: new TimeWaits(
+			{ rest, flatted: session.app.runDataReader, clock: session.clock },
+			clock,
+			() => [workflowId, ...subs.map((sub) => sub.id)],
+		),
 	};
 	try {
 		for (const [r, run] of specs.entries()) {
 			if (r > 0 && testCase.advanceClock !== undefined)
-				await applyChange(server, accountId, { advanceClock: testCase.advanceClock });
-			for (const change of run.before ?? []) await applyChange(server, accountId, change);
+				await applyChange(server, accountId, { advanceClock: testCase.advanceClock }, clock);
+			if (run.clock !== undefined) await clock.moveTo(Date.parse(run.clock), `runs.${r}.clock`);
+			for (const change of run.before ?? []) await applyChange(server, accountId, change, clock);
 			const items =
 				run.input ??
 				testCase.input ??
 				(prepared.start.schedule
-					? [scheduleItem(new Date(), loaded.workflow.settings?.timezone as string | undefined)]
+					? [
+							scheduleItem(
+								new Date(clock.now()),
+								loaded.workflow.settings?.timezone as string | undefined,
+							),
+						]
 					: [{}]);
-			views.push(
-				prepared.start.kind === 'request'
+			const skipped = published.waits.skips.length;
+			const view = run.resume
+				? await resumeRun(published, run.resume)
+				: prepared.start.kind === 'request'
 					? await requestRun(published, run.request ?? testCase.request ?? {}, r === 0)
 					: prepared.start.kind === 'webhook'
 						? await webhookRun(published, items, r === 0)
-						: await check(published, r === 0),
-			);
+						: await check(published, r === 0);
+			const skips = published.waits.skips.slice(skipped);
+			views.push(skips.length ? { ...view, skips } : view);
 		}
 	} finally {
+		// Nothing of the case waits on in n8n (a later case's clock would resume it).
+		await stopWaiting(published).catch(() => undefined);
 		await deactivate().catch(() => undefined);
 		await Promise.all(subs.map((sub) => sub.deactivate()));
 	}
@@ -303,6 +328,10 @@ interface Published {
 	seen: Set<string>;
 	activate: Activation;
 	deactivate: () => Promise<void>;
+	/** The case's waits on time, moved past as runs reach them. */
+	waits: TimeWaits;
+	/** The execution the last run left waiting for a request, and its node runs by then. */
+	waiting?: { execution: Execution; runs: Record<string, number> };
 }
 
 /** Publishes the case's workflow before its first run: its webhooks are then production ones. */
@@ -361,35 +390,15 @@ async function requestRun(
 	const path = (request.path ?? start.webhookPath ?? '').replace(/^\/+/, '');
 	const under = start.form ? 'form' : 'webhook';
 	const url = `${session.app.url}/${under}/${path}${request.query ? `?${new URLSearchParams(request.query).toString()}` : ''}`;
-	// A form's fields as its page sends them; JSON (an object, a list, a number) as JSON; text as it is.
-	const asText = typeof request.body === 'string' ? request.body : undefined;
-	const json = request.body !== undefined && asText === undefined;
-	const send = () =>
-		n8nFetch(url, {
-			method,
-			headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...request.headers },
-			body: start.form
-				? formData(start.form, request.form ?? {})
-				: method === 'GET' || method === 'HEAD' || request.body === undefined
-					? undefined
-					: (asText ?? JSON.stringify(request.body)),
-		});
+	const call = () => sendOnce(url, method, request, start.form);
 	// A path or method the Webhook does not have stays 404, and is said so.
 	const answer = first
 		? await whenRegistered(
-				send,
+				call,
 				`n8n to answer ${method} /${under}/${path} (404: is it the node's method and path?)`,
 			)
-		: await send();
-	const text = await answer.text();
-	let body: unknown = text;
-	if (/json/i.test(answer.headers.get('content-type') ?? ''))
-		try {
-			body = JSON.parse(text);
-		} catch {
-			// Not JSON after all: the text as it came.
-		}
-	const response = { status: answer.status, headers: Object.fromEntries(answer.headers), body };
+		: await call();
+	const response = await responseOf(answer);
 	if (NOT_STARTED.has(answer.status))
 		return {
 			status: 'error',
@@ -430,16 +439,32 @@ async function check(workflow: Published, first: boolean): Promise<RunView> {
 	return viewOf(await settled(workflow, events), start);
 }
 
-/** The workflow's `expected` executions not seen before, once n8n has finished them. */
-async function settled(workflow: Published, expected: number): Promise<Execution[]> {
+/**
+ * The workflow's `expected` executions not seen before (and the one resumed, if any), once n8n has
+ * finished them or they wait for a request; waits on time are moved past on the way.
+ */
+async function settled(
+	workflow: Published,
+	expected: number,
+	resumed?: { id: string; runs: number },
+): Promise<Execution[]> {
 	const { session, seen } = workflow;
 	let fresh: ListedExecution[] = [];
+	const restingAgain = async (e: ListedExecution) =>
+		finished(e) ||
+		(e.status === 'waiting' &&
+			totalRuns(await readExecution(session.rest, session.app.runDataReader, resumed!.id)) >
+				resumed!.runs);
 	await until(
 		async () => {
 			fresh = (await executionList(session.rest, workflow.id)).filter(
-				(e) => !seen.has(String(e.id)),
+				(e) => !seen.has(String(e.id)) || String(e.id) === resumed?.id,
 			);
-			return fresh.length >= expected && fresh.every(finished);
+			const again = fresh.find((e) => String(e.id) === resumed?.id);
+			if (fresh.length < expected + (resumed ? 1 : 0)) return false;
+			if (!fresh.every((e) => (e === again ? true : resting(e)))) return false;
+			if (again && !(await restingAgain(again))) return false;
+			return !(await workflow.waits.moveOn());
 		},
 		RUN_TIMEOUT_MS,
 		`the run of workflow ${workflow.id} to end in n8n`,
@@ -449,7 +474,98 @@ async function settled(workflow: Published, expected: number): Promise<Execution
 		fresh.map((e) => readExecution(session.rest, session.app.runDataReader, String(e.id))),
 	);
 	executions.forEach((e) => seen.add(e.id));
+	const waiting = executions.filter((e) => e.waiting).pop();
+	workflow.waiting = waiting ? { execution: waiting, runs: runCounts(waiting) } : undefined;
 	return executions.sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/** How many times each node of an execution has run so far. */
+const runCounts = (execution: Execution): Record<string, number> =>
+	Object.fromEntries(Object.entries(execution.run.nodes).map(([node, runs]) => [node, runs.length]));
+
+const totalRuns = (execution: Execution): number =>
+	Object.values(runCounts(execution)).reduce((a, b) => a + b, 0);
+
+/**
+ * A run that resumes the execution the last run left waiting: the request sent to its resume URL
+ * as n8n makes it (`$execution.resumeUrl`, or `resumeFormUrl` for a form; with 2.40's token), and
+ * what the execution did after it (its node runs before the wait left out).
+ */
+async function resumeRun(workflow: Published, resume: ResumeSpec): Promise<RunView> {
+	const left = workflow.waiting;
+	if (!left)
+		throw new Error(
+			'there is nothing to resume: the previous run left no execution waiting for a request (expect it with status: waiting)',
+		);
+	const { execution } = left;
+	const { node, resumeToken } = execution.waiting!;
+	const form = resumesOnForm(node);
+	const options = node.parameters?.options as { webhookSuffix?: unknown } | undefined;
+	const suffix = (resume.path ?? text(options?.webhookSuffix)).replace(/^\/+/, '');
+	const url = new URL(
+		`${workflow.session.app.url}/${form ? 'form-waiting' : 'webhook-waiting'}/${execution.id}${resumeToken || !suffix ? '' : `/${suffix}`}`,
+	);
+	// n8n 2.40 reads its token, and a suffix after it, from the signature parameter.
+	if (resumeToken) url.searchParams.set('signature', suffix ? `${resumeToken}/${suffix}` : resumeToken);
+	for (const [key, value] of Object.entries(resume.query ?? {})) url.searchParams.set(key, value);
+	const method = resume.method ?? (form ? 'POST' : text(node.parameters?.httpMethod) || 'GET');
+	const response = await responseOf(
+		await sendOnce(url.toString(), method, resume, form ? (node as WorkflowNode) : undefined),
+	);
+	const [again] = await settled(workflow, 0, { id: execution.id, runs: totalRuns(execution) });
+	const view = viewOf([again], undefined);
+	// What ran after the resume: each node's runs past those it had when the execution waited.
+	for (const [name, runs] of Object.entries(view.nodes)) {
+		const after = runs.slice(left.runs[name] ?? 0);
+		if (after.length) view.nodes[name] = after;
+		else delete view.nodes[name];
+	}
+	return { ...view, response };
+}
+
+/**
+ * A request to n8n as a test gives it: a form's fields as its page sends them (multipart), JSON (an
+ * object, a list, a number) as JSON, text as it is.
+ */
+function sendOnce(
+	url: string,
+	method: string,
+	request: Pick<RequestSpec, 'headers' | 'body' | 'form'>,
+	form: WorkflowNode | undefined,
+): Promise<Response> {
+	const asText = typeof request.body === 'string' ? request.body : undefined;
+	const json = request.body !== undefined && asText === undefined;
+	return n8nFetch(url, {
+		method,
+		headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...request.headers },
+		body: form
+			? formData(form, request.form ?? {})
+			: method === 'GET' || method === 'HEAD' || request.body === undefined
+				? undefined
+				: (asText ?? JSON.stringify(request.body)),
+	});
+}
+
+/** n8n's answer as a case checks it: its status, headers, and body (JSON parsed when it says so). */
+async function responseOf(answer: Response): Promise<NonNullable<RunView['response']>> {
+	const text = await answer.text();
+	let body: unknown = text;
+	if (/json/i.test(answer.headers.get('content-type') ?? ''))
+		try {
+			body = JSON.parse(text);
+		} catch {
+			// Not JSON after all: the text as it came.
+		}
+	return { status: answer.status, headers: Object.fromEntries(answer.headers), body };
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** Stops the case's executions still waiting (for a request): nothing of a case outlives it. */
+async function stopWaiting(workflow: Published): Promise<void> {
+	const { rest } = workflow.session;
+	for (const e of await executionList(rest, workflow.id))
+		if (e.status === 'waiting') await rest('POST', `/executions/${e.id}/stop`, {});
 }
 
 /** Outputs by index only; runCase gives the views n8n's output names once the runs are done. */
@@ -502,11 +618,15 @@ function viewOf(executions: Execution[], start: StartPlan | undefined): RunView 
 		for (const [name, runs] of Object.entries(execution.run.nodes))
 			(nodes[name] ??= []).push(...runs);
 	const failed = executions.find((x) => x.run.status === 'error' || x.run.error);
+	const waiting = executions.find((x) => x.waiting);
 	return {
-		status: failed ? 'error' : 'success',
+		status: failed ? 'error' : waiting ? 'waiting' : 'success',
 		error: failed?.run.error
 			? { node: failed.run.error.node, message: failed.run.error.message }
 			: undefined,
+		...(waiting && !failed
+			? { waiting: { node: waiting.waiting!.node.name, execution: waiting.id } }
+			: {}),
 		nodes,
 		outputIndex,
 	};

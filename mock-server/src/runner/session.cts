@@ -20,6 +20,7 @@ import type { SharedScans } from '../api/options.cjs';
 import { type MockServer, startMockServer } from '../api/start.cjs';
 import { ModelScripts } from './ai/script.cjs';
 import { startScriptedModel } from './ai/scripted-model.cjs';
+import { ClockControl, PRELOAD } from './clock/clock-control.cjs';
 import type { LoadedTestFile } from './file/load.cjs';
 import { N8nApp } from './n8n/app.cjs';
 import { defaultCache, type N8nInstall } from './n8n/install.cjs';
@@ -34,6 +35,8 @@ export type NodesSource = { tarball: string } | { folder: string };
 export interface N8nHost {
 	app: N8nApp;
 	rest: Rest;
+	/** n8n's clock: the test's time in n8n's main process and its task runners. */
+	clock: ClockControl;
 	/**
 	 * How many events n8n's triggers have handed to a workflow (by name) so far: each starts an
 	 * execution. Read from n8n's debug log, which n8n writes before it answers the activation.
@@ -64,6 +67,19 @@ export interface Session extends Omit<N8nHost, 'close'> {
 	model?: { scripts: ModelScripts; credential: { id: string; name: string } };
 	close(): Promise<void>;
 }
+
+/**
+ * n8n's bookkeeping that reads the clock, set so a case's clock (any instant, moved by days or
+ * months) leaves it working: executions are never pruned (a case's first run would be "older
+ * than 14 days" after a month's advance), and the runner's sign-in lasts a century (its session
+ * would expire after an advance of a week). The timezone is UTC unless the workflow's settings
+ * name one, as the Schedule item the runner makes.
+ */
+const CLOCK_ENV: Record<string, string> = {
+	EXECUTIONS_DATA_PRUNE: 'false',
+	N8N_USER_MANAGEMENT_JWT_DURATION_HOURS: String(100 * 365 * 24),
+	GENERIC_TIMEZONE: 'UTC',
+};
 
 const OWNER = { email: 'owner@workflow-tests.test', password: 'Workflow-tests-1' };
 
@@ -116,14 +132,19 @@ export async function startHost(options: {
 	dir: string;
 	progress: (line: string) => void;
 }): Promise<N8nHost> {
+	mkdirSync(options.dir, { recursive: true });
+	const clock = await ClockControl.start(options.dir);
 	const app = new N8nApp(options.n8n, {
 		dir: options.dir,
 		port: await freePort(),
 		brokerPort: await freePort(),
-		// Belt and braces beside the stubs: n8n's HTTP clients send anything but loopback to a
-		// closed port, so an outside call fails instead of reaching a real service.
+		nodeArgs: ['--require', PRELOAD],
 		env: {
 			...RUNNER_ENV,
+			...CLOCK_ENV,
+			...clock.n8nEnv,
+			// Belt and braces beside the stubs: n8n's HTTP clients send anything but loopback to a
+			// closed port, so an outside call fails instead of reaching a real service.
 			HTTP_PROXY: 'http://127.0.0.1:9',
 			HTTPS_PROXY: 'http://127.0.0.1:9',
 			NO_PROXY: '127.0.0.1,localhost,::1',
@@ -131,6 +152,7 @@ export async function startHost(options: {
 	});
 	const close = async () => {
 		await app.stop();
+		await clock.close();
 		rmSync(options.dir, { recursive: true, force: true });
 	};
 	try {
@@ -170,6 +192,7 @@ export async function startHost(options: {
 		return {
 			app,
 			rest,
+			clock,
 			triggerEvents: (name) => events.get(name) ?? 0,
 			described,
 			close,

@@ -2,7 +2,10 @@
  * Checks what runs did against a case's expectations. Each failed expectation says where it is in
  * the test file, what was expected, what came, and the nearest item (or request) to what was asked.
  */
-import type { WorkflowTestFailure } from '../../api/workflow-test-types.cjs';
+import type {
+	WorkflowTestFailure,
+	WorkflowTestWaitSkip as WaitSkip,
+} from '../../api/workflow-test-types.cjs';
 import type {
 	CaseExpectation,
 	NodeExpectation,
@@ -29,8 +32,12 @@ export type Failure = WorkflowTestFailure;
 
 /** What one run (one start, or one trigger check) did. */
 export interface RunView {
-	status: 'success' | 'error';
+	status: 'success' | 'error' | 'waiting';
 	error?: { node?: string; message: string };
+	/** For a run that ends waiting for a request: the node, and the execution. */
+	waiting?: { node: string; execution: string };
+	/** Waits on time the runner moved past in the run. */
+	skips?: WaitSkip[];
 	/** Each node that ran, with every run of it. */
 	nodes: Record<string, NodeRun[]>;
 	/** What each stubbed node a case reads `sent` of would have sent. */
@@ -51,7 +58,7 @@ export function checkRun(expect: RunExpectation, run: RunView, at: string): Fail
 	if (expect.status && expect.status !== run.status)
 		failures.push({
 			at: `${at}.status`,
-			message: `expected ${expect.status}, got ${run.status}${run.error ? ` (${run.error.node ? `node "${run.error.node}": ` : ''}${run.error.message})` : ''}`,
+			message: `expected ${expect.status}, got ${run.status}${run.error ? ` (${run.error.node ? `node "${run.error.node}": ` : ''}${run.error.message})` : ''}${run.waiting ? ` (at "${run.waiting.node}", for a request to its resume URL: a later run's resume sends it)` : ''}`,
 		});
 	if (expect.error) {
 		if (!run.error)

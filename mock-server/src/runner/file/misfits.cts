@@ -3,7 +3,13 @@
  * where it is in the file (load.cts adds the line). Read before anything runs, all in one pass.
  */
 import { formFieldNames } from '../workflow/form.cjs';
-import { FORM_TRIGGER, isChatModel, needsStub, takesRequests } from '../workflow/node-kinds.cjs';
+import {
+	FORM_TRIGGER,
+	isChatModel,
+	needsStub,
+	takesRequests,
+	waitsForRequest,
+} from '../workflow/node-kinds.cjs';
 import type { SubWorkflow } from '../workflow/sub-workflows.cjs';
 import type { Workflow, WorkflowNode } from '../workflow/workflow.cjs';
 import type { RequestSpec, RunExpectation, TestFile } from './schema.cjs';
@@ -29,6 +35,7 @@ export function misfits(
 		...sentWithoutStub(spec),
 		...modelStubsOff(spec, [workflow, ...subWorkflows.map((s) => s.workflow)]),
 		...requestsOff(spec, start),
+		...resumesOff(spec, [workflow, ...subWorkflows.map((s) => s.workflow)]),
 	];
 }
 
@@ -107,7 +114,7 @@ function requestsOff(spec: TestFile, start: WorkflowNode): Misfit[] {
 						message: `the form of "${start.name}" has no field "${name}" (it has: ${form!.join(', ')})`,
 					});
 		}
-		if (requests.length) return;
+		if (requests.length || runs.some((r) => r.resume)) return;
 		const responses: PropertyKey[][] = [
 			...(c.expect?.response ? [['cases', i, 'expect', 'response']] : []),
 			...(c.expect?.everyRun?.response ? [['cases', i, 'expect', 'everyRun', 'response']] : []),
@@ -120,6 +127,39 @@ function requestsOff(spec: TestFile, start: WorkflowNode): Misfit[] {
 				at,
 				message: 'the case sends no request, so there is no answer to check: give it a request',
 			});
+	});
+	return found;
+}
+
+/**
+ * Resumes that cannot be: in the first run (nothing waits yet), beside a start of the workflow
+ * (a run does one or the other), or in a workflow with no node that waits for a request.
+ */
+function resumesOff(spec: TestFile, workflows: Workflow[]): Misfit[] {
+	const found: Misfit[] = [];
+	const waits = workflows.flatMap((w) => w.nodes).filter(waitsForRequest);
+	spec.cases.forEach((c, i) => {
+		(Array.isArray(c.runs) ? c.runs : []).forEach((r, j) => {
+			if (!r.resume) return;
+			const at = ['cases', i, 'runs', j, 'resume'];
+			if (j === 0)
+				found.push({
+					at,
+					message:
+						'the first run has nothing to resume: a resume continues the execution an earlier run left waiting (status: waiting)',
+				});
+			else if (r.request || r.input)
+				found.push({
+					at,
+					message: `a run starts the workflow (${r.request ? 'request' : 'input'}) or resumes a waiting execution (resume), not both: make them two runs`,
+				});
+			else if (!waits.length)
+				found.push({
+					at,
+					message:
+						'no node of the workflow waits for a request (a Wait resuming on a webhook or a form, a Form node, a send-and-wait): there is nothing to resume',
+				});
+		});
 	});
 	return found;
 }

@@ -33,10 +33,25 @@ const fields = z
 /** A duration: seconds, or 30s, 15m, 2h, 1d. */
 const duration = z
 	.union([
-		z.int().min(1),
-		z.string().regex(/^\d+(\.\d+)?\s*(s|m|h|d)$/, 'must be like 30s, 15m, 2h or 1d'),
+		z.int().min(1, 'the clock only moves forward: give a number of seconds of 1 or more'),
+		z
+			.string()
+			.regex(/^[^-]/, 'the clock only moves forward: give how far, like 1d')
+			.regex(/^\d+(\.\d+)?\s*(s|m|h|d)$/, 'must be like 30s, 15m, 2h or 1d'),
 	])
 	.meta({ description: 'Seconds, or a number with s, m, h or d: 90, 30s, 15m, 2h, 1d.' });
+
+/** The instant a case's clock starts at. */
+const instant = z.iso
+	.datetime({
+		offset: true,
+		error:
+			'must be an instant with its time zone, like 2027-03-01T09:00:00Z or 2027-03-01T10:00:00+01:00',
+	})
+	.meta({
+		description:
+			"The instant the case's clock starts at (ISO 8601 with Z or an offset): n8n ($now, Code nodes, the Schedule item, Waits) and the service read it; time runs on from it. Default: this machine's time as the case starts.",
+	});
 
 const sentExpectation = z
 	.strictObject({
@@ -104,10 +119,10 @@ const responseExpectation = z
 
 const runExpectation = z
 	.strictObject({
-		status: z
-			.enum(['success', 'error'])
-			.optional()
-			.meta({ description: "The execution's status." }),
+		status: z.enum(['success', 'error', 'waiting']).optional().meta({
+			description:
+				"The execution's status; waiting: it waits for a request (a Wait on a webhook or a form, a send-and-wait) that a later run's resume sends.",
+		}),
 		error: z
 			.strictObject({
 				node: z.string().min(1).optional().meta({ description: 'The node the run failed at.' }),
@@ -230,7 +245,11 @@ const caseExpectation = runExpectation
 /** A change to the service between runs (or trigger checks). */
 const change = z
 	.union([
-		z.strictObject({ advanceClock: duration }),
+		z.strictObject({
+			advanceClock: duration.meta({
+				description: "Moves the case's clock forward: n8n's and the service's.",
+			}),
+		}),
 		z.strictObject({
 			inboxStatus: z
 				.strictObject({
@@ -346,14 +365,43 @@ const stubs = z.record(z.string(), stub).meta({
 		'Nodes (by name, in the workflow and its sub-workflows) of other services, not run: passThrough, {items} or {model}.',
 });
 
+/** A request to the resume URL of an execution left waiting ($execution.resumeUrl). */
+const resume = z
+	.strictObject({
+		method: z
+			.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'])
+			.optional()
+			.meta({ description: "Default the waiting node's HTTP method (a form's POST)." }),
+		path: z.string().optional().meta({
+			description: "After the resume URL: default the Wait node's webhook suffix, if it has one.",
+		}),
+		query: request.shape.query,
+		headers: request.shape.headers,
+		body: request.shape.body,
+		form: request.shape.form.meta({
+			description:
+				"The waiting form's fields (a Wait on a form, a Form node), by label or field name, as a person fills them in.",
+		}),
+	})
+	.meta({
+		id: 'Resume',
+		description:
+			"Resumes the execution the last run left waiting (status waiting: a Wait on a webhook or a form): a real request to its resume URL, as n8n makes it; expect.response checks n8n's answer, the rest what the execution did after it.",
+	});
+
 const run = z
 	.strictObject({
 		before: z
 			.array(change)
 			.optional()
 			.meta({ description: 'Changes to the service before this run.' }),
+		clock: instant.optional().meta({
+			description:
+				"Moves the case's clock to this instant before this run (after advanceClock): a weekly run on its next Monday, wherever a Wait left the clock. Forward only: an instant the clock has passed fails the case.",
+		}),
 		input: items.optional(),
 		request: request.optional(),
+		resume: resume.optional(),
 		expect: runExpectation.optional(),
 	})
 	.meta({ id: 'Run' });
@@ -386,9 +434,10 @@ const testCase = z
 				description:
 					'How many runs (default 1), or each run with its own changes and expectations.',
 			}),
-		advanceClock: duration
-			.optional()
-			.meta({ description: "Moves the server's clock before each run after the first." }),
+		clock: instant.optional(),
+		advanceClock: duration.optional().meta({
+			description: "Moves the case's clock (n8n's and the service's) before each run after the first.",
+		}),
 		expect: caseExpectation.optional().meta({
 			description:
 				'What the case must show (a case of runs with their own expect may leave it out).',
@@ -411,6 +460,10 @@ export const testFileSchema = z
 		seed: seedSchema
 			.optional()
 			.meta({ description: "The server's seed, applied before every case." }),
+		clock: instant.optional().meta({
+			description:
+				"The instant every case's clock starts at, unless the case gives its own (ISO 8601 with Z or an offset). Default: this machine's time as each case starts.",
+		}),
 		credential: z.string().optional().meta({
 			description:
 				"The Lead Inbox credential's API key: default the seed's first account, else a dev account.",
@@ -445,6 +498,7 @@ export type CaseExpectation = z.output<typeof caseExpectation>;
 export type ServiceExpectation = z.output<typeof serviceExpectation>;
 export type RunSpec = z.output<typeof run>;
 export type RequestSpec = z.output<typeof request>;
+export type ResumeSpec = z.output<typeof resume>;
 export type ResponseExpectation = z.output<typeof responseExpectation>;
 export type SubWorkflowExpectation = z.output<typeof subWorkflowExpectation>;
 

@@ -49,12 +49,15 @@ export interface N8nAppOptions {
 	brokerPort: number;
 	/** More environment (queue mode's database and Redis, say). */
 	env?: Record<string, string>;
+	/** Node.js arguments of the processes `start` and `startProcess` start (the test clock's --require). */
+	nodeArgs?: string[];
 }
 
 export class N8nApp {
 	readonly dir: string;
 	readonly port: number;
 	readonly env: Record<string, string>;
+	private readonly nodeArgs: string[];
 	private readonly processes: N8nProcess[] = [];
 
 	constructor(
@@ -63,6 +66,7 @@ export class N8nApp {
 	) {
 		this.dir = options.dir;
 		this.port = options.port;
+		this.nodeArgs = options.nodeArgs ?? [];
 		mkdirSync(join(this.dir, '.n8n', 'nodes'), { recursive: true });
 		mkdirSync(this.filesDir, { recursive: true });
 		// Not a test runner's environment: n8n keeps its database in memory under NODE_ENV=test.
@@ -258,7 +262,7 @@ export class N8nApp {
 		readyText: string,
 		env: Record<string, string> = {},
 	): Promise<N8nProcess> {
-		const child = spawn(join(this.install.nodeBin, 'node'), [this.install.bin, ...args], {
+		const child = spawn(join(this.install.nodeBin, 'node'), [...this.nodeArgs, this.install.bin, ...args], {
 			env: { ...this.env, N8N_LOG_LEVEL: 'info', ...env },
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});

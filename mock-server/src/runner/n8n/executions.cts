@@ -39,6 +39,7 @@ export interface StoredResultData {
 /** An execution as n8n lists it. */
 export interface ListedExecution {
 	id: string | number;
+	workflowId?: string | number;
 	status?: string;
 	finished?: boolean;
 	mode?: string;
@@ -85,7 +86,11 @@ export function flattedOf(n8nPackage: string): Flatted {
 
 /** Every execution of a workflow n8n has started, finished or not, newest first. */
 export async function executionList(rest: Rest, workflowId: string): Promise<ListedExecution[]> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	return await listed(rest, { workflowId });
+}
+
+async function listed(rest: Rest, by: object): Promise<ListedExecution[]> {
+	const filter = encodeURIComponent(JSON.stringify(by));
 	const list = await rest('GET', `/executions?filter=${filter}&limit=250`);
 	if (list.status !== 200)
 		throw new Error(`n8n did not list the executions: ${JSON.stringify(list.body)}`);
@@ -94,10 +99,18 @@ export async function executionList(rest: Rest, workflowId: string): Promise<Lis
 	return Array.isArray(data) ? data : data.results;
 }
 
+/** Every execution n8n has parked (status waiting), of any workflow. */
+export async function waitingExecutions(rest: Rest): Promise<ListedExecution[]> {
+	return await listed(rest, { status: ['waiting'] });
+}
+
 /** Whether n8n has finished an execution (as executionList lists it). */
 export const finished = (e: ListedExecution): boolean =>
 	['success', 'error', 'crashed', 'canceled'].includes(e.status ?? '') ||
 	(e.finished === true && e.status !== 'running');
+
+/** Whether an execution rests: finished, or parked until a time or a request. */
+export const resting = (e: ListedExecution): boolean => finished(e) || e.status === 'waiting';
 
 export interface Execution {
 	id: string;
@@ -113,6 +126,18 @@ export interface Execution {
 	/** The execution's error message, for a failed one, and its description (the why). */
 	error?: string;
 	errorDescription?: string;
+	/** For an execution n8n parked (status waiting): the node it waits at, and until when. */
+	waiting?: Waiting;
+}
+
+/** Where and until when an execution waits, and what resumes it. */
+export interface Waiting {
+	/** The node, as the execution's own copy of the workflow has it. */
+	node: { name: string; type: string; parameters?: Record<string, unknown> };
+	/** ISO time n8n resumes it by itself (for a wait on a request, n8n's far future or its limit). */
+	until?: string;
+	/** The token n8n 2.40 puts in the resume URL (`signature=`); earlier lines have none. */
+	resumeToken?: string;
 }
 
 /** One execution, with its data read. */
@@ -124,10 +149,17 @@ export async function readExecution(rest: Rest, flatted: Flatted, id: string): P
 			status: string;
 			startedAt: string;
 			stoppedAt?: string | null;
+			waitTill?: string | null;
+			workflowData?: { nodes?: Waiting['node'][] };
 		};
 	};
-	const stored = flatted.parse(full.data.data) as { resultData?: StoredResultData };
+	const stored = flatted.parse(full.data.data) as {
+		resultData?: StoredResultData;
+		resumeToken?: string;
+	};
 	const run = readResultData(stored.resultData, full.data.status);
+	const waitingAt = stored.resultData?.lastNodeExecuted;
+	const node = full.data.workflowData?.nodes?.find((n) => n.name === waitingAt);
 	return {
 		id: String(full.data.id),
 		mode: full.data.mode,
@@ -139,6 +171,15 @@ export async function readExecution(rest: Rest, flatted: Flatted, id: string): P
 		hints: (node) => run.nodes[node]?.[0]?.hints ?? [],
 		error: run.error?.message,
 		errorDescription: run.error?.description,
+		...(full.data.status === 'waiting' && node
+			? {
+					waiting: {
+						node,
+						until: full.data.waitTill ?? undefined,
+						resumeToken: stored.resumeToken,
+					},
+				}
+			: {}),
 	};
 }
 

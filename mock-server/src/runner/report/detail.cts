@@ -34,6 +34,8 @@ export function runDetail(view: RunView): RunDetail {
 	return {
 		status: view.status,
 		...(view.error ? { error: view.error } : {}),
+		...(view.waiting ? { waiting: view.waiting } : {}),
+		...(view.skips?.length ? { skips: view.skips } : {}),
 		nodes: Object.fromEntries(
 			Object.entries(view.nodes).map(([name, runs]) => [name, nodeDetail(runs)]),
 		),
@@ -60,6 +62,10 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /** A run's lines under its case: each node's items per output and the first one, then its sends. */
 function runLines(run: RunDetail, indent: string): string[] {
 	const lines: string[] = [];
+	for (const skip of run.skips ?? [])
+		lines.push(
+			`${indent}"${skip.node}" waited on time: the clock moved from ${skip.from} to ${skip.to} at once`,
+		);
 	for (const [name, node] of Object.entries(run.nodes)) {
 		const counts =
 			node.items.length > 1
@@ -84,7 +90,7 @@ export function detailLines(detail: CaseDetail): string[] {
 	const lines: string[] = [];
 	detail.runs.forEach((run, r) => {
 		lines.push(
-			`      run ${r + 1}: ${run.status}${run.error ? ` at "${run.error.node ?? '?'}": ${run.error.message}` : ''}`,
+			`      run ${r + 1}: ${run.status}${run.error ? ` at "${run.error.node ?? '?'}": ${run.error.message}` : ''}${run.waiting ? ` at "${run.waiting.node}" for a request (execution ${run.waiting.execution})` : ''}`,
 		);
 		lines.push(...runLines(run, '        '));
 	});

@@ -27,6 +27,8 @@ const INSIDE_N8N = new Set(
 		'formTrigger',
 		'extractFromFile',
 		'filter',
+		// A form page n8n serves while the execution waits; a test submits it (a run's resume).
+		'form',
 		'function',
 		'functionItem',
 		'html',
@@ -125,6 +127,28 @@ export const FORM_TRIGGER = 'n8n-nodes-base.formTrigger';
 
 /** Start nodes a case's request calls for real. */
 export const takesRequests = (type: string): boolean => type === WEBHOOK || type === FORM_TRIGGER;
+
+export const WAIT = 'n8n-nodes-base.wait';
+
+interface NodeLike {
+	type: string;
+	parameters?: Record<string, unknown>;
+}
+
+/** A Wait on time alone (After Time Interval, At Specified Time): the runner moves the clock past it. */
+export const waitsOnTime = (node: NodeLike): boolean =>
+	node.type === WAIT &&
+	[undefined, 'timeInterval', 'specificTime'].includes(node.parameters?.resume as string);
+
+/** A node that parks its execution until a request comes: a run's resume sends it. */
+export const waitsForRequest = (node: NodeLike): boolean =>
+	(node.type === WAIT && ['webhook', 'form'].includes(String(node.parameters?.resume))) ||
+	node.type === 'n8n-nodes-base.form' ||
+	node.parameters?.operation === 'sendAndWait';
+
+/** Whether a waiting node is resumed on n8n's form URL (/form-waiting/) rather than its webhook one. */
+export const resumesOnForm = (node: NodeLike): boolean =>
+	node.type === 'n8n-nodes-base.form' || (node.type === WAIT && node.parameters?.resume === 'form');
 
 export const isOwnNode = (type: string): boolean => type.startsWith(OWN_PACKAGE);
 

@@ -1,0 +1,38 @@
+/**
+ * A case's clock: one time for n8n (its processes, through ClockControl) and the case's reference
+ * server, set when the case starts and moved by advanceClock and by the waits the runner skips.
+ */
+import type { MockServer } from '../../api/start.cjs';
+import type { ClockControl } from './clock-control.cjs';
+
+export class CaseClock {
+	constructor(
+		private readonly n8n: ClockControl,
+		private readonly server: MockServer,
+	) {}
+
+	/** The case's time now, in epoch milliseconds. */
+	now(): number {
+		return this.n8n.now();
+	}
+
+	/** Sets n8n's and the server's clock to `ms`; both run on from there. */
+	async set(ms: number): Promise<void> {
+		await this.n8n.set(ms);
+		await this.server.admin.setClock(this.n8n.now());
+	}
+
+	/** Moves the clock forward to `ms`; an instant it has passed is refused, naming `at`. */
+	async moveTo(ms: number, at: string): Promise<void> {
+		const now = this.now();
+		if (ms < now)
+			throw new Error(
+				`${at}: ${new Date(ms).toISOString()} is before the case's time, ${new Date(now).toISOString()}: the clock only moves forward (a Wait or advanceClock moved it there); give a later instant`,
+			);
+		await this.set(ms);
+	}
+
+	async advance(seconds: number): Promise<void> {
+		await this.set(this.now() + seconds * 1000);
+	}
+}

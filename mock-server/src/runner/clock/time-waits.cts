@@ -1,0 +1,69 @@
+/**
+ * Waits on time, passed in the case's time. An execution waiting on time alone (a Wait After Time
+ * Interval or At Specified Time, however long) is moved on at once: the case's clock jumps to the
+ * wait's end and n8n resumes it, as Temporal's test server skips time while a workflow only waits
+ * on a timer. Later nodes read the moved clock. An execution waiting for a request (a Wait on a
+ * webhook or a form, a Form node) is left waiting: its run ends `waiting`, and a later run's
+ * resume sends the request.
+ */
+import type { WorkflowTestWaitSkip as WaitSkip } from '../../api/workflow-test-types.cjs';
+import { type Execution, type Flatted, readExecution, waitingExecutions } from '../n8n/executions.cjs';
+import type { Rest } from '../n8n/rest.cjs';
+import { waitsOnTime } from '../workflow/node-kinds.cjs';
+import type { CaseClock } from './case-clock.cjs';
+import type { ClockControl } from './clock-control.cjs';
+
+export type { WaitSkip };
+
+export class TimeWaits {
+	/** Every wait moved past in the case, in order. */
+	readonly skips: WaitSkip[] = [];
+	/** Executions moved on, with the wait's end: n8n is resuming them. */
+	private readonly moved = new Map<string, string>();
+
+	constructor(
+		private readonly n8n: { rest: Rest; flatted: Flatted; clock: ClockControl },
+		private readonly clock: CaseClock,
+		/** The case's workflows in n8n (the tested one, its sub-workflows). */
+		private readonly workflowIds: () => string[],
+	) {}
+
+	/**
+	 * Moves on the case's executions that wait on time, the earliest wait first (the clock moves
+	 * to its end); whether any is moving on (its run goes on: settling must wait for it).
+	 */
+	async moveOn(): Promise<boolean> {
+		const ids = new Set(this.workflowIds());
+		const waiting = (await waitingExecutions(this.n8n.rest)).filter((e) =>
+			ids.has(String(e.workflowId)),
+		);
+		const onTime: { execution: Execution; until: number }[] = [];
+		for (const listed of waiting) {
+			const execution = await readExecution(this.n8n.rest, this.n8n.flatted, String(listed.id));
+			const { waiting: at } = execution;
+			if (!at?.until || !waitsOnTime(at.node)) continue;
+			// Moved on already: n8n is resuming it.
+			if (this.moved.get(execution.id) === at.until) return true;
+			onTime.push({ execution, until: Date.parse(at.until) });
+		}
+		if (!onTime.length) return false;
+		const from = this.clock.now();
+		const earliest = Math.min(...onTime.map((w) => w.until));
+		if (earliest > from) await this.clock.set(earliest);
+		const due = onTime.filter((w) => w.until <= this.clock.now());
+		for (const { execution, until } of due) {
+			this.moved.set(execution.id, execution.waiting!.until!);
+			this.skips.push({
+				node: execution.waiting!.node.name,
+				execution: execution.id,
+				from: new Date(from).toISOString(),
+				to: new Date(Math.max(until, from)).toISOString(),
+			});
+		}
+		if (!(await this.n8n.clock.resumeDue(due.map((w) => w.execution.id))))
+			throw new Error(
+				"n8n's WaitTracker was not found in n8n's main process, so a Wait cannot be resumed in the test's time",
+			);
+		return true;
+	}
+}
