@@ -20,6 +20,7 @@ import type { SharedScans } from '../api/options.cjs';
 import { type MockServer, startMockServer } from '../api/start.cjs';
 import { ModelScripts } from './ai/script.cjs';
 import { startScriptedModel } from './ai/scripted-model.cjs';
+import { checkClock } from './clock/clock-check.cjs';
 import { ClockControl, PRELOAD } from './clock/clock-control.cjs';
 import type { LoadedTestFile } from './file/load.cjs';
 import { N8nApp } from './n8n/app.cjs';
@@ -182,6 +183,14 @@ export async function startHost(options: {
 		main.child.stdout?.on('data', count);
 		main.child.stderr?.on('data', count);
 		const rest = await app.signInOwner(OWNER);
+		// The test clock proven to reach every reader of "now" in this n8n, before any test.
+		await checkClock({
+			version: options.n8n.version,
+			url: app.url,
+			rest,
+			flatted: app.runDataReader,
+			clock,
+		});
 		// n8n's node descriptions (megabytes): read once, when a case names an output or coverage
 		// is asked for.
 		let types: NodeDescription[] | undefined;

@@ -10,8 +10,13 @@ import type { WorkflowTestWaitSkip as WaitSkip } from '../../api/workflow-test-t
 import { type Execution, type Flatted, readExecution, waitingExecutions } from '../n8n/executions.cjs';
 import type { Rest } from '../n8n/rest.cjs';
 import { waitsOnTime } from '../workflow/node-kinds.cjs';
-import type { CaseClock } from './case-clock.cjs';
 import type { ClockControl } from './clock-control.cjs';
+
+/** A clock the runner moves: a case's (n8n's and the server's), or n8n's alone. */
+interface MovableClock {
+	now(): number;
+	set(ms: number): Promise<void>;
+}
 
 export type { WaitSkip };
 
@@ -23,7 +28,7 @@ export class TimeWaits {
 
 	constructor(
 		private readonly n8n: { rest: Rest; flatted: Flatted; clock: ClockControl },
-		private readonly clock: CaseClock,
+		private readonly clock: MovableClock,
 		/** The case's workflows in n8n (the tested one, its sub-workflows). */
 		private readonly workflowIds: () => string[],
 	) {}
