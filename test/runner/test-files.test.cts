@@ -195,6 +195,51 @@ describe('workflow test files', () => {
 		]);
 	});
 
+	it('refuses a clock that is not an instant, a clock moved backwards, and a resume with nothing to resume', () => {
+		const dir = project({
+			'c.test.yaml': [
+				'workflow: flow.json', // 1
+				'clock: 2027-03-01 09:00', // 2
+				'stubs: { HubSpot: passThrough }', // 3
+				'cases:', // 4
+				'  - name: a local time is no instant', // 5
+				'    clock: 2027-03-01T09:00:00', // 6
+				'    advanceClock: -1d', // 7
+				'    runs:', // 8
+				'      - before: [{ advanceClock: -3600 }]', // 9
+				'      - clock: 2027-03-32T09:00:00Z', // 10
+				'',
+			].join('\n'),
+		});
+		const instant =
+			'must be an instant with its time zone, like 2027-03-01T09:00:00Z or 2027-03-01T10:00:00+01:00';
+		expect(problemsOf(dir, 'c.test.yaml').sort()).toEqual([
+			`c.test.yaml:10: cases.0.runs.1.clock: ${instant}`,
+			`c.test.yaml:2: clock: ${instant}`,
+			`c.test.yaml:6: cases.0.clock: ${instant}`,
+			'c.test.yaml:7: cases.0.advanceClock: the clock only moves forward: give how far, like 1d',
+			'c.test.yaml:9: cases.0.runs.0.before.0.advanceClock: the clock only moves forward: give a number of seconds of 1 or more',
+		]);
+		const resumes = project({
+			'r.test.yaml': [
+				'workflow: flow.json', // 1
+				'stubs: { HubSpot: passThrough }', // 2
+				'cases:', // 3
+				'  - name: resumes where nothing waits', // 4
+				'    runs:', // 5
+				'      - resume: { body: { approved: true } }', // 6
+				'      - { input: [{}], resume: {} }', // 7
+				'      - resume: {}', // 8
+				'',
+			].join('\n'),
+		});
+		expect(problemsOf(resumes, 'r.test.yaml')).toEqual([
+			'r.test.yaml:6: cases.0.runs.0.resume: the first run has nothing to resume: a resume continues the execution an earlier run left waiting (status: waiting)',
+			'r.test.yaml:7: cases.0.runs.1.resume: a run starts the workflow (input) or resumes a waiting execution (resume), not both: make them two runs',
+			'r.test.yaml:8: cases.0.runs.2.resume: no node of the workflow waits for a request (a Wait resuming on a webhook or a form, a Form node, a send-and-wait): there is nothing to resume',
+		]);
+	});
+
 	it('refuses a model script on a node that is not a chat model, and a turn calling a tool the workflow lacks', () => {
 		const dir = project({
 			'm.test.yaml': [

@@ -34,10 +34,12 @@ const fields = z
 const duration = z
 	.union([
 		z.int().min(1, 'the clock only moves forward: give a number of seconds of 1 or more'),
-		z
-			.string()
-			.regex(/^[^-]/, 'the clock only moves forward: give how far, like 1d')
-			.regex(/^\d+(\.\d+)?\s*(s|m|h|d)$/, 'must be like 30s, 15m, 2h or 1d'),
+		z.string().regex(/^\d+(\.\d+)?\s*(s|m|h|d)$/, {
+			error: (issue) =>
+				String(issue.input).trim().startsWith('-')
+					? 'the clock only moves forward: give how far, like 1d'
+					: 'must be like 30s, 15m, 2h or 1d',
+		}),
 	])
 	.meta({ description: 'Seconds, or a number with s, m, h or d: 90, 30s, 15m, 2h, 1d.' });
 
