@@ -1,0 +1,94 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadTestFile } from '../mock-server/src/runner/file/load.cjs';
+import { runCase } from '../mock-server/src/runner/run-case.cjs';
+import { openSession, startHost } from '../mock-server/src/runner/session.cjs';
+import { ALL_LINES, installOf } from '../test/e2e/n8n-app.cjs';
+import { memoryOf } from './support.cjs';
+
+/**
+ * What a Wait of three days costs a case: the follow-up example (examples/follow-up-after-3-days:
+ * Fetch Leads, Set, Gmail stubbed, Wait 3 days, Code, If, Gmail stubbed) as it is, and the same
+ * workflow with its Wait taken out (Send first email wired straight to the Code node), one case
+ * each on a fixed clock. Both on one warm n8n, alternated so drift falls on both; the median of
+ * each, their difference (the target: at most 1 s), and the n8n's peak RSS.
+ */
+const ROOT = join(__dirname, '..');
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+const LINES = (process.env.BENCH_N8N_LINES ?? '2.40.7,2.8.4,1.123.81').split(',');
+const EXAMPLE = join(ROOT, 'examples', 'follow-up-after-3-days.json');
+
+/** The example without its Wait: the node before it wired to the node after it. */
+function withoutTheWait(): object {
+	const workflow = JSON.parse(readFileSync(EXAMPLE, 'utf8')) as {
+		nodes: { name: string }[];
+		connections: Record<string, { main: { node: string }[][] }>;
+	};
+	workflow.nodes = workflow.nodes.filter((n) => n.name !== 'Wait 3 days');
+	workflow.connections['Send first email'] = workflow.connections['Wait 3 days'];
+	delete workflow.connections['Wait 3 days'];
+	return workflow;
+}
+
+const file = (workflow: string) => ({
+	workflow,
+	clock: '2027-03-01T09:00:00Z',
+	seed: { accounts: [{ apiKey: 'lik_bench_waits_0001', credits: 1_000_000 }] },
+	stubs: { 'Send first email': 'passThrough', 'Send follow-up': 'passThrough' },
+	cases: [{ name: 'one run', expect: { status: 'success', nodes: { 'Fetch Leads': { items: 5 } } } }],
+});
+
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export async function benchWaits(): Promise<void> {
+	console.log(
+		`\nA Wait of 3 days: the follow-up example with and without its Wait (median of ${RUNS} each)`,
+	);
+	for (const version of LINES) {
+		const line = ALL_LINES.find((l) => l.version === version)!;
+		const dir = mkdtempSync(join(tmpdir(), 'bench-waits-'));
+		writeFileSync(join(dir, 'without.json'), JSON.stringify(withoutTheWait()));
+		writeFileSync(join(dir, 'with.test.json'), JSON.stringify(file(EXAMPLE)));
+		writeFileSync(join(dir, 'without.test.json'), JSON.stringify(file('without.json')));
+		const loaded = ['without', 'with'].map((name) =>
+			loadTestFile(join(dir, `${name}.test.json`), dir),
+		);
+		const host = await startHost({
+			n8n: installOf(line),
+			nodes: { folder: ROOT },
+			dir: join(dir, 'n8n'),
+			progress: () => undefined,
+		});
+		const sessions = await Promise.all(loaded.map((l) => openSession(l, host)));
+		try {
+			const times: [number[], number[]] = [[], []];
+			// One of each first: n8n compiles and caches on a workflow's first runs.
+			for (let i = -1; i < RUNS; i++)
+				for (const c of [0, 1] as const) {
+					const started = performance.now();
+					const result = await runCase(sessions[c], loaded[c], loaded[c].spec.cases[0]);
+					if (!result.passed) throw new Error(JSON.stringify(result.failures));
+					if (i >= 0) times[c].push(performance.now() - started);
+				}
+			const [without, withIt] = times.map(median);
+			console.log(
+				`  n8n ${version}: without the Wait ${(without / 1000).toFixed(3)} s/case, with a Wait of 3 days ${(withIt / 1000).toFixed(3)} s/case: ${withIt >= without ? '+' : ''}${((withIt - without) / 1000).toFixed(3)} s; n8n peak RSS ${memoryOf(host.app.pid!).peakMB} MB`,
+			);
+		} finally {
+			await Promise.all(sessions.map((s) => s.close()));
+			await host.close();
+			rmSync(dir, { recursive: true, force: true });
+		}
+	}
+}
+
+if (require.main === module)
+	void benchWaits().then(
+		() => process.exit(0),
+		(error: unknown) => {
+			console.error(error);
+			process.exit(1);
+		},
+	);
