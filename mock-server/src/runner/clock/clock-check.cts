@@ -1,7 +1,7 @@
 /**
  * Proof, each time the runner starts an n8n, that the test clock reaches every reader of "now" the
  * runner claims it does: an expression's $now and $today (n8n's expression engine of that line),
- * a Code node's Date.now(), new Date() and DateTime.now() (n8n's task runner, or 1.x's sandbox),
+ * the Date & Time node's current date, a Code node's Date.now(), new Date() and DateTime.now() (n8n's task runner, or 1.x's sandbox),
  * and a Wait of three days, passed at once, after which a Code node reads three days later. A
  * reader left on this machine's time fails the start, naming it: a test must never pass or fail
  * on the day it runs.
@@ -16,6 +16,14 @@ const CHECK_AT = Date.parse('2031-05-06T07:08:09Z');
 const DAY = 86_400_000;
 /** How far a reading may be past the instant set: the seconds the check itself takes, and more. */
 const SLACK_MS = 10 * 60_000;
+
+/** The readers of the check workflow, as a failure names them. */
+const READERS: Record<string, string> = {
+	Expression: 'an expression',
+	'Date & Time': 'the Date & Time node',
+	Code: 'a Code node',
+	'After the wait': 'a Code node after a Wait of 3 days',
+};
 
 const READ_IN_CODE =
 	'return [{ json: { "Date.now()": Date.now(), "new Date()": new Date().getTime(), "DateTime.now()": DateTime.now().toMillis() } }];';
@@ -51,6 +59,13 @@ function checkWorkflow(path: string) {
 				},
 			},
 			{
+				name: 'Date & Time',
+				type: 'n8n-nodes-base.dateTime',
+				typeVersion: 2,
+				position: at(300),
+				parameters: { operation: 'getCurrentDate', outputFieldName: 'current date', options: {} },
+			},
+			{
 				name: 'Code',
 				type: 'n8n-nodes-base.code',
 				typeVersion: 2,
@@ -76,7 +91,8 @@ function checkWorkflow(path: string) {
 		connections: Object.fromEntries(
 			[
 				['Start', 'Expression'],
-				['Expression', 'Code'],
+				['Expression', 'Date & Time'],
+				['Date & Time', 'Code'],
 				['Code', 'Wait'],
 				['Wait', 'After the wait'],
 			].map(([from, to]) => [from, { main: [[{ node: to, type: 'main', index: 0 }]] }]),
@@ -135,18 +151,20 @@ export async function checkClock(n8n: {
 		const expect = (node: string, at: number, fields: Record<string, unknown>) => {
 			for (const [reader, value] of Object.entries(fields)) {
 				const day = reader === '$today' ? Math.floor(at / DAY) * DAY : undefined;
+				const read = typeof value === 'string' ? Date.parse(value) : value;
 				const ok =
-					typeof value === 'number' &&
-					(day !== undefined ? value === day : value >= at && value < at + SLACK_MS);
+					typeof read === 'number' &&
+					(day !== undefined ? read === day : read >= at && read < at + SLACK_MS);
 				if (!ok)
 					off.push(
-						`${node === 'Expression' ? 'an expression' : `a Code node${node === 'Code' ? '' : ' after a Wait of 3 days'}`}'s ${reader} (read ${typeof value === 'number' ? new Date(value).toISOString() : JSON.stringify(value)}, the clock was ${new Date(day ?? at).toISOString()})`,
+						`${READERS[node]}'s ${reader} (read ${typeof read === 'number' && !Number.isNaN(read) ? new Date(read).toISOString() : JSON.stringify(value)}, the clock was ${new Date(day ?? at).toISOString()})`,
 					);
 			}
 		};
 		if (execution.status !== 'success')
 			throw new Error(`the clock check failed in n8n: ${execution.error ?? execution.status}`);
 		expect('Expression', CHECK_AT, read('Expression'));
+		expect('Date & Time', CHECK_AT, { 'current date': read('Date & Time')['current date'] });
 		expect('Code', CHECK_AT, read('Code'));
 		expect('After the wait', CHECK_AT + 3 * DAY, read('After the wait'));
 		const main = await clock.connected('main');
