@@ -35,6 +35,8 @@ interface Breakage {
 	name: string;
 	test: string;
 	change(workflow: any, test: string): { workflow: any; test: string };
+	/** Where the workflow and its test file are: the project (default) or examples/. */
+	in?: 'examples';
 	/** A breakage inside a sub-workflow: its export (in workflows/), changed. */
 	sub?: { file: string; change(workflow: any): any };
 	/** The case that must fail, and the start of the failed expectation's line. */
@@ -52,6 +54,9 @@ const node = (workflow: any, name: string) => workflow.nodes.find((n: any) => n.
 const assignment = (workflow: any, nodeName: string, field: string) =>
 	node(workflow, nodeName).parameters.assignments.assignments.find((a: any) => a.name === field);
 const MORNING = "a morning's pull sends new dentists with a Meta pixel to HubSpot";
+const FOLLOW_UP = 'the follow-up goes out three days after the first email, naming its day';
+const WEEKLY =
+	"run a week apart, each Monday's pull is dated that Monday, in its Schedule item and $now";
 
 const BREAKAGES: Breakage[] = [
 	{
@@ -175,6 +180,64 @@ const BREAKAGES: Breakage[] = [
 			at: 'runs.1.expect.nodes.Alert text.items',
 		},
 	},
+	// Time: the follow-up example, on its fixed clock, and the approval resumed by a request.
+	{
+		name: 'wait-of-2-days',
+		test: 'follow-up-after-3-days',
+		in: 'examples',
+		change: (w, t) => ((node(w, 'Wait 3 days').parameters.amount = 2), { workflow: w, test: t }),
+		failing: {
+			case: FOLLOW_UP,
+			at: 'expect.nodes.Days since first email.every.daysWaited',
+			says: /expected every item to have daysWaited = 3; item 1 of 5 has 2 /,
+		},
+	},
+	{
+		// The follow-up dated from the clock now instead of from the node that stamped the first email.
+		name: 'date-taken-from-the-wrong-node',
+		test: 'follow-up-after-3-days',
+		in: 'examples',
+		change: (w, t) => (
+			(node(w, 'Send follow-up').parameters.subject =
+				'=Following up: my email of {{ $now.toISODate() }}'),
+			{ workflow: w, test: t }
+		),
+		failing: {
+			case: FOLLOW_UP,
+			at: 'expect.nodes.Send follow-up.sent.every.subject',
+			says: /"Following up: my email of 2027-03-04"/,
+		},
+	},
+	{
+		name: 'last-weeks-date',
+		test: 'follow-up-after-3-days',
+		in: 'examples',
+		change: (w, t) => (
+			(assignment(w, 'Stamp the first email', 'week').value =
+				"={{ $now.minus({ weeks: 1 }).startOf('week').toISODate() }}"),
+			{ workflow: w, test: t }
+		),
+		failing: {
+			case: WEEKLY,
+			at: 'runs.0.expect.nodes.Stamp the first email.every.week',
+			says: /"2027-02-22"/,
+		},
+	},
+	{
+		// The approval read from the wrong field: the resume's body is under body.
+		name: 'approval-read-from-the-wrong-field',
+		test: 'lead-approval',
+		change: (w, t) => (
+			(node(w, 'Approved?').parameters.conditions.conditions[0].leftValue =
+				'={{ $json.approved }}'),
+			{ workflow: w, test: t }
+		),
+		failing: {
+			case: 'a lead request waits for approval, and the approval two hours later fetches the leads',
+			at: 'runs.1.expect.response.body',
+			says: /"declined"/,
+		},
+	},
 ];
 
 describe('lead-inbox-mock-server test, in a user project', () => {
@@ -224,10 +287,12 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 		// The broken workflows, each with its test file, in a folder of their own.
 		mkdirSync(join(project, 'broken'));
 		for (const b of BREAKAGES) {
-			const workflow = JSON.parse(
-				readFileSync(join(PROJECT, 'workflows', `${b.test}.json`), 'utf8'),
-			);
-			const test = readFileSync(join(PROJECT, 'tests', `${b.test}.test.yaml`), 'utf8').replace(
+			const [workflows, tests] =
+				b.in === 'examples'
+					? [join(ROOT, 'examples'), join(ROOT, 'examples', 'workflow-tests')]
+					: [join(PROJECT, 'workflows'), join(PROJECT, 'tests')];
+			const workflow = JSON.parse(readFileSync(join(workflows, `${b.test}.json`), 'utf8'));
+			const test = readFileSync(join(tests, `${b.test}.test.yaml`), 'utf8').replace(
 				/^workflow: .*$/m,
 				`workflow: ./${b.name}.json`,
 			);
@@ -304,6 +369,17 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 						'the agent is told Max Credits per Run refused the search, and nothing was sent',
 					])
 						expect(outcome.stdout).toContain(`\u2713 tests/${file}.test.yaml \u203a ${told}`);
+				// Time: a Wait of 3 days passed at once on the case's clock, said by --show; a Wait
+				// for a request resumed by the next run's request.
+				expect(outcome.stdout).toContain(
+					`follow-up-after-3-days.test.yaml \u203a ${FOLLOW_UP} (`,
+				);
+				expect(outcome.stdout).toMatch(
+					/"Wait 3 days" waited on time: the clock moved from 2027-03-01T09:00:\S+ to 2027-03-04T09:00:\S+ at once/,
+				);
+				expect(outcome.stdout).toContain(
+					'\u2713 tests/lead-approval.test.yaml \u203a a lead request waits for approval, and the approval two hours later fetches the leads',
+				);
 				// A workflow's error workflow runs when a run fails, and is checked.
 				expect(outcome.stdout).toContain(
 					'\u2713 tests/morning-pull-with-alert.test.yaml \u203a the lead search is down, and the error workflow alerts the team naming the node and why',
