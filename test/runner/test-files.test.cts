@@ -195,7 +195,7 @@ describe('workflow test files', () => {
 		]);
 	});
 
-	it('refuses a clock that is not an instant, a clock moved backwards, and a resume with nothing to resume', () => {
+	it('refuses a clock that is not an instant, a clock moved backwards, a resume with nothing to resume and a field the waiting form lacks', () => {
 		const dir = project({
 			'c.test.yaml': [
 				'workflow: flow.json', // 1
@@ -237,6 +237,23 @@ describe('workflow test files', () => {
 			'r.test.yaml:6: cases.0.runs.0.resume: the first run has nothing to resume: a resume continues the execution an earlier run left waiting (status: waiting)',
 			'r.test.yaml:7: cases.0.runs.1.resume: a run starts the workflow (input) or resumes a waiting execution (resume), not both: make them two runs',
 			'r.test.yaml:8: cases.0.runs.2.resume: no node of the workflow waits for a request (a Wait resuming on a webhook or a form, a Form node, a send-and-wait): there is nothing to resume',
+		]);
+		// A form's fields, checked against the form that waits for them.
+		const form = join(ROOT, 'test', 'workflow-tests', 'project', 'workflows', 'approval-by-form.json');
+		writeFileSync(
+			join(resumes, 'f.test.yaml'),
+			[
+				`workflow: ${form}`, // 1
+				'cases:', // 2
+				'  - name: a field the form lacks', // 3
+				'    runs:', // 4
+				'      - {}', // 5
+				"      - resume: { form: { Decison: 'yes' } }", // 6
+				'',
+			].join('\n'),
+		);
+		expect(problemsOf(resumes, 'f.test.yaml')).toEqual([
+			'f.test.yaml:6: cases.0.runs.1.resume.form.Decison: the form of "Approve the leads" has no field "Decison" (it has: Decision)',
 		]);
 	});
 

@@ -7,6 +7,7 @@ import {
 	FORM_TRIGGER,
 	isChatModel,
 	needsStub,
+	resumesOnForm,
 	takesRequests,
 	waitsForRequest,
 } from '../workflow/node-kinds.cjs';
@@ -159,6 +160,22 @@ function resumesOff(spec: TestFile, workflows: Workflow[]): Misfit[] {
 					message:
 						'no node of the workflow waits for a request (a Wait resuming on a webhook or a form, a Form node, a send-and-wait): there is nothing to resume',
 				});
+			else if (r.resume.form) {
+				const forms = waits.filter(resumesOnForm);
+				const names = forms.flatMap(formFieldNames);
+				if (!forms.length)
+					found.push({
+						at: [...at, 'form'],
+						message: `no node of the workflow waits on a form ("${waits[0].name}" waits on a webhook): send what it takes as body`,
+					});
+				else
+					for (const name of Object.keys(r.resume.form))
+						if (!names.includes(name))
+							found.push({
+								at: [...at, 'form', name],
+								message: `the form of "${forms[0].name}" has no field "${name}" (it has: ${names.join(', ')})`,
+							});
+			}
 		});
 	});
 	return found;
