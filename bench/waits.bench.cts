@@ -36,7 +36,9 @@ const file = (workflow: string) => ({
 	clock: '2027-03-01T09:00:00Z',
 	seed: { accounts: [{ apiKey: 'lik_bench_waits_0001', credits: 1_000_000 }] },
 	stubs: { 'Send first email': 'passThrough', 'Send follow-up': 'passThrough' },
-	cases: [{ name: 'one run', expect: { status: 'success', nodes: { 'Fetch Leads': { items: 5 } } } }],
+	cases: [
+		{ name: 'one run', expect: { status: 'success', nodes: { 'Fetch Leads': { items: 5 } } } },
+	],
 });
 
 const median = (values: number[]) =>

@@ -371,9 +371,7 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 						expect(outcome.stdout).toContain(`\u2713 tests/${file}.test.yaml \u203a ${told}`);
 				// Time: a Wait of 3 days passed at once on the case's clock, said by --show; a Wait
 				// for a request resumed by the next run's request.
-				expect(outcome.stdout).toContain(
-					`follow-up-after-3-days.test.yaml \u203a ${FOLLOW_UP} (`,
-				);
+				expect(outcome.stdout).toContain(`follow-up-after-3-days.test.yaml \u203a ${FOLLOW_UP} (`);
 				expect(outcome.stdout).toMatch(
 					/"Wait 3 days" waited on time: the clock moved from 2027-03-01T09:00:\S+ to 2027-03-04T09:00:\S+ at once/,
 				);

@@ -239,7 +239,14 @@ describe('workflow test files', () => {
 			'r.test.yaml:8: cases.0.runs.2.resume: no node of the workflow waits for a request (a Wait resuming on a webhook or a form, a Form node, a send-and-wait): there is nothing to resume',
 		]);
 		// A form's fields, checked against the form that waits for them.
-		const form = join(ROOT, 'test', 'workflow-tests', 'project', 'workflows', 'approval-by-form.json');
+		const form = join(
+			ROOT,
+			'test',
+			'workflow-tests',
+			'project',
+			'workflows',
+			'approval-by-form.json',
+		);
 		writeFileSync(
 			join(resumes, 'f.test.yaml'),
 			[

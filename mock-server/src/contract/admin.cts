@@ -303,7 +303,7 @@ export const clockRequest = z
 			.meta({ description: 'Seconds to move the clock forward.' }),
 		now: z.iso.datetime({ offset: true }).optional().meta({
 			description:
-				'Sets the clock to this instant (ISO 8601 with Z or an offset; earlier than this machine\'s time too), before advanceSeconds: time runs on from it (stands, if frozen). The workflow test runner sets each case\'s clock so.',
+				"Sets the clock to this instant (ISO 8601 with Z or an offset; earlier than this machine's time too), before advanceSeconds: time runs on from it (stands, if frozen). The workflow test runner sets each case's clock so.",
 		}),
 		frozen: z.boolean().optional().meta({
 			description:

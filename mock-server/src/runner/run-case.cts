@@ -481,7 +481,9 @@ async function settled(
 
 /** How many times each node of an execution has run so far. */
 const runCounts = (execution: Execution): Record<string, number> =>
-	Object.fromEntries(Object.entries(execution.run.nodes).map(([node, runs]) => [node, runs.length]));
+	Object.fromEntries(
+		Object.entries(execution.run.nodes).map(([node, runs]) => [node, runs.length]),
+	);
 
 const totalRuns = (execution: Execution): number =>
 	Object.values(runCounts(execution)).reduce((a, b) => a + b, 0);
@@ -506,7 +508,8 @@ async function resumeRun(workflow: Published, resume: ResumeSpec): Promise<RunVi
 		`${workflow.session.app.url}/${form ? 'form-waiting' : 'webhook-waiting'}/${execution.id}${resumeToken || !suffix ? '' : `/${suffix}`}`,
 	);
 	// n8n 2.40 reads its token, and a suffix after it, from the signature parameter.
-	if (resumeToken) url.searchParams.set('signature', suffix ? `${resumeToken}/${suffix}` : resumeToken);
+	if (resumeToken)
+		url.searchParams.set('signature', suffix ? `${resumeToken}/${suffix}` : resumeToken);
 	for (const [key, value] of Object.entries(resume.query ?? {})) url.searchParams.set(key, value);
 	const method = resume.method ?? (form ? 'POST' : text(node.parameters?.httpMethod) || 'GET');
 	const response = await responseOf(

@@ -7,7 +7,12 @@
  * resume sends the request.
  */
 import type { WorkflowTestWaitSkip as WaitSkip } from '../../api/workflow-test-types.cjs';
-import { type Execution, type Flatted, readExecution, waitingExecutions } from '../n8n/executions.cjs';
+import {
+	type Execution,
+	type Flatted,
+	readExecution,
+	waitingExecutions,
+} from '../n8n/executions.cjs';
 import type { Rest } from '../n8n/rest.cjs';
 import { waitsOnTime } from '../workflow/node-kinds.cjs';
 import type { ClockControl } from './clock-control.cjs';

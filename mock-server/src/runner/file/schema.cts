@@ -438,7 +438,8 @@ const testCase = z
 			}),
 		clock: instant.optional(),
 		advanceClock: duration.optional().meta({
-			description: "Moves the case's clock (n8n's and the service's) before each run after the first.",
+			description:
+				"Moves the case's clock (n8n's and the service's) before each run after the first.",
 		}),
 		expect: caseExpectation.optional().meta({
 			description:

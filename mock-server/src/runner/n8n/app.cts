@@ -262,10 +262,14 @@ export class N8nApp {
 		readyText: string,
 		env: Record<string, string> = {},
 	): Promise<N8nProcess> {
-		const child = spawn(join(this.install.nodeBin, 'node'), [...this.nodeArgs, this.install.bin, ...args], {
-			env: { ...this.env, N8N_LOG_LEVEL: 'info', ...env },
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
+		const child = spawn(
+			join(this.install.nodeBin, 'node'),
+			[...this.nodeArgs, this.install.bin, ...args],
+			{
+				env: { ...this.env, N8N_LOG_LEVEL: 'info', ...env },
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
 		const handle: N8nProcess = { child, log: '' };
 		this.processes.push(handle);
 		const exited = new Promise<never>((_, reject) =>
