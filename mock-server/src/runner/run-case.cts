@@ -455,6 +455,7 @@ async function settled(
 		(e.status === 'waiting' &&
 			totalRuns(await readExecution(session.rest, session.app.runDataReader, resumed!.id)) >
 				resumed!.runs);
+	let executions: Execution[] = [];
 	await until(
 		async () => {
 			fresh = (await executionList(session.rest, workflow.id)).filter(
@@ -464,14 +465,16 @@ async function settled(
 			if (fresh.length < expected + (resumed ? 1 : 0)) return false;
 			if (!fresh.every((e) => (e === again ? true : resting(e)))) return false;
 			if (again && !(await restingAgain(again))) return false;
-			return !(await workflow.waits.moveOn());
+			if (await workflow.waits.moveOn()) return false;
+			// Read as listed: one n8n resumed meanwhile is waited for (a list can be a moment behind).
+			executions = await Promise.all(
+				fresh.map((e) => readExecution(session.rest, session.app.runDataReader, String(e.id))),
+			);
+			return executions.every((e) => resting({ id: e.id, status: e.status }));
 		},
 		RUN_TIMEOUT_MS,
 		`the run of workflow ${workflow.id} to end in n8n`,
 		100,
-	);
-	const executions = await Promise.all(
-		fresh.map((e) => readExecution(session.rest, session.app.runDataReader, String(e.id))),
 	);
 	executions.forEach((e) => seen.add(e.id));
 	const waiting = executions.filter((e) => e.waiting).pop();

@@ -51,9 +51,10 @@ export class TimeWaits {
 		for (const listed of waiting) {
 			const execution = await readExecution(this.n8n.rest, this.n8n.flatted, String(listed.id));
 			const { waiting: at } = execution;
+			// Moved on already: n8n is resuming it (it clears the wait's end before the status).
+			const movedTo = this.moved.get(execution.id);
+			if (movedTo !== undefined && (!at?.until || at.until === movedTo)) return true;
 			if (!at?.until || !waitsOnTime(at.node)) continue;
-			// Moved on already: n8n is resuming it.
-			if (this.moved.get(execution.id) === at.until) return true;
 			onTime.push({ execution, until: Date.parse(at.until) });
 		}
 		if (!onTime.length) return false;
