@@ -5,7 +5,7 @@ import { loadTestFile } from '../mock-server/src/runner/file/load.cjs';
 import { runCase } from '../mock-server/src/runner/run-case.cjs';
 import { openSession, startHost } from '../mock-server/src/runner/session.cjs';
 import { ALL_LINES, installOf } from '../test/e2e/n8n-app.cjs';
-import { memoryOf } from './support.cjs';
+import { median, memoryOf } from './support.cjs';
 
 /**
  * What a Wait of three days costs a case: the follow-up example (examples/follow-up-after-3-days:
@@ -40,9 +40,6 @@ const file = (workflow: string) => ({
 		{ name: 'one run', expect: { status: 'success', nodes: { 'Fetch Leads': { items: 5 } } } },
 	],
 });
-
-const median = (values: number[]) =>
-	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export async function benchWaits(): Promise<void> {
 	console.log(

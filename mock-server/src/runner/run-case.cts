@@ -465,7 +465,9 @@ async function settled(
 			if (fresh.length < expected + (resumed ? 1 : 0)) return false;
 			if (!fresh.every((e) => (e === again ? true : resting(e)))) return false;
 			if (again && !(await restingAgain(again))) return false;
-			if (await workflow.waits.moveOn()) return false;
+			// Only a waiting execution (a parent waits on its sub-workflow too) can need moving on.
+			if (fresh.some((e) => e.status === 'waiting') && (await workflow.waits.moveOn()))
+				return false;
 			// Read as listed: one n8n resumed meanwhile is waited for (a list can be a moment behind).
 			executions = await Promise.all(
 				fresh.map((e) => readExecution(session.rest, session.app.runDataReader, String(e.id))),
