@@ -135,10 +135,11 @@ export async function startHost(options: {
 }): Promise<N8nHost> {
 	mkdirSync(options.dir, { recursive: true });
 	const clock = await ClockControl.start(options.dir);
+	const ports = async () => ({ port: await freePort(), brokerPort: await freePort() });
 	const app = new N8nApp(options.n8n, {
 		dir: options.dir,
-		port: await freePort(),
-		brokerPort: await freePort(),
+		...(await ports()),
+		freePorts: ports,
 		nodeArgs: ['--require', PRELOAD],
 		env: {
 			...RUNNER_ENV,

@@ -51,13 +51,33 @@ export interface N8nAppOptions {
 	env?: Record<string, string>;
 	/** Node.js arguments of the processes `start` and `startProcess` start (the test clock's --require). */
 	nodeArgs?: string[];
+	/**
+	 * Chooses other free ports when n8n finds one of its ports taken as it starts: a port found
+	 * free can be taken by any process before n8n binds it (the kernel hands the same range to
+	 * outgoing connections), and n8n then exits. Without it, `start` fails.
+	 */
+	freePorts?: () => Promise<{ port: number; brokerPort: number }>;
+}
+
+/** What n8n logs before it exits when its port or its task broker's is taken (every line). */
+const PORT_TAKEN = /port \d+ is already in use/;
+/** Starts tried with other ports before `start` gives up. */
+const PORT_ATTEMPTS = 5;
+
+function portEnv(port: number, brokerPort: number): Record<string, string> {
+	return {
+		N8N_PORT: String(port),
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+	};
 }
 
 export class N8nApp {
 	readonly dir: string;
-	readonly port: number;
+	private _port: number;
 	readonly env: Record<string, string>;
 	private readonly nodeArgs: string[];
+	private readonly freePorts?: N8nAppOptions['freePorts'];
 	private readonly processes: N8nProcess[] = [];
 
 	constructor(
@@ -65,8 +85,9 @@ export class N8nApp {
 		options: N8nAppOptions,
 	) {
 		this.dir = options.dir;
-		this.port = options.port;
+		this._port = options.port;
 		this.nodeArgs = options.nodeArgs ?? [];
+		this.freePorts = options.freePorts;
 		mkdirSync(join(this.dir, '.n8n', 'nodes'), { recursive: true });
 		mkdirSync(this.filesDir, { recursive: true });
 		// Not a test runner's environment: n8n keeps its database in memory under NODE_ENV=test.
@@ -81,11 +102,9 @@ export class N8nApp {
 			PATH: `${install.nodeBin}:${process.env.PATH}`,
 			N8N_USER_FOLDER: this.dir,
 			N8N_ENCRYPTION_KEY: 'lead-inbox-runner-encryption-key-0001',
-			N8N_PORT: String(options.port),
-			N8N_RUNNERS_BROKER_PORT: String(options.brokerPort),
+			...portEnv(options.port, options.brokerPort),
 			N8N_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_HOST: '127.0.0.1',
-			WEBHOOK_URL: `http://127.0.0.1:${options.port}/`,
 			N8N_DIAGNOSTICS_ENABLED: 'false',
 			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 			N8N_TEMPLATES_ENABLED: 'false',
@@ -105,6 +124,11 @@ export class N8nApp {
 
 	get version(): string {
 		return this.install.version;
+	}
+
+	/** The main process's port (another than the one given if `freePorts` chose again). */
+	get port(): number {
+		return this._port;
 	}
 
 	/** Whether the main process has ended (n8n crashed, or was stopped). */
@@ -248,9 +272,23 @@ export class N8nApp {
 		};
 	}
 
-	/** Starts the app (editor and REST API) and resolves once the editor is accessible. */
+	/**
+	 * Starts the app (editor and REST API) and resolves once the editor is accessible; on other
+	 * ports if one was taken meanwhile and `freePorts` can choose again.
+	 */
 	async start(env: Record<string, string> = {}): Promise<N8nProcess> {
-		return await this.startProcess(['start'], 'Editor is now accessible', env);
+		for (let attempt = 1; ; attempt++) {
+			try {
+				return await this.startProcess(['start'], 'Editor is now accessible', env);
+			} catch (error) {
+				const failed = this.processes.pop();
+				if (!this.freePorts || attempt === PORT_ATTEMPTS || !PORT_TAKEN.test(failed?.log ?? ''))
+					throw error;
+				const { port, brokerPort } = await this.freePorts();
+				this._port = port;
+				Object.assign(this.env, portEnv(port, brokerPort));
+			}
+		}
 	}
 
 	/**
