@@ -238,6 +238,20 @@ const BREAKAGES: Breakage[] = [
 			says: /"declined"/,
 		},
 	},
+	{
+		// No answer taken for a yes: a request nobody approved in time fetches leads anyway.
+		name: 'no-answer-taken-for-approval',
+		test: 'lead-approval',
+		change: (w, t) => (
+			(node(w, 'Approved?').parameters.conditions.conditions[0].leftValue =
+				'={{ $json.body.approved !== false }}'),
+			{ workflow: w, test: t }
+		),
+		failing: {
+			case: "a request nobody answers within the Approval's two days expires, and fetches nothing",
+			at: 'runs.1.expect.nodes.Fetch Leads.ran',
+		},
+	},
 ];
 
 describe('lead-inbox-mock-server test, in a user project', () => {

@@ -195,7 +195,7 @@ describe('workflow test files', () => {
 		]);
 	});
 
-	it('refuses a clock that is not an instant, a clock moved backwards, a resume with nothing to resume and a field the waiting form lacks', () => {
+	it('refuses a clock that is not an instant, a clock moved backwards, a resume with nothing to resume, a field the waiting form lacks and a timeout of a wait with no time limit', () => {
 		const dir = project({
 			'c.test.yaml': [
 				'workflow: flow.json', // 1
@@ -230,6 +230,7 @@ describe('workflow test files', () => {
 				'      - resume: { body: { approved: true } }', // 6
 				'      - { input: [{}], resume: {} }', // 7
 				'      - resume: {}', // 8
+				'      - resume: { timeout: true }', // 9
 				'',
 			].join('\n'),
 		});
@@ -237,6 +238,21 @@ describe('workflow test files', () => {
 			'r.test.yaml:6: cases.0.runs.0.resume: the first run has nothing to resume: a resume continues the execution an earlier run left waiting (status: waiting)',
 			'r.test.yaml:7: cases.0.runs.1.resume: a run starts the workflow (input) or resumes a waiting execution (resume), not both: make them two runs',
 			'r.test.yaml:8: cases.0.runs.2.resume: no node of the workflow waits for a request (a Wait resuming on a webhook or a form, a Form node, a send-and-wait): there is nothing to resume',
+			'r.test.yaml:9: cases.0.runs.3.resume.timeout: no node of the workflow waits for a request with a time limit (a Wait on a webhook or a form with Limit Wait Time on): there is nothing to time out',
+		]);
+		writeFileSync(
+			join(resumes, 't.test.yaml'),
+			[
+				'workflow: flow.json', // 1
+				'stubs: { HubSpot: passThrough }', // 2
+				'cases:', // 3
+				'  - name: a timeout that is not', // 4
+				'    runs: [{}, { resume: { timeout: false } }]', // 5
+				'',
+			].join('\n'),
+		);
+		expect(problemsOf(resumes, 't.test.yaml')).toEqual([
+			't.test.yaml:5: cases.0.runs.1.resume.timeout: expected true: leave timeout out to resume by a request',
 		]);
 		// A form's fields, checked against the form that waits for them.
 		const form = join(
@@ -256,11 +272,15 @@ describe('workflow test files', () => {
 				'    runs:', // 4
 				'      - {}', // 5
 				"      - resume: { form: { Decison: 'yes' } }", // 6
+				'      - resume: { timeout: true }', // 7
+				"      - resume: { timeout: true, form: { Decision: 'yes' } }", // 8
 				'',
 			].join('\n'),
 		);
 		expect(problemsOf(resumes, 'f.test.yaml')).toEqual([
 			'f.test.yaml:6: cases.0.runs.1.resume.form.Decison: the form of "Approve the leads" has no field "Decison" (it has: Decision)',
+			'f.test.yaml:7: cases.0.runs.2.resume.timeout: no node that waits for a request has a time limit ("Approve the leads": Limit Wait Time is off): only a request resumes it',
+			"f.test.yaml:8: cases.0.runs.3.resume: a resume sends a request or lets the wait's time limit pass (timeout), not both: leave out form, or timeout",
 		]);
 	});
 

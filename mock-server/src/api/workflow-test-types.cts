@@ -68,6 +68,8 @@ export interface WorkflowTestWaitSkip {
 	/** ISO times: the case's clock before, and the wait's end it moved to. */
 	from: string;
 	to: string;
+	/** A wait for a request whose time limit passed with no request (a run's `resume: { timeout: true }`). */
+	timeLimit?: true;
 }
 
 export interface WorkflowTestRunDetail {

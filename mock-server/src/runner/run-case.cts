@@ -494,9 +494,8 @@ const totalRuns = (execution: Execution): number =>
 	Object.values(runCounts(execution)).reduce((a, b) => a + b, 0);
 
 /**
- * A run that resumes the execution the last run left waiting: the request sent to its resume URL
- * as n8n makes it (`$execution.resumeUrl`, or `resumeFormUrl` for a form; with 2.40's token), and
- * what the execution did after it (its node runs before the wait left out).
+ * A run that resumes the execution the last run left waiting, by a request or by its time limit
+ * passing (timeout), and what the execution did after it (its node runs before the wait left out).
  */
 async function resumeRun(workflow: Published, resume: ResumeSpec): Promise<RunView> {
 	const left = workflow.waiting;
@@ -505,6 +504,29 @@ async function resumeRun(workflow: Published, resume: ResumeSpec): Promise<RunVi
 			'there is nothing to resume: the previous run left no execution waiting for a request (expect it with status: waiting)',
 		);
 	const { execution } = left;
+	let response: RunView['response'];
+	if (resume.timeout) await workflow.waits.passLimit(execution);
+	else response = await sendResume(workflow, execution, resume);
+	const [again] = await settled(workflow, 0, { id: execution.id, runs: totalRuns(execution) });
+	const view = viewOf([again], undefined);
+	// What ran after the resume: each node's runs past those it had when the execution waited.
+	for (const [name, runs] of Object.entries(view.nodes)) {
+		const after = runs.slice(left.runs[name] ?? 0);
+		if (after.length) view.nodes[name] = after;
+		else delete view.nodes[name];
+	}
+	return response ? { ...view, response } : view;
+}
+
+/**
+ * The request to a waiting execution's resume URL as n8n makes it (`$execution.resumeUrl`, or
+ * `resumeFormUrl` for a form; with 2.40's token), and n8n's answer.
+ */
+async function sendResume(
+	workflow: Published,
+	execution: Execution,
+	resume: ResumeSpec,
+): Promise<NonNullable<RunView['response']>> {
 	const { node, resumeToken } = execution.waiting!;
 	const form = resumesOnForm(node);
 	const options = node.parameters?.options as { webhookSuffix?: unknown } | undefined;
@@ -517,18 +539,9 @@ async function resumeRun(workflow: Published, resume: ResumeSpec): Promise<RunVi
 		url.searchParams.set('signature', suffix ? `${resumeToken}/${suffix}` : resumeToken);
 	for (const [key, value] of Object.entries(resume.query ?? {})) url.searchParams.set(key, value);
 	const method = resume.method ?? (form ? 'POST' : text(node.parameters?.httpMethod) || 'GET');
-	const response = await responseOf(
+	return await responseOf(
 		await sendOnce(url.toString(), method, resume, form ? (node as WorkflowNode) : undefined),
 	);
-	const [again] = await settled(workflow, 0, { id: execution.id, runs: totalRuns(execution) });
-	const view = viewOf([again], undefined);
-	// What ran after the resume: each node's runs past those it had when the execution waited.
-	for (const [name, runs] of Object.entries(view.nodes)) {
-		const after = runs.slice(left.runs[name] ?? 0);
-		if (after.length) view.nodes[name] = after;
-		else delete view.nodes[name];
-	}
-	return { ...view, response };
 }
 
 /**

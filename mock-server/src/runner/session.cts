@@ -134,11 +134,13 @@ export async function startHost(options: {
 	progress: (line: string) => void;
 }): Promise<N8nHost> {
 	mkdirSync(options.dir, { recursive: true });
-	const clock = await ClockControl.start(options.dir);
 	const ports = async () => ({ port: await freePort(), brokerPort: await freePort() });
+	const first = await ports();
+	// Nothing between the clock's start and the try below can fail but n8n's folder being made.
+	const clock = await ClockControl.start(options.dir);
 	const app = new N8nApp(options.n8n, {
 		dir: options.dir,
-		...(await ports()),
+		...first,
 		freePorts: ports,
 		nodeArgs: ['--require', PRELOAD],
 		env: {

@@ -55,7 +55,10 @@ export class ClockControl {
 		return control;
 	}
 
-	/** The environment and Node.js arguments that put the clock into n8n's main process. */
+	/**
+	 * The environment telling the preload (loaded with `--require PRELOAD`) where the clock is: its
+	 * socket, and the file a process starting meanwhile reads first.
+	 */
 	get n8nEnv(): Record<string, string> {
 		return { LEAD_INBOX_CLOCK: JSON.stringify({ port: this.port, file: this.file }) };
 	}

@@ -4,7 +4,7 @@
  * wait's end and n8n resumes it, as Temporal's test server skips time while a workflow only waits
  * on a timer. Later nodes read the moved clock. An execution waiting for a request (a Wait on a
  * webhook or a form, a Form node) is left waiting: its run ends `waiting`, and a later run's
- * resume sends the request.
+ * resume sends the request, or lets the wait's time limit pass (timeout).
  */
 import type { WorkflowTestWaitSkip as WaitSkip } from '../../api/workflow-test-types.cjs';
 import {
@@ -71,10 +71,39 @@ export class TimeWaits {
 				to: new Date(Math.max(until, from)).toISOString(),
 			});
 		}
-		if (!(await this.n8n.clock.resumeDue(due.map((w) => w.execution.id))))
+		await this.resume(due.map((w) => w.execution.id));
+		return true;
+	}
+
+	/**
+	 * Lets the time limit of an execution waiting for a request pass: the clock moves to the
+	 * limit's end and n8n resumes the execution as it does when no request comes in time.
+	 */
+	async passLimit(execution: Execution): Promise<void> {
+		const { node, until } = execution.waiting!;
+		// n8n parks a wait with no limit until its far future (n8n-workflow's WAIT_INDEFINITELY).
+		if (!until || new Date(until).getUTCFullYear() >= 3000)
+			throw new Error(
+				`"${node.name}" waits for a request with no time limit (Limit Wait Time is off): only a request resumes it`,
+			);
+		const from = this.clock.now();
+		const end = Date.parse(until);
+		if (end > from) await this.clock.set(end);
+		this.moved.set(execution.id, until);
+		this.skips.push({
+			node: node.name,
+			execution: execution.id,
+			from: new Date(from).toISOString(),
+			to: new Date(Math.max(end, from)).toISOString(),
+			timeLimit: true,
+		});
+		await this.resume([execution.id]);
+	}
+
+	private async resume(executionIds: string[]): Promise<void> {
+		if (!(await this.n8n.clock.resumeDue(executionIds)))
 			throw new Error(
 				"n8n's WaitTracker was not found in n8n's main process, so a Wait cannot be resumed in the test's time",
 			);
-		return true;
 	}
 }

@@ -5,6 +5,7 @@
 import { formFieldNames } from '../workflow/form.cjs';
 import {
 	FORM_TRIGGER,
+	hasTimeLimit,
 	isChatModel,
 	needsStub,
 	resumesOnForm,
@@ -134,7 +135,8 @@ function requestsOff(spec: TestFile, start: WorkflowNode): Misfit[] {
 
 /**
  * Resumes that cannot be: in the first run (nothing waits yet), beside a start of the workflow
- * (a run does one or the other), or in a workflow with no node that waits for a request.
+ * (a run does one or the other), in a workflow with no node that waits for a request, a timeout
+ * beside a request or where no such node has a time limit, a form field the form lacks.
  */
 function resumesOff(spec: TestFile, workflows: Workflow[]): Misfit[] {
 	const found: Misfit[] = [];
@@ -153,6 +155,22 @@ function resumesOff(spec: TestFile, workflows: Workflow[]): Misfit[] {
 				found.push({
 					at,
 					message: `a run starts the workflow (${r.request ? 'request' : 'input'}) or resumes a waiting execution (resume), not both: make them two runs`,
+				});
+			else if (r.resume.timeout && Object.keys(r.resume).length > 1)
+				found.push({
+					at,
+					message: `a resume sends a request or lets the wait's time limit pass (timeout), not both: leave out ${Object.keys(
+						r.resume,
+					)
+						.filter((k) => k !== 'timeout')
+						.join(', ')}, or timeout`,
+				});
+			else if (r.resume.timeout && !waits.some(hasTimeLimit))
+				found.push({
+					at: [...at, 'timeout'],
+					message: waits.length
+						? `no node that waits for a request has a time limit (${waits.map((w) => `"${w.name}"`).join(', ')}: Limit Wait Time is off): only a request resumes it`
+						: 'no node of the workflow waits for a request with a time limit (a Wait on a webhook or a form with Limit Wait Time on): there is nothing to time out',
 				});
 			else if (!waits.length)
 				found.push({

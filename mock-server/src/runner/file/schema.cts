@@ -367,9 +367,19 @@ const stubs = z.record(z.string(), stub).meta({
 		'Nodes (by name, in the workflow and its sub-workflows) of other services, not run: passThrough, {items} or {model}.',
 });
 
-/** A request to the resume URL of an execution left waiting ($execution.resumeUrl). */
+/**
+ * A request to the resume URL of an execution left waiting ($execution.resumeUrl), or its wait's
+ * time limit passing with no request.
+ */
 const resume = z
 	.strictObject({
+		timeout: z
+			.literal(true, { error: 'expected true: leave timeout out to resume by a request' })
+			.optional()
+			.meta({
+				description:
+					"No request comes: the waiting node's time limit (Limit Wait Time) passes. The case's clock moves to the limit's end and n8n resumes the execution as it does when nobody answers in time. Nothing else of resume beside it.",
+			}),
 		method: z
 			.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'])
 			.optional()
@@ -388,7 +398,7 @@ const resume = z
 	.meta({
 		id: 'Resume',
 		description:
-			"Resumes the execution the last run left waiting (status waiting: a Wait on a webhook or a form): a real request to its resume URL, as n8n makes it; expect.response checks n8n's answer, the rest what the execution did after it.",
+			"Resumes the execution the last run left waiting (status waiting: a Wait on a webhook or a form): a real request to its resume URL, as n8n makes it, or (timeout) its time limit passing; expect.response checks n8n's answer to the request, the rest what the execution did after it.",
 	});
 
 const run = z

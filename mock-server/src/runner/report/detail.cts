@@ -64,7 +64,7 @@ function runLines(run: RunDetail, indent: string): string[] {
 	const lines: string[] = [];
 	for (const skip of run.skips ?? [])
 		lines.push(
-			`${indent}"${skip.node}" waited on time: the clock moved from ${skip.from} to ${skip.to} at once`,
+			`${indent}"${skip.node}" ${skip.timeLimit ? 'timed out, no request having come' : 'waited on time'}: the clock moved from ${skip.from} to ${skip.to} at once`,
 		);
 	for (const [name, node] of Object.entries(run.nodes)) {
 		const counts =

@@ -146,6 +146,15 @@ export const waitsForRequest = (node: NodeLike): boolean =>
 	node.type === 'n8n-nodes-base.form' ||
 	node.parameters?.operation === 'sendAndWait';
 
+/**
+ * A node waiting for a request that gives up after a time (Limit Wait Time: a Wait's or a Form's
+ * parameter, a send-and-wait's option): n8n resumes it by itself at the limit, with no request.
+ */
+export const hasTimeLimit = (node: NodeLike): boolean =>
+	waitsForRequest(node) &&
+	(node.parameters?.limitWaitTime === true ||
+		(node.parameters?.options as Record<string, unknown> | undefined)?.limitWaitTime !== undefined);
+
 /** Whether a waiting node is resumed on n8n's form URL (/form-waiting/) rather than its webhook one. */
 export const resumesOnForm = (node: NodeLike): boolean =>
 	node.type === 'n8n-nodes-base.form' || (node.type === WAIT && node.parameters?.resume === 'form');
