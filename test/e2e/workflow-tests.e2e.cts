@@ -835,6 +835,13 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			});
 			expect(webhook.cases[0].expect.status).toBe('success');
 			expect(webhook.seed.accounts[0].pools).toBeUndefined();
+			// A workflow reading the time plays at the minute its file was written; one that does not
+			// runs on the machine's time (its file names no clock).
+			expect(webhook.clock).toBeUndefined();
+			const followUp = parseDocument(
+				readFileSync(join(project, 'first-tests', 'follow-up-after-3-days.test.yaml'), 'utf8'),
+			).toJS();
+			expect(followUp.clock).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/);
 			// Written again only when asked.
 			const again = await runTests(['init', examples[0], '--out', 'first-tests', ...n8n]);
 			expect(again.code).toBe(2);

@@ -1,9 +1,14 @@
-import { readersOf, requestFieldsRead } from '../../mock-server/src/runner/workflow/reads.cjs';
+import {
+	readersOf,
+	requestFieldsRead,
+	timeReaders,
+} from '../../mock-server/src/runner/workflow/reads.cjs';
 import type { Workflow } from '../../mock-server/src/runner/workflow/workflow.cjs';
 
 /**
  * What `test init` reads of a workflow: the request fields a Webhook's workflow uses (its first
- * request is filled from them) and which nodes read a stubbed node's answer (where its advice goes).
+ * request is filled from them), which nodes read a stubbed node's answer (where its advice goes)
+ * and which read the time (its file then fixes the clock).
  */
 const node = (name: string, type: string, parameters: Record<string, unknown> = {}) => ({
 	name,
@@ -50,4 +55,33 @@ it("finds the nodes that read a node's answer: by $json right after it, a Respon
 	expect(readersOf(WORKFLOW, named('Search'))).toEqual([]);
 	expect(readersOf(WORKFLOW, named('Later'))).toEqual(['Gmail']);
 	expect(readersOf(WORKFLOW, named('Done'))).toEqual([]);
+});
+
+it('finds the nodes that read the time: a schedule, a Wait, Date & Time, "now" in an expression or code', () => {
+	const timed: Workflow = {
+		nodes: [
+			node('Every Monday', 'scheduleTrigger', {}),
+			node('Stamp', 'set', { at: '={{ $now.toISO() }}' }),
+			node('Today', 'set', { day: '={{ $today.weekday }}' }),
+			node('Code', 'code', { jsCode: 'return [{ json: { t: Date.now() } }];' }),
+			node('Luxon', 'code', { jsCode: 'const d = DateTime.now();' }),
+			node('Wait 3 days', 'wait', { amount: 3, unit: 'days' }),
+			node('Current date', 'dateTime', { operation: 'getCurrentDate' }),
+			// A date given, not read from the clock; a field named like one; a disabled reader.
+			node('Parse', 'code', { jsCode: "return [{ json: { d: new Date('2027-01-01') } }];" }),
+			node('Names', 'set', { nowhere: '={{ $json.nowPlaying }}' }),
+			{ ...node('Off', 'set', { at: '={{ $now }}' }), disabled: true },
+		],
+		connections: {},
+	};
+	expect(timeReaders(timed)).toEqual([
+		'Every Monday',
+		'Stamp',
+		'Today',
+		'Code',
+		'Luxon',
+		'Wait 3 days',
+		'Current date',
+	]);
+	expect(timeReaders(WORKFLOW)).toEqual([]);
 });

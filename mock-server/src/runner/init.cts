@@ -21,7 +21,7 @@ import {
 	needsStub,
 	WEBHOOK,
 } from './workflow/node-kinds.cjs';
-import { readersOf, requestFieldsRead, sampleFor } from './workflow/reads.cjs';
+import { readersOf, requestFieldsRead, sampleFor, timeReaders } from './workflow/reads.cjs';
 import { findStart } from './workflow/start.cjs';
 import { callsOf, findSubWorkflows, type SubWorkflow } from './workflow/sub-workflows.cjs';
 import type { Workflow, WorkflowNode } from './workflow/workflow.cjs';
@@ -144,9 +144,20 @@ function frame(
 		notes.push(
 			`it starts at "${start.name}" of the workflow's ${triggers.length} triggers (${triggers.map((t) => t.name).join(', ')}): set start: to test another`,
 		);
+	// A workflow reading the time gets the minute the file was written as its clock, so the file
+	// plays that day however late it runs (a weekday's branch, a date in a subject).
+	const readingTime = [workflow, ...subs.map((s) => s.workflow)].flatMap(timeReaders);
+	const clock = readingTime.length
+		? new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString().replace('.000Z', 'Z')
+		: undefined;
+	if (clock)
+		notes.push(
+			`it reads the time (${readingTime.map((n) => `"${n}"`).join(', ')}), so its cases run at the minute this file was written (clock: ${clock}): set the instant your case needs`,
+		);
 	const spec: Record<string, unknown> = {
 		workflow: relative(outDir, workflowPath) || basename(workflowPath),
 		...(triggers.length > 1 ? { start: start.name } : {}),
+		...(clock ? { clock } : {}),
 		seed: {
 			accounts: [
 				{
@@ -301,6 +312,10 @@ function annotate(doc: Document, notes: string[], schemaPath: string): void {
 	if (seed && isScalar(seed.key))
 		seed.key.commentBefore =
 			' The service before every case: an account with credits (and a pool of two inboxes where the workflow uses inboxes); make it what the workflow expects.';
+	const clock = pair('clock');
+	if (clock && isScalar(clock.key))
+		clock.key.commentBefore =
+			' The instant each case starts at, read by $now, Code nodes, the Schedule item and Waits: the minute this file was written.';
 	const stubs = pair('stubs');
 	if (stubs && isScalar(stubs.key))
 		stubs.key.commentBefore =

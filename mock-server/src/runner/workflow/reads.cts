@@ -1,8 +1,10 @@
 /**
  * What a workflow's expressions read: the fields of a Webhook request it uses (`$json.body.niche`,
- * `$json.query.city`, `$('Webhook').item.json.body.count`), and which nodes read a given node's
- * answer. `test init` fills a first request from the former and gives stub advice from the latter.
+ * `$json.query.city`, `$('Webhook').item.json.body.count`), which nodes read a given node's
+ * answer, and which read the time. `test init` fills a first request from the first, gives stub
+ * advice from the second and fixes the case's clock for the third.
  */
+import { isSchedule, WAIT } from './node-kinds.cjs';
 import type { Workflow, WorkflowNode } from './workflow.cjs';
 
 /** Every string in a node's parameters (expressions are strings starting with "="). */
@@ -89,4 +91,24 @@ export function readersOf(workflow: Workflow, node: WorkflowNode): string[] {
 			return respondsWithItems || /\$json|\$input/.test(text);
 		})
 		.map((other) => other.name);
+}
+
+/** What reads "now" in an expression or a Code node's code. */
+const NOW = /\$now\b|\$today\b|\bDate\.now\(|\bnew Date\(\s*\)|\bDateTime\.now\(|\bmoment\(\s*\)/;
+
+/**
+ * The enabled nodes whose output depends on the time a run starts: a schedule (its item is the
+ * time), a Wait, the Date & Time node, and any node whose expressions or code read "now".
+ */
+export function timeReaders(workflow: Workflow): string[] {
+	return workflow.nodes
+		.filter(
+			(node) =>
+				!node.disabled &&
+				(isSchedule(node.type) ||
+					node.type === WAIT ||
+					node.type === 'n8n-nodes-base.dateTime' ||
+					textsOf(node.parameters ?? {}).some((text) => NOW.test(text))),
+		)
+		.map((node) => node.name);
 }
