@@ -254,6 +254,31 @@ describe('workflow test files', () => {
 		expect(problemsOf(resumes, 't.test.yaml')).toEqual([
 			't.test.yaml:5: cases.0.runs.1.resume.timeout: expected true: leave timeout out to resume by a request',
 		]);
+		// A timeout sends nothing, so nothing answers it.
+		const approval = join(
+			ROOT,
+			'test',
+			'workflow-tests',
+			'project',
+			'workflows',
+			'lead-approval.json',
+		);
+		writeFileSync(
+			join(resumes, 'a.test.yaml'),
+			[
+				`workflow: ${approval}`, // 1
+				'cases:', // 2
+				'  - name: an answer to a timeout', // 3
+				'    runs:', // 4
+				'      - request: { body: {} }', // 5
+				'      - resume: { timeout: true }', // 6
+				'        expect: { response: { status: 200 } }', // 7
+				'',
+			].join('\n'),
+		);
+		expect(problemsOf(resumes, 'a.test.yaml')).toEqual([
+			'a.test.yaml:7: cases.0.runs.1.expect.response: the run lets the time limit pass (resume: { timeout: true }): no request is sent, so there is no answer to check',
+		]);
 		// A form's fields, checked against the form that waits for them.
 		const form = join(
 			ROOT,

@@ -145,6 +145,12 @@ function resumesOff(spec: TestFile, workflows: Workflow[]): Misfit[] {
 		(Array.isArray(c.runs) ? c.runs : []).forEach((r, j) => {
 			if (!r.resume) return;
 			const at = ['cases', i, 'runs', j, 'resume'];
+			if (r.resume.timeout && r.expect?.response)
+				found.push({
+					at: ['cases', i, 'runs', j, 'expect', 'response'],
+					message:
+						'the run lets the time limit pass (resume: { timeout: true }): no request is sent, so there is no answer to check',
+				});
 			if (j === 0)
 				found.push({
 					at,
