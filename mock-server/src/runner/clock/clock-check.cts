@@ -2,9 +2,9 @@
  * Proof, each time the runner starts an n8n, that the test clock reaches every reader of "now" the
  * runner claims it does: an expression's $now and $today (n8n's expression engine of that line),
  * the Date & Time node's current date, a Code node's Date.now(), new Date() and DateTime.now()
- * (n8n's task runner, or 1.x's sandbox), and a Wait of three days, passed at once, after which a Code node reads three days later. A
- * reader left on this machine's time fails the start, naming it: a test must never pass or fail
- * on the day it runs.
+ * (n8n's task runner, or 1.x's sandbox), and a Wait of three days, passed at once, after which a
+ * Code node reads three days later. A reader left on this machine's time fails the start, naming
+ * it: a test must never pass or fail on the day it runs.
  */
 import { executionList, type Flatted, finished, readExecution } from '../n8n/executions.cjs';
 import { n8nFetch, type Rest, until } from '../n8n/rest.cjs';

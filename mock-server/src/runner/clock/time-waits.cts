@@ -61,17 +61,8 @@ export class TimeWaits {
 		const from = this.clock.now();
 		const earliest = Math.min(...onTime.map((w) => w.until));
 		if (earliest > from) await this.clock.set(earliest);
-		const due = onTime.filter((w) => w.until <= this.clock.now());
-		for (const { execution, until } of due) {
-			this.moved.set(execution.id, execution.waiting!.until!);
-			this.skips.push({
-				node: execution.waiting!.node.name,
-				execution: execution.id,
-				from: new Date(from).toISOString(),
-				to: new Date(Math.max(until, from)).toISOString(),
-			});
-		}
-		await this.resume(due.map((w) => w.execution.id));
+		const due = onTime.filter((w) => w.until <= this.clock.now()).map((w) => w.execution);
+		await this.resume(due, from);
 		return true;
 	}
 
@@ -89,19 +80,25 @@ export class TimeWaits {
 		const from = this.clock.now();
 		const end = Date.parse(until);
 		if (end > from) await this.clock.set(end);
-		this.moved.set(execution.id, until);
-		this.skips.push({
-			node: node.name,
-			execution: execution.id,
-			from: new Date(from).toISOString(),
-			to: new Date(Math.max(end, from)).toISOString(),
-			timeLimit: true,
-		});
-		await this.resume([execution.id]);
+		await this.resume([execution], from, true);
 	}
 
-	private async resume(executionIds: string[]): Promise<void> {
-		if (!(await this.n8n.clock.resumeDue(executionIds)))
+	/**
+	 * Has n8n resume executions whose wait the clock has moved past (from `from`), each recorded as
+	 * a skip and as moved on (n8n is resuming it).
+	 */
+	private async resume(due: Execution[], from: number, timeLimit?: true): Promise<void> {
+		for (const { id, waiting } of due) {
+			this.moved.set(id, waiting!.until!);
+			this.skips.push({
+				node: waiting!.node.name,
+				execution: id,
+				from: new Date(from).toISOString(),
+				to: new Date(Math.max(Date.parse(waiting!.until!), from)).toISOString(),
+				...(timeLimit ? { timeLimit } : {}),
+			});
+		}
+		if (!(await this.n8n.clock.resumeDue(due.map((e) => e.id))))
 			throw new Error(
 				"n8n's WaitTracker was not found in n8n's main process, so a Wait cannot be resumed in the test's time",
 			);

@@ -145,6 +145,7 @@ function resumesOff(spec: TestFile, workflows: Workflow[]): Misfit[] {
 		(Array.isArray(c.runs) ? c.runs : []).forEach((r, j) => {
 			if (!r.resume) return;
 			const at = ['cases', i, 'runs', j, 'resume'];
+			const requestParts = Object.keys(r.resume).filter((k) => k !== 'timeout');
 			if (r.resume.timeout && r.expect?.response)
 				found.push({
 					at: ['cases', i, 'runs', j, 'expect', 'response'],
@@ -162,14 +163,10 @@ function resumesOff(spec: TestFile, workflows: Workflow[]): Misfit[] {
 					at,
 					message: `a run starts the workflow (${r.request ? 'request' : 'input'}) or resumes a waiting execution (resume), not both: make them two runs`,
 				});
-			else if (r.resume.timeout && Object.keys(r.resume).length > 1)
+			else if (r.resume.timeout && requestParts.length)
 				found.push({
 					at,
-					message: `a resume sends a request or lets the wait's time limit pass (timeout), not both: leave out ${Object.keys(
-						r.resume,
-					)
-						.filter((k) => k !== 'timeout')
-						.join(', ')}, or timeout`,
+					message: `a resume sends a request or lets the wait's time limit pass (timeout), not both: leave out ${requestParts.join(', ')}, or timeout`,
 				});
 			else if (r.resume.timeout && !waits.some(hasTimeLimit))
 				found.push({
