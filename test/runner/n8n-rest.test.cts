@@ -13,6 +13,7 @@ describe("the runner's requests to n8n, past its database hiccups", () => {
 	const received: string[] = [];
 	let notReady = 0;
 	let otherAnswer: { status: number; body: string } | undefined;
+	let resets = 0;
 
 	beforeAll(async () => {
 		server = createServer((req, res) => {
@@ -20,7 +21,10 @@ describe("the runner's requests to n8n, past its database hiccups", () => {
 			req.on('data', (chunk: Buffer) => (body += chunk.toString()));
 			req.on('end', () => {
 				received.push(`${req.method} ${body}`);
-				if (notReady > 0) {
+				if (resets > 0) {
+					resets--;
+					req.socket.destroy();
+				} else if (notReady > 0) {
 					notReady--;
 					res.writeHead(503, { 'content-type': 'application/json' });
 					res.end(JSON.stringify({ code: 503, message: 'Database is not ready!' }));
@@ -41,6 +45,7 @@ describe("the runner's requests to n8n, past its database hiccups", () => {
 		received.length = 0;
 		notReady = 0;
 		otherAnswer = undefined;
+		resets = 0;
 	});
 
 	const post = () => n8nFetch(url, { method: 'POST', body: '{"name":"Dentists"}' });
@@ -59,5 +64,16 @@ describe("the runner's requests to n8n, past its database hiccups", () => {
 		expect(answer.status).toBe(503);
 		expect(await answer.text()).toBe('{"message":"The workflow answered 503"}');
 		expect(received).toHaveLength(1);
+	});
+
+	it('sends a GET again when the connection is reset before an answer, never a POST', async () => {
+		resets = 1;
+		const answer = await n8nFetch(url);
+		expect(answer.status).toBe(200);
+		expect(received).toEqual(['GET ', 'GET ']);
+		received.length = 0;
+		resets = 1;
+		await expect(post()).rejects.toThrow('fetch failed');
+		expect(received).toEqual(['POST {"name":"Dentists"}']);
 	});
 });

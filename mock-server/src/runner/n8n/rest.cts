@@ -36,6 +36,19 @@ export async function until(
 	}
 }
 
+/**
+ * Methods sent again when n8n's end of the connection closed before it answered: a kept-alive
+ * connection n8n let go as the request went out (a loaded machine runs the client's idle timer
+ * late). Only these: a request that changes something may have reached n8n.
+ */
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+const RESETS_RETRIED = 2;
+
+const connectionReset = (error: unknown): boolean =>
+	['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'].includes(
+		String((error as { cause?: { code?: unknown } }).cause?.code),
+	);
+
 /** How long a request is sent again while n8n says its database is not ready. */
 const DB_NOT_READY_MS = 2 * 60_000;
 
@@ -44,12 +57,20 @@ const DB_NOT_READY_MS = 2 * 60_000;
  * "Database is not ready!". n8n answers every request so, before any route, from a database ping
  * that failed (a 5 s time-out, which a busy machine reaches with SQLite on the same disk) until the
  * next one passes, 2 s later: the request reached no route, so sending it again is safe whatever
- * its method. The body must be one fetch can send twice (text, JSON, a form's fields).
+ * its method. The body must be one fetch can send twice (text, JSON, a form's fields). A GET whose
+ * connection was reset before an answer is sent again too.
  */
 export async function n8nFetch(url: string, init?: RequestInit): Promise<Response> {
 	const deadline = Date.now() + DB_NOT_READY_MS;
-	for (;;) {
-		const answer = await fetch(url, init);
+	const safe = SAFE_METHODS.has((init?.method ?? 'GET').toUpperCase());
+	for (let resets = 0; ; ) {
+		let answer: Response;
+		try {
+			answer = await fetch(url, init);
+		} catch (error) {
+			if (!safe || resets++ === RESETS_RETRIED || !connectionReset(error)) throw error;
+			continue;
+		}
 		if (answer.status !== 503 || Date.now() > deadline) return answer;
 		if (!(await answer.clone().text()).includes('Database is not ready')) return answer;
 		await new Promise((resolve) => setTimeout(resolve, 500));
