@@ -214,7 +214,7 @@ describe('workflow test files', () => {
 		const instant =
 			'must be an instant with its time zone, like 2027-03-01T09:00:00Z or 2027-03-01T10:00:00+01:00';
 		expect(problemsOf(dir, 'c.test.yaml').sort()).toEqual([
-			`c.test.yaml:10: cases.0.runs.1.clock: ${instant}`,
+			'c.test.yaml:10: cases.0.runs.1.clock: 2027-03-32 is not a date: that month has 31 days',
 			`c.test.yaml:2: clock: ${instant}`,
 			`c.test.yaml:6: cases.0.clock: ${instant}`,
 			'c.test.yaml:7: cases.0.advanceClock: the clock only moves forward: give how far, like 1d',
@@ -307,6 +307,60 @@ describe('workflow test files', () => {
 			'f.test.yaml:7: cases.0.runs.2.resume.timeout: no node that waits for a request has a time limit ("Approve the leads": Limit Wait Time is off): only a request resumes it',
 			"f.test.yaml:8: cases.0.runs.3.resume: a resume sends a request or lets the wait's time limit pass (timeout), not both: leave out form, or timeout",
 		]);
+	});
+
+	it("refuses an impossible date, and takes weeks as a duration", () => {
+		const dir = project({
+			'd.test.yaml': [
+				'workflow: flow.json', // 1
+				'clock: 2027-02-30T09:00:00Z', // 2
+				'stubs: { HubSpot: passThrough }', // 3
+				'cases:', // 4
+				'  - name: two weeks on', // 5
+				'    clock: 2028-02-29T09:00:00Z', // 6
+				'    advanceClock: 2w', // 7
+				'    runs: [{}, { clock: 2027-13-01T00:00:00Z }, { before: [{ advanceClock: 1.5w }] }]', // 8
+				'',
+			].join('\n'),
+		});
+		expect(problemsOf(dir, 'd.test.yaml')).toEqual([
+			'd.test.yaml:2: clock: 2027-02-30 is not a date: that month has 28 days',
+			'd.test.yaml:8: cases.0.runs.1.clock: 2027-13-01 is not a date: months go from 01 to 12',
+		]);
+	});
+
+	it('refuses a resume n8n would not take: a method the Wait does not listen for, a body on a GET, naming both', () => {
+		const dir = project({});
+		const approval = JSON.parse(
+			readFileSync(
+				join(ROOT, 'test', 'workflow-tests', 'project', 'workflows', 'lead-approval.json'),
+				'utf8',
+			),
+		);
+		writeFileSync(join(dir, 'approval.json'), JSON.stringify(approval));
+		const approvalOnGet = structuredClone(approval);
+		approvalOnGet.nodes.find((n: any) => n.name === 'Approval').parameters.httpMethod = 'GET';
+		writeFileSync(join(dir, 'approval-get.json'), JSON.stringify(approvalOnGet));
+		const file = (workflow: string, resume: string) =>
+			[
+				`workflow: ${workflow}`, // 1
+				'cases:', // 2
+				'  - name: a resume', // 3
+				'    runs:', // 4
+				'      - request: { body: {} }', // 5
+				`      - resume: ${resume}`, // 6
+				'',
+			].join('\n');
+		writeFileSync(join(dir, 'm.test.yaml'), file('approval.json', '{ method: GET }'));
+		writeFileSync(join(dir, 'g.test.yaml'), file('approval-get.json', '{ body: { approved: true } }'));
+		writeFileSync(join(dir, 'ok.test.yaml'), file('approval-get.json', '{ query: { approved: "yes" } }'));
+		expect(problemsOf(dir, 'm.test.yaml')).toEqual([
+			'm.test.yaml:6: cases.0.runs.1.resume.method: no waiting node listens for GET ("Approval" listens for POST): n8n would answer and resume nothing. Leave method out (the waiting node\'s own is used), or change the node\'s HTTP Method',
+		]);
+		expect(problemsOf(dir, 'g.test.yaml')).toEqual([
+			'g.test.yaml:6: cases.0.runs.1.resume.body: a GET request carries no body ("Approval" listens for GET): send what it reads as query, or set the node\'s HTTP Method to POST',
+		]);
+		expect(problemsOf(dir, 'ok.test.yaml')).toEqual([]);
 	});
 
 	it('refuses a model script on a node that is not a chat model, and a turn calling a tool the workflow lacks', () => {

@@ -65,10 +65,10 @@ export interface WorkflowTestWaitSkip {
 	node: string;
 	/** The execution's ID in n8n. */
 	execution: string;
-	/** ISO times: the case's clock before, and the wait's end it moved to. */
+	/** ISO times: the case's clock before, and the wait's end, where it resumed (the clock moved there, or had passed it). */
 	from: string;
 	to: string;
-	/** A wait for a request whose time limit passed with no request (a run's `resume: { timeout: true }`). */
+	/** A wait for a request whose time limit passed with no request (a move of the clock past it, or a run's `resume: { timeout: true }`). */
 	timeLimit?: true;
 }
 

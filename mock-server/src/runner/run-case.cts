@@ -34,11 +34,12 @@ import {
 	resting,
 } from './n8n/executions.cjs';
 import { n8nFetch, until } from './n8n/rest.cjs';
+import { shown } from './expect/match.cjs';
 import { type CaseDetail, runDetail } from './report/detail.cjs';
 import type { NodeDescription, Session } from './session.cjs';
 import { type CreatedSubWorkflow, createSubWorkflow } from './sub-workflow-runs.cjs';
 import { formData } from './workflow/form.cjs';
-import { resumesOnForm } from './workflow/node-kinds.cjs';
+import { resumeMethod, resumesOnForm } from './workflow/node-kinds.cjs';
 import { type OutputRef, resolveOutput, unknownOutput } from './workflow/outputs.cjs';
 import { prepareWorkflow, type StartPlan } from './workflow/prepare.cjs';
 import { scheduleItem } from './workflow/schedule-item.cjs';
@@ -146,8 +147,11 @@ export async function runCase(
 			() => [workflowId, ...subs.map((sub) => sub.id)],
 		),
 	};
+	// From here on a move of the clock passes the case's waits, each at its own instant.
+	clock.timers = published.waits;
 	try {
 		for (const [r, run] of specs.entries()) {
+			const skipped = published.waits.skips.length;
 			if (r > 0 && testCase.advanceClock !== undefined)
 				await applyChange(server, accountId, { advanceClock: testCase.advanceClock }, clock);
 			if (run.clock !== undefined) await clock.moveTo(Date.parse(run.clock), `runs.${r}.clock`);
@@ -163,9 +167,8 @@ export async function runCase(
 							),
 						]
 					: [{}]);
-			const skipped = published.waits.skips.length;
 			const view = run.resume
-				? await resumeRun(published, run.resume)
+				? await resumeRun(published, run.resume, `runs.${r}.resume`)
 				: prepared.start.kind === 'request'
 					? await requestRun(published, run.request ?? testCase.request ?? {}, r === 0)
 					: prepared.start.kind === 'webhook'
@@ -497,16 +500,29 @@ const totalRuns = (execution: Execution): number =>
  * A run that resumes the execution the last run left waiting, by a request or by its time limit
  * passing (timeout), and what the execution did after it (its node runs before the wait left out).
  */
-async function resumeRun(workflow: Published, resume: ResumeSpec): Promise<RunView> {
+async function resumeRun(workflow: Published, resume: ResumeSpec, at: string): Promise<RunView> {
 	const left = workflow.waiting;
 	if (!left)
 		throw new Error(
 			'there is nothing to resume: the previous run left no execution waiting for a request (expect it with status: waiting)',
 		);
 	const { execution } = left;
+	const timedOut = workflow.waits.timedOutAt(execution.id);
 	let response: RunView['response'];
-	if (resume.timeout) await workflow.waits.passLimit(execution);
-	else response = await sendResume(workflow, execution, resume);
+	// A limit the clock passed already: the run shows what the execution did when it timed out.
+	if (timedOut && !resume.timeout)
+		throw new Error(
+			`${at}: "${execution.waiting!.node.name}" timed out at ${timedOut}, when its time limit ended with no request, before this run (the clock is at ${new Date(workflow.waits.now()).toISOString()}): n8n went on without a request, and a request now resumes nothing. To check what ran when it timed out, give this run resume: { timeout: true }; to resume it by a request, move the clock less far`,
+		);
+	if (resume.timeout && !timedOut) await workflow.waits.passLimit(execution);
+	else if (!resume.timeout) {
+		const sent = await sendResume(workflow, execution, resume);
+		response = sent.response;
+		if (response.status >= 400 && (await stillWaiting(workflow, left)))
+			throw new Error(
+				`${at}: n8n answered ${response.status} to ${sent.method} ${sent.url} and resumed nothing: "${execution.waiting!.node.name}" still waits (execution ${execution.id}). n8n said: ${shown(response.body, 300)}`,
+			);
+	}
 	const [again] = await settled(workflow, 0, { id: execution.id, runs: totalRuns(execution) });
 	const view = viewOf([again], undefined);
 	// What ran after the resume: each node's runs past those it had when the execution waited.
@@ -526,7 +542,7 @@ async function sendResume(
 	workflow: Published,
 	execution: Execution,
 	resume: ResumeSpec,
-): Promise<NonNullable<RunView['response']>> {
+): Promise<{ method: string; url: string; response: NonNullable<RunView['response']> }> {
 	const { node, resumeToken } = execution.waiting!;
 	const form = resumesOnForm(node);
 	const options = node.parameters?.options as { webhookSuffix?: unknown } | undefined;
@@ -538,10 +554,41 @@ async function sendResume(
 	if (resumeToken)
 		url.searchParams.set('signature', suffix ? `${resumeToken}/${suffix}` : resumeToken);
 	for (const [key, value] of Object.entries(resume.query ?? {})) url.searchParams.set(key, value);
-	const method = resume.method ?? (form ? 'POST' : text(node.parameters?.httpMethod) || 'GET');
-	return await responseOf(
+	const method = resume.method ?? (form ? 'POST' : resumeMethod(node));
+	const response = await responseOf(
 		await sendOnce(url.toString(), method, resume, form ? (node as WorkflowNode) : undefined),
 	);
+	return { method, url: url.pathname, response };
+}
+
+/** How long n8n may take to show an execution a request resumed as resumed (a bound, not a speed claim). */
+const RESUMING_MS = 5_000;
+
+/**
+ * Whether an execution still waits as it did, a while after a request n8n answered with an
+ * error: a workflow's own answer (a Respond to Webhook's 4xx) comes from a resumed execution,
+ * n8n's refusal (an unknown path, another method) from one still waiting.
+ */
+async function stillWaiting(
+	workflow: Published,
+	left: NonNullable<Published['waiting']>,
+): Promise<boolean> {
+	const { rest, app } = workflow.session;
+	const before = totalRuns(left.execution);
+	try {
+		await until(
+			async () => {
+				const now = await readExecution(rest, app.runDataReader, left.execution.id);
+				return now.status !== 'waiting' || totalRuns(now) > before;
+			},
+			RESUMING_MS,
+			'the execution to resume',
+			100,
+		);
+		return false;
+	} catch {
+		return true;
+	}
 }
 
 /**

@@ -214,10 +214,15 @@ export async function runFiles(
 				session = await openSession(test, host, { replay: context.replay, scans: pool.scans });
 				for (const testCase of test.spec.cases) {
 					context.progress(`[${test.file}] running "${testCase.name}"`);
+					const caseStarted = Date.now();
 					const outcome = await runCase(session, test, testCase, {
 						detail: context.show || context.report !== undefined || coverage !== undefined,
 					}).catch((error: Error) =>
-						notRun(testCase.name, `the case could not run: ${reason(error)}`),
+						notRun(
+							testCase.name,
+							`the case could not run: ${reason(error)}`,
+							Date.now() - caseStarted,
+						),
 					);
 					if (coverage && outcome.detail)
 						await coverage.addCase(test, host, testCase.name, outcome.detail);
@@ -257,8 +262,8 @@ function reason(error: unknown): string {
 }
 
 /** A case that could not run, reported failed with why. */
-function notRun(name: string, message: string): CaseResult {
-	return { name, passed: false, failures: [{ at: 'run', message }], durationMs: 0, runs: 0 };
+function notRun(name: string, message: string, durationMs = 0): CaseResult {
+	return { name, passed: false, failures: [{ at: 'run', message }], durationMs, runs: 0 };
 }
 
 /** The outputs the files name that their nodes do not have, as n8n describes the nodes. */

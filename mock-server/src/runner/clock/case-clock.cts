@@ -5,7 +5,15 @@
 import type { MockServer } from '../../api/start.cjs';
 import type { ClockControl } from './clock-control.cjs';
 
+/** What a move of the clock passes: the case's waits, each ended at its own instant. */
+interface Timers {
+	passTo(ms: number): Promise<void>;
+}
+
 export class CaseClock {
+	/** The case's waits, once its workflow is in n8n: moves forward pass them (TimeWaits). */
+	timers?: Timers;
+
 	constructor(
 		private readonly n8n: ClockControl,
 		private readonly server: MockServer,
@@ -16,7 +24,7 @@ export class CaseClock {
 		return this.n8n.now();
 	}
 
-	/** Sets n8n's and the server's clock to `ms`; both run on from there. */
+	/** Sets n8n's and the server's clock to `ms` (passing nothing); both run on from there. */
 	async set(ms: number): Promise<void> {
 		await this.n8n.set(ms);
 		await this.server.admin.setClock(this.n8n.now());
@@ -29,10 +37,16 @@ export class CaseClock {
 			throw new Error(
 				`${at}: ${new Date(ms).toISOString()} is before the case's time, ${new Date(now).toISOString()}: the clock only moves forward (a Wait or advanceClock moved it there); give a later instant`,
 			);
-		await this.set(ms);
+		await this.forwardTo(ms);
 	}
 
 	async advance(seconds: number): Promise<void> {
-		await this.set(this.now() + seconds * 1000);
+		await this.forwardTo(this.now() + seconds * 1000);
+	}
+
+	/** Moves forward to `ms`, every wait due on the way ending at its own instant first. */
+	private async forwardTo(ms: number): Promise<void> {
+		if (this.timers) await this.timers.passTo(ms);
+		else await this.set(ms);
 	}
 }

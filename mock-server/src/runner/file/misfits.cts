@@ -8,13 +8,15 @@ import {
 	hasTimeLimit,
 	isChatModel,
 	needsStub,
+	resumeMethod,
 	resumesOnForm,
+	resumesOnWebhook,
 	takesRequests,
 	waitsForRequest,
 } from '../workflow/node-kinds.cjs';
 import type { SubWorkflow } from '../workflow/sub-workflows.cjs';
 import type { Workflow, WorkflowNode } from '../workflow/workflow.cjs';
-import type { RequestSpec, RunExpectation, TestFile } from './schema.cjs';
+import type { RequestSpec, ResumeSpec, RunExpectation, TestFile } from './schema.cjs';
 
 export interface Misfit {
 	at: PropertyKey[];
@@ -196,10 +198,36 @@ function resumesOff(spec: TestFile, workflows: Workflow[]): Misfit[] {
 								at: [...at, 'form', name],
 								message: `the form of "${forms[0].name}" has no field "${name}" (it has: ${names.join(', ')})`,
 							});
-			}
+			} else if (!r.resume.timeout) found.push(...methodOff(r.resume, waits, at));
 		});
 	});
 	return found;
+}
+
+/**
+ * A resume n8n would not take: a method no waiting node listens for (n8n answers it, and resumes
+ * nothing), or a body on a GET (fetch cannot send one; n8n would never read it).
+ */
+function methodOff(resume: ResumeSpec, waits: WorkflowNode[], at: PropertyKey[]): Misfit[] {
+	const hooks = waits.filter(resumesOnWebhook);
+	if (!hooks.length) return [];
+	const listened = hooks.map((w) => `"${w.name}" listens for ${resumeMethod(w)}`).join(', ');
+	if (resume.method && !hooks.some((w) => resumeMethod(w) === resume.method))
+		return [
+			{
+				at: [...at, 'method'],
+				message: `no waiting node listens for ${resume.method} (${listened}): n8n would answer and resume nothing. Leave method out (the waiting node's own is used), or change the node's HTTP Method`,
+			},
+		];
+	const methods = resume.method ? [resume.method] : [...new Set(hooks.map(resumeMethod))];
+	if (resume.body !== undefined && methods.every((m) => m === 'GET' || m === 'HEAD'))
+		return [
+			{
+				at: [...at, 'body'],
+				message: `a ${methods.join(' or ')} request carries no body (${listened}): send what it reads as query, or set the node's HTTP Method to POST`,
+			},
+		];
+	return [];
 }
 
 /** A model stub on a node that is not a chat model, or a turn calling a tool the workflow lacks. */

@@ -30,26 +30,37 @@ const fields = z
 	.record(z.string(), matcher)
 	.meta({ description: 'Field (dot path: address.city) to the value it must have.' });
 
-/** A duration: seconds, or 30s, 15m, 2h, 1d. */
+/** A duration: seconds, or 30s, 15m, 2h, 1d, 2w. */
 const duration = z
 	.union([
 		z.int().min(1, 'the clock only moves forward: give a number of seconds of 1 or more'),
-		z.string().regex(/^\d+(\.\d+)?\s*(s|m|h|d)$/, {
+		z.string().regex(/^\d+(\.\d+)?\s*(s|m|h|d|w)$/, {
 			error: (issue) =>
 				String(issue.input).trim().startsWith('-')
 					? 'the clock only moves forward: give how far, like 1d'
-					: 'must be like 30s, 15m, 2h or 1d',
+					: 'must be like 30s, 15m, 2h, 1d or 2w',
 		}),
 	])
-	.meta({ description: 'Seconds, or a number with s, m, h or d: 90, 30s, 15m, 2h, 1d.' });
+	.meta({ description: 'Seconds, or a number with s, m, h, d or w: 90, 30s, 15m, 2h, 1d, 2w.' });
+
+/**
+ * Why a text is not an instant: a date the calendar lacks (2027-02-30) said so, else its shape.
+ * An ISO 8601 instant is checked by its shape first: a day past its month's end is named.
+ */
+function instantError(input: unknown): string {
+	const date = /^(\d{4})-(\d{2})-(\d{2})T/.exec(String(input));
+	if (date) {
+		const [, year, month, day] = date.map(Number);
+		const real = new Date(Date.UTC(year, month - 1, day));
+		if (real.getUTCMonth() !== month - 1 || real.getUTCDate() !== day)
+			return `${String(input).slice(0, 10)} is not a date: ${month >= 1 && month <= 12 ? `that month has ${new Date(Date.UTC(year, month, 0)).getUTCDate()} days` : 'months go from 01 to 12'}`;
+	}
+	return 'must be an instant with its time zone, like 2027-03-01T09:00:00Z or 2027-03-01T10:00:00+01:00';
+}
 
 /** The instant a case's clock starts at. */
 const instant = z.iso
-	.datetime({
-		offset: true,
-		error:
-			'must be an instant with its time zone, like 2027-03-01T09:00:00Z or 2027-03-01T10:00:00+01:00',
-	})
+	.datetime({ offset: true, error: (issue) => instantError(issue.input) })
 	.meta({
 		description:
 			"The instant the case's clock starts at (ISO 8601 with Z or an offset): n8n ($now, Code nodes, the Schedule item, Waits) and the service read it; time runs on from it. Default: this machine's time as the case starts.",
@@ -538,6 +549,7 @@ export function testFileJsonSchema(): Record<string, unknown> {
 /** A duration as seconds. */
 export function seconds(value: number | string): number {
 	if (typeof value === 'number') return value;
-	const match = /^(\d+(?:\.\d+)?)\s*(s|m|h|d)$/.exec(value)!;
-	return Number(match[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[match[2] as 's' | 'm' | 'h' | 'd'];
+	const match = /^(\d+(?:\.\d+)?)\s*(s|m|h|d|w)$/.exec(value)!;
+	const unit = { s: 1, m: 60, h: 3600, d: 86400, w: 7 * 86400 };
+	return Number(match[1]) * unit[match[2] as keyof typeof unit];
 }

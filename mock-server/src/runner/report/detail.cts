@@ -7,6 +7,7 @@ import type {
 	WorkflowTestCaseDetail as CaseDetail,
 	WorkflowTestNodeDetail as NodeDetail,
 	WorkflowTestRunDetail as RunDetail,
+	WorkflowTestWaitSkip as WaitSkip,
 } from '../../api/workflow-test-types.cjs';
 import type { RunView } from '../expect/check.cjs';
 import { shown } from '../expect/match.cjs';
@@ -59,13 +60,18 @@ export function runDetail(view: RunView): RunDetail {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** A wait the case's clock passed, and how. */
+function skipLine(skip: WaitSkip): string {
+	const what = `"${skip.node}" ${skip.timeLimit ? 'timed out, no request having come' : 'waited on time'}`;
+	return Date.parse(skip.to) > Date.parse(skip.from)
+		? `${what}: the clock moved from ${skip.from} to ${skip.to} at once`
+		: `${what}: its end, ${skip.to}, had passed (the clock was at ${skip.from}): resumed at once`;
+}
+
 /** A run's lines under its case: each node's items per output and the first one, then its sends. */
 function runLines(run: RunDetail, indent: string): string[] {
 	const lines: string[] = [];
-	for (const skip of run.skips ?? [])
-		lines.push(
-			`${indent}"${skip.node}" ${skip.timeLimit ? 'timed out, no request having come' : 'waited on time'}: the clock moved from ${skip.from} to ${skip.to} at once`,
-		);
+	for (const skip of run.skips ?? []) lines.push(`${indent}${skipLine(skip)}`);
 	for (const [name, node] of Object.entries(run.nodes)) {
 		const counts =
 			node.items.length > 1

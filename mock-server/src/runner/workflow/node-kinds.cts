@@ -159,6 +159,16 @@ export const hasTimeLimit = (node: NodeLike): boolean =>
 export const resumesOnForm = (node: NodeLike): boolean =>
 	node.type === 'n8n-nodes-base.form' || (node.type === WAIT && node.parameters?.resume === 'form');
 
+/** A Wait resumed by a request to its webhook (not a form, not a send-and-wait's own links). */
+export const resumesOnWebhook = (node: NodeLike): boolean =>
+	node.type === WAIT && node.parameters?.resume === 'webhook';
+
+/** The HTTP method a Wait on a webhook listens for (its HTTP Method; n8n's default GET). */
+export const resumeMethod = (node: NodeLike): string =>
+	typeof node.parameters?.httpMethod === 'string' && node.parameters.httpMethod
+		? node.parameters.httpMethod
+		: 'GET';
+
 export const isOwnNode = (type: string): boolean => type.startsWith(OWN_PACKAGE);
 
 /** Whether a node of this type stays inside n8n and the reference server. */
