@@ -470,7 +470,7 @@ describe('workflow test files', () => {
 		]);
 	});
 
-	it("runs a folder named like a subcommand (init, coverage) as test files, unless the arguments are the subcommand's", async () => {
+	it('takes a bare subcommand name (init, coverage) as the subcommand, and a folder of that name written as a path', async () => {
 		const dir = project({});
 		mkdirSync(join(dir, 'init'));
 		writeFileSync(
@@ -484,16 +484,20 @@ describe('workflow test files', () => {
 		const cwd = process.cwd();
 		try {
 			process.chdir(dir);
-			// The folder's test file is read (and refused: its workflow is missing), not init's usage.
-			expect(await testCommand(['init', '--show'])).toBe(2);
-			expect(said.join('')).toMatch(/init\/a\.test\.yaml:1: workflow: no such file/);
-			said.length = 0;
-			process.chdir(join(dir, 'init'));
-			// No such folder here: init's usage says how to run one.
-			expect(await testCommand(['init'])).toBe(2);
-			expect(said.join('')).toContain(
-				'to run the test files of a folder named init, give it as ./init',
-			);
+			// init with no workflow, beside a folder named init: init's usage, not the folder's tests.
+			for (const args of [['init'], ['init', '--show']]) {
+				said.length = 0;
+				expect(await testCommand(args)).toBe(2);
+				expect(said.join('')).toContain(
+					'to run the test files of a folder named init, give it as ./init',
+				);
+			}
+			// Written as a path, the folder's test file is read (and refused: its workflow is missing).
+			for (const folder of ['./init', 'init/']) {
+				said.length = 0;
+				expect(await testCommand([folder, '--show'])).toBe(2);
+				expect(said.join('')).toMatch(/init\/a\.test\.yaml:1: workflow: no such file/);
+			}
 		} finally {
 			process.chdir(cwd);
 			out.mockRestore();

@@ -3,7 +3,6 @@
  * the reference server. Exit status: 0 all passed, 1 a case failed, 2 a test file or an option
  * is wrong (nothing run).
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { mergeCoverage } from './coverage/model.cjs';
@@ -12,6 +11,7 @@ import { initTestFiles } from './init.cjs';
 import { N8nNotFound } from './n8n/install.cjs';
 import { nodesSource } from './nodes-source.cjs';
 import { n8nOf, runWorkflowTests, type WorkflowTestOptions } from './run.cjs';
+import { stopOnSignals } from './stop-on-signal.cjs';
 import { watchWorkflowTests } from './watch.cjs';
 
 export const TEST_USAGE = `Usage: lead-inbox-mock-server test [FILES|DIRS...] [options]
@@ -52,6 +52,7 @@ Options:
                   writes a first test file for each exported workflow (DIR/<name>.test.yaml,
                   default the current folder) from one run against the reference server: it
                   passes as written; its comments and the lines printed say what to tighten
+                  (to run the test files of a folder named init, give it as ./init)
   lead-inbox-mock-server test coverage merge DIR|FILE... --out DIR
                   merges coverage of several runs (the same suite on several n8n lines, or
                   shards) into one coverage.json and its pages
@@ -60,21 +61,16 @@ Exit status: 0 all passed, 1 a case failed (or coverage below --coverage-min), 2
 an option is wrong (nothing run). A GitHub job summary is appended to $GITHUB_STEP_SUMMARY when
 it is set.`;
 
-/** What a subcommand's own arguments look like (init: exported workflows; coverage: merge). */
-const SUBCOMMANDS: Record<string, (rest: string[]) => boolean> = {
-	init: (rest) => rest.some((arg) => /\.json$/i.test(arg)),
-	coverage: (rest) => rest[0] === 'merge',
-};
+/** The subcommands of `test`. */
+const SUBCOMMANDS = new Set(['init', 'coverage']);
 
 /**
- * The subcommand the arguments name, if any. A folder or file named like one (tests in `init/`) is
- * run as test files unless the rest of the arguments are the subcommand's.
+ * The subcommand the arguments name, if any: its bare name always does (`test init` with no
+ * workflow says how to give one, even beside a folder named init); a folder of that name is run
+ * as test files when written as a path (./init, init/).
  */
 function subcommandOf(argv: string[]): string | undefined {
-	const [first, ...rest] = argv;
-	const looksLike = first === undefined ? undefined : SUBCOMMANDS[first];
-	if (!looksLike) return undefined;
-	return existsSync(first) && !looksLike(rest) ? undefined : first;
+	return SUBCOMMANDS.has(argv[0]) ? argv[0] : undefined;
 }
 
 export async function testCommand(argv: string[]): Promise<number> {
@@ -125,14 +121,19 @@ export async function testCommand(argv: string[]): Promise<number> {
 			}
 			return await watchCommand(options);
 		}
-		const result = await runWorkflowTests({
-			...options,
-			junit: values.junit,
-			coverage: values.coverage,
-			coverageMin: values['coverage-min'],
-			shard: values.shard,
-		});
-		return result.exitCode;
+		const stopped = stopOnSignals((line) => process.stderr.write(`${line}\n`));
+		try {
+			const result = await runWorkflowTests({
+				...options,
+				junit: values.junit,
+				coverage: values.coverage,
+				coverageMin: values['coverage-min'],
+				shard: values.shard,
+			});
+			return result.exitCode;
+		} finally {
+			stopped();
+		}
 	} catch (error) {
 		return n8nProblem(error);
 	}
@@ -225,6 +226,7 @@ async function initCommand(argv: string[]): Promise<number> {
 		);
 		return 2;
 	}
+	const stopped = stopOnSignals((line) => process.stderr.write(`${line}\n`));
 	try {
 		const { exitCode, results } = await initTestFiles({
 			workflows: parsed.positionals,
@@ -234,7 +236,7 @@ async function initCommand(argv: string[]): Promise<number> {
 			n8nNode: parsed.values['n8n-node'],
 			nodes: parsed.values.nodes,
 			progress: (line) => process.stderr.write(`${line}\n`),
-		});
+		}).finally(stopped);
 		for (const result of results) {
 			if (result.error) process.stderr.write(`Error: ${result.workflow}: ${result.error}\n`);
 			if (!result.file) continue;

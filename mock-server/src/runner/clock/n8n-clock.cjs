@@ -16,6 +16,8 @@
 'use strict';
 
 const CONFIG = process.env.LEAD_INBOX_CLOCK;
+/** How long an n8n whose runner has gone may take to shut down before it is killed. */
+const ORPHAN_GRACE_MS = 15000;
 
 /**
  * A Date constructor of `Real`'s realm reading `Real`'s time plus `offset()`. Written to be
@@ -153,6 +155,26 @@ function install(config) {
 	// The clock never keeps n8n alive: n8n decides when it exits.
 	socket.unref();
 	socket.on('error', () => undefined);
+	// The runner holds the other end: once it has gone (killed, even with SIGKILL, or ended with
+	// its parent), nothing will stop this n8n, so it stops itself. The main process shuts down as
+	// on SIGTERM (n8n stops its task runner), killed with its group if that takes too long; a task
+	// runner or worker thread is left to its main process, and exits by itself if still here.
+	let connected = false;
+	socket.on('connect', () => (connected = true));
+	socket.on('close', () => {
+		if (!connected) return;
+		const { isMainThread } = require('node:worker_threads');
+		const main = !config.role && isMainThread;
+		const end = setTimeout(() => {
+			try {
+				process.kill(main ? -process.pid : process.pid, 'SIGKILL');
+			} catch {
+				process.kill(process.pid, 'SIGKILL');
+			}
+		}, ORPHAN_GRACE_MS);
+		end.unref();
+		if (main) process.kill(process.pid, 'SIGTERM');
+	});
 	let pending = '';
 	socket.on('data', (chunk) => {
 		pending += chunk.toString();

@@ -5,7 +5,12 @@
  * on disk is checked once n8n runs (run-case.cts), by the same rules.
  */
 import type { DescribedNode } from '../n8n/descriptions.cjs';
-import { ERROR_OUTPUT, resolveOutput, unknownOutput } from '../workflow/outputs.cjs';
+import {
+	ERROR_OUTPUT,
+	parameterNames,
+	resolveOutput,
+	unknownOutput,
+} from '../workflow/outputs.cjs';
 import type { SubWorkflow } from '../workflow/sub-workflows.cjs';
 import type { Workflow, WorkflowNode } from '../workflow/workflow.cjs';
 import type { Misfit } from './misfits.cjs';
@@ -41,8 +46,9 @@ export function outputNameMisfits(
 			if (!node) continue; // load.cts names unknown nodes
 			const described = describe(node);
 			if (resolveOutput(node, described, output) !== undefined) continue;
-			// Without its description only the error output can be judged here.
-			if (!described && output.trim().toLowerCase() !== ERROR_OUTPUT) continue;
+			// Without its description only the error output, and a Switch's, can be judged here.
+			if (!described && !parameterNames(node) && output.trim().toLowerCase() !== ERROR_OUTPUT)
+				continue;
 			found.push({ at, message: unknownOutput(name, node, described, output) });
 		}
 	};

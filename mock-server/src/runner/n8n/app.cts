@@ -306,10 +306,14 @@ export class N8nApp {
 			{
 				env: { ...this.env, N8N_LOG_LEVEL: 'info', ...env },
 				stdio: ['ignore', 'pipe', 'pipe'],
+				// A process group of its own, with the task runner n8n spawns: stop() ends them
+				// together, and a terminal's Ctrl-C reaches the runner, which stops n8n in order.
+				detached: true,
 			},
 		);
 		const handle: N8nProcess = { child, log: '' };
 		this.processes.push(handle);
+		running.add(this);
 		const exited = new Promise<never>((_, reject) =>
 			child.once('exit', (code) =>
 				reject(
@@ -348,15 +352,55 @@ export class N8nApp {
 		return (this.flatted ??= flattedOf(this.install.packageDir));
 	}
 
-	/** Stops every process of the app (workers first, then the main instance). */
+	/**
+	 * Stops every process of the app (workers first, then the main instance), each with its
+	 * task runners: n8n's graceful shutdown, bounded, then whatever of its group is left killed.
+	 */
 	async stop(): Promise<void> {
 		for (const { child } of [...this.processes].reverse()) {
-			if (child.exitCode !== null || child.signalCode !== null) continue;
-			const exited = new Promise((resolve) => child.once('exit', resolve));
-			child.kill('SIGTERM');
-			const timer = setTimeout(() => child.kill('SIGKILL'), 20000);
-			await exited;
-			clearTimeout(timer);
+			if (child.exitCode === null && child.signalCode === null) {
+				const exited = new Promise((resolve) => child.once('exit', resolve));
+				signalGroup(child, 'SIGTERM');
+				const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), STOP_GRACE_MS);
+				await exited;
+				clearTimeout(timer);
+			}
+			// n8n stops its task runner as it shuts down; one it left behind goes with the group.
+			signalGroup(child, 'SIGKILL');
 		}
+		running.delete(this);
+	}
+
+	/** Kills every process of the app at once, with no shutdown (this process is exiting). */
+	kill(): void {
+		for (const { child } of this.processes) signalGroup(child, 'SIGKILL');
 	}
 }
+
+/** How long n8n's graceful shutdown may take before its processes are killed. */
+const STOP_GRACE_MS = 10_000;
+
+/** The apps with processes started and not yet stopped: what a runner told to stop ends. */
+const running = new Set<N8nApp>();
+
+/** Sends a signal to a process's group (its task runners too); one already gone is left. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+	try {
+		process.kill(-child.pid!, signal);
+	} catch {
+		// The group has ended.
+	}
+}
+
+/** Stops every app still running (a runner told to stop); how many there were. */
+export async function stopEveryApp(): Promise<number> {
+	const apps = [...running];
+	await Promise.all(apps.map((app) => app.stop()));
+	return apps.length;
+}
+
+// Whatever way this process ends, no n8n it started outlives it: a group still running at exit
+// (an exit from anywhere, an uncaught error) is killed, synchronously, as exit handlers must be.
+process.on('exit', () => {
+	for (const app of running) app.kill();
+});

@@ -1,7 +1,8 @@
 /**
  * Output names as n8n shows them on the canvas, for a test to name an output by: a node's
  * outputNames (If's true/false, Create Inboxes' Created/Failed), the display names of its outputs
- * (also those an outputs expression gives, as Fetch Leads' Leads and Spend), and "error" for the
+ * (also those an outputs expression gives, as Fetch Leads' Leads and Spend), a Switch's outputs
+ * as renamed in the editor (its parameters), and "error" for the
  * output n8n adds last when the node's On Error is "Continue (using error output)".
  */
 
@@ -41,6 +42,44 @@ export function describedNames(described: Described | undefined): string[] {
 	return [];
 }
 
+/** A node as exported, for the outputs its parameters name. */
+interface ExportedNode {
+	type?: string;
+	typeVersion?: number;
+	parameters?: Record<string, unknown>;
+}
+
+/**
+ * The names a node's own parameters give its outputs, as the editor shows them: a Switch's (from
+ * version 3) rules renamed in the editor (Output Key), index for the others, and its extra
+ * fallback output ("Fallback", or its new name); in expression mode its outputs are numbered.
+ * Read as n8n's SwitchV3 names them, before any n8n starts. Undefined for other nodes.
+ */
+export function parameterNames(node: ExportedNode | undefined): string[] | undefined {
+	if (node?.type !== 'n8n-nodes-base.switch' || (node.typeVersion ?? 1) < 3) return undefined;
+	const parameters = node.parameters ?? {};
+	if (parameters.mode === 'expression')
+		return Array.from({ length: Number(parameters.numberOutputs ?? 4) }, (_, i) => String(i));
+	const rules = ((parameters.rules as { values?: unknown[] } | undefined)?.values ?? []) as {
+		outputKey?: unknown;
+	}[];
+	const names = rules.map((rule, i) =>
+		typeof rule.outputKey === 'string' && rule.outputKey ? rule.outputKey : String(i),
+	);
+	const options = (parameters.options ?? {}) as Record<string, unknown>;
+	if (options.fallbackOutput === 'extra')
+		names.push(
+			typeof options.renameFallbackOutput === 'string' && options.renameFallbackOutput
+				? options.renameFallbackOutput
+				: 'Fallback',
+		);
+	return names;
+}
+
+/** A node's output names: its parameters' (a Switch's), else its description's. */
+const outputNames = (node: NodeSettings | undefined, described: Described | undefined): string[] =>
+	parameterNames(node as ExportedNode | undefined) ?? describedNames(described);
+
 export const hasErrorOutput = (node: NodeSettings): boolean =>
 	(node as { onError?: unknown }).onError === 'continueErrorOutput';
 
@@ -60,7 +99,7 @@ export function resolveOutput(
 	if (/^\d+$/.test(output)) return Number(output);
 	const wanted = output.trim().toLowerCase();
 	if (wanted === ERROR_OUTPUT && node && hasErrorOutput(node)) return ERROR_OUTPUT;
-	const index = describedNames(described).findIndex((name) => name.toLowerCase() === wanted);
+	const index = outputNames(node, described).findIndex((name) => name.toLowerCase() === wanted);
 	return index >= 0 ? index : undefined;
 }
 
@@ -72,7 +111,7 @@ export function unknownOutput(
 	output: string,
 ): string {
 	const names = [
-		...describedNames(described),
+		...outputNames(node, described),
 		...(node && hasErrorOutput(node) ? [ERROR_OUTPUT] : []),
 	];
 	const has = names.length
