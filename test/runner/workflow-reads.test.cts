@@ -57,6 +57,34 @@ it("finds the nodes that read a node's answer: by $json right after it, a Respon
 	expect(readersOf(WORKFLOW, named('Done'))).toEqual([]);
 });
 
+it('follows the data through nodes that hand on what they receive: Wait, No Operation, If, Filter, Switch, Sort, Limit, Loop Over Items', () => {
+	const via = (...types: string[]): Workflow => {
+		const names = ['Email 2', ...types.map((t, i) => `${t} ${i}`), 'Email 3'];
+		return {
+			nodes: [
+				node('Email 2', 'gmail', {}),
+				...types.map((t, i) => node(`${t} ${i}`, t, {})),
+				node('Email 3', 'gmail', { sendTo: '={{ $json.email }}' }),
+			],
+			connections: Object.fromEntries(
+				names.slice(0, -1).map((name, i) => [
+					name,
+					// The second output of a branching node (If's false, a Switch's, the loop's).
+					{ main: i ? [[], [{ node: names[i + 1], type: 'main', index: 0 }]] : [[{ node: names[1], type: 'main', index: 0 }]] },
+				]),
+			),
+		};
+	};
+	const email2 = (w: Workflow) => w.nodes[0];
+	for (const types of [['wait'], ['noOp', 'if'], ['filter', 'switch'], ['sort', 'limit', 'splitInBatches']]) {
+		const workflow = via(...types);
+		expect([types, readersOf(workflow, email2(workflow))]).toEqual([types, ['Email 3']]);
+	}
+	// A node that makes items of its own (a Set, an HTTP call) ends the trail.
+	const set = via('set');
+	expect(readersOf(set, email2(set))).toEqual([]);
+});
+
 it('finds the nodes that read the time: a schedule, a Wait, Date & Time, "now" in an expression or code', () => {
 	const timed: Workflow = {
 		nodes: [

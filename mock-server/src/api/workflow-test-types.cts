@@ -72,6 +72,17 @@ export interface WorkflowTestWaitSkip {
 	timeLimit?: true;
 }
 
+export interface WorkflowTestRunClock {
+	/** ISO 8601, UTC. */
+	start: string;
+	end: string;
+	/** The workflow's timezone (its settings, else UTC, the runner's n8n default). */
+	timezone: string;
+	/** The same instants in that zone, with its offset. */
+	startLocal: string;
+	endLocal: string;
+}
+
 export interface WorkflowTestRunDetail {
 	/** waiting: an execution of the run waits for a request (a later run's resume sends it). */
 	status: 'success' | 'error' | 'waiting';
@@ -80,6 +91,8 @@ export interface WorkflowTestRunDetail {
 	waiting?: { node: string; execution: string };
 	/** Waits on time moved past during the run, in order. */
 	skips?: WorkflowTestWaitSkip[];
+	/** The case's clock as the run started and once it had ended: UTC, and in the workflow's zone. */
+	clock?: WorkflowTestRunClock;
 	nodes: Record<string, WorkflowTestNodeDetail>;
 	/** What stubbed nodes a case reads `sent` of would have sent: how many, the first few. */
 	sent?: Record<
@@ -118,6 +131,8 @@ export interface WorkflowTestCaseResult {
 	failures: WorkflowTestFailure[];
 	durationMs: number;
 	runs: number;
+	/** What the case did that production would not, though nothing it expects failed (a Schedule's run at a time it never fires). */
+	warnings?: WorkflowTestFailure[];
 	/** What the case did (with `show` or `report`). */
 	detail?: WorkflowTestCaseDetail;
 }

@@ -6,6 +6,7 @@
 import type { WorkflowTestCaseResult } from '../api/workflow-test-types.cjs';
 import { applyChange } from './changes.cjs';
 import { CaseClock } from './clock/case-clock.cjs';
+import { readable } from './clock/zoned.cjs';
 import { TimeWaits } from './clock/time-waits.cjs';
 import {
 	checkDistinct,
@@ -17,13 +18,14 @@ import {
 	type ServiceView,
 } from './expect/check.cjs';
 import type { LoadedTestFile, Workflow, WorkflowNode } from './file/load.cjs';
-import type {
-	NodeExpectation,
-	RequestSpec,
-	ResumeSpec,
-	RunExpectation,
-	RunSpec,
-	TestCase,
+import {
+	clockInstant,
+	type NodeExpectation,
+	type RequestSpec,
+	type ResumeSpec,
+	type RunExpectation,
+	type RunSpec,
+	type TestCase,
 } from './file/schema.cjs';
 import {
 	type Execution,
@@ -42,6 +44,7 @@ import { formData } from './workflow/form.cjs';
 import { resumeMethod, resumesOnForm } from './workflow/node-kinds.cjs';
 import { type OutputRef, resolveOutput, unknownOutput } from './workflow/outputs.cjs';
 import { prepareWorkflow, type StartPlan } from './workflow/prepare.cjs';
+import { nextFiring, scheduleCrons, workflowZone } from './workflow/schedule.cjs';
 import { scheduleItem } from './workflow/schedule-item.cjs';
 import { type SentPlan, sentOf } from './workflow/sent.cjs';
 import { findStart } from './workflow/start.cjs';
@@ -69,9 +72,10 @@ export async function runCase(
 		label: `test: ${testCase.name}`,
 	};
 	await session.reset();
+	const zone = workflowZone(loaded.workflow);
 	// The case's clock, n8n's and the server's: from the instant the file or case gives, or now.
 	const clock = new CaseClock(session.clock, server);
-	const startsAt = testCase.clock ?? loaded.spec.clock;
+	const startsAt = clockInstant(testCase.clock ?? loaded.spec.clock);
 	await clock.set(startsAt ? Date.parse(startsAt) : Date.now());
 	// Sub-workflows first (callees before callers), each published: the workflow calls them by ID.
 	const subs: CreatedSubWorkflow[] = [];
@@ -149,24 +153,27 @@ export async function runCase(
 	};
 	// From here on a move of the clock passes the case's waits, each at its own instant.
 	clock.timers = published.waits;
+	const warnings: Failure[] = [];
+	const offSchedule = offScheduleCheck(loaded, prepared.start, startsAt !== undefined);
 	try {
 		for (const [r, run] of specs.entries()) {
 			const skipped = published.waits.skips.length;
 			if (r > 0 && testCase.advanceClock !== undefined)
 				await applyChange(server, accountId, { advanceClock: testCase.advanceClock }, clock);
-			if (run.clock !== undefined) await clock.moveTo(Date.parse(run.clock), `runs.${r}.clock`);
+			const runClock = clockInstant(run.clock);
+			if (runClock !== undefined) await clock.moveTo(Date.parse(runClock), `runs.${r}.clock`);
 			for (const change of run.before ?? []) await applyChange(server, accountId, change, clock);
 			const items =
 				run.input ??
 				testCase.input ??
 				(prepared.start.schedule
 					? [
-							scheduleItem(
-								new Date(clock.now()),
-								loaded.workflow.settings?.timezone as string | undefined,
-							),
+							scheduleItem(new Date(clock.now()), zone),
 						]
 					: [{}]);
+			const startedAt = clock.now();
+			const off = offSchedule?.(startedAt);
+			if (off) warnings.push({ at: specs.length > 1 ? `runs.${r}` : 'run', message: off });
 			const view = run.resume
 				? await resumeRun(published, run.resume, `runs.${r}.resume`)
 				: prepared.start.kind === 'request'
@@ -175,7 +182,11 @@ export async function runCase(
 						? await webhookRun(published, items, r === 0)
 						: await check(published, r === 0);
 			const skips = published.waits.skips.slice(skipped);
-			views.push(skips.length ? { ...view, skips } : view);
+			views.push({
+				...view,
+				...(skips.length ? { skips } : {}),
+				clock: { start: startedAt, end: clock.now() },
+			});
 		}
 	} finally {
 		// Nothing of the case waits on in n8n (a later case's clock would resume it).
@@ -234,6 +245,7 @@ export async function runCase(
 		failures,
 		durationMs: Date.now() - started,
 		runs: views.length,
+		...(warnings.length ? { warnings } : {}),
 		...(options.detail ? { detail: await caseDetail() } : {}),
 	};
 
@@ -242,13 +254,13 @@ export async function runCase(
 		const after = await server.admin.accounts.get(session.accountId);
 		const requests = await server.admin.requests.list();
 		return {
-			runs: views.map(runDetail),
+			runs: views.map((view) => runDetail(view, zone)),
 			...(subViews.length
 				? {
 						workflows: Object.fromEntries(
 							subViews.map(({ sub, executions, view }) => [
 								sub.sub.name,
-								{ executions, ...runDetail(view) },
+								{ executions, ...runDetail(view, zone) },
 							]),
 						),
 					}
@@ -257,6 +269,30 @@ export async function runCase(
 			creditsCharged: Math.max(0, before.credits - after.credits),
 		};
 	}
+}
+
+/** How long after a Schedule's firing a run may start and still be that firing's run. */
+const FIRING_SLACK_MS = 5 * 60_000;
+
+/**
+ * For a case whose clock is given and whose workflow starts at a Schedule Trigger: what says that
+ * a run starts at a time the Schedule never fires (advanceClock: 1d from a Friday 9:00 in Berlin
+ * lands on 10:00 after the clock change), the next firing named. A clock left to the machine's
+ * time is arbitrary, and not judged.
+ */
+function offScheduleCheck(
+	loaded: LoadedTestFile,
+	start: StartPlan,
+	clockGiven: boolean,
+): ((at: number) => string | undefined) | undefined {
+	const node = loaded.workflow.nodes.find((n) => n.name === start.node);
+	const crons = clockGiven && start.schedule && node ? scheduleCrons(node) : undefined;
+	if (!node || !Array.isArray(crons)) return undefined;
+	const zone = workflowZone(loaded.workflow);
+	return (at) =>
+		nextFiring(crons, at - FIRING_SLACK_MS, zone) <= at
+			? undefined
+			: `the run starts at ${readable(at, zone)} (${zone}), a time "${node.name}" never fires at; its next firing is ${readable(nextFiring(crons, at, zone), zone)}. Set the run's clock to a firing (clock: { nextFiringAfter: ... })`;
 }
 
 /**

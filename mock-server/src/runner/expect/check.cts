@@ -38,6 +38,8 @@ export interface RunView {
 	waiting?: { node: string; execution: string };
 	/** Waits on time the runner moved past in the run. */
 	skips?: WaitSkip[];
+	/** The case's clock (epoch ms) as the run started, after its moves, and once it had ended. */
+	clock?: { start: number; end: number };
 	/** Each node that ran, with every run of it. */
 	nodes: Record<string, NodeRun[]>;
 	/** What each stubbed node a case reads `sent` of would have sent. */

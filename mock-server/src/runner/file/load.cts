@@ -7,11 +7,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
+import { nextFiring, scheduleCrons, schedulesOf, workflowZone } from '../workflow/schedule.cjs';
 import { findStart } from '../workflow/start.cjs';
 import { findSubWorkflows, type SubWorkflow } from '../workflow/sub-workflows.cjs';
 import type { Workflow } from '../workflow/workflow.cjs';
 import { field, keysOf, type Misfit, misfits, nodeNamesIn } from './misfits.cjs';
-import { type TestFile, testFileSchema } from './schema.cjs';
+import { type ClockSpec, type TestFile, testFileSchema } from './schema.cjs';
 
 export interface FileProblem {
 	file: string;
@@ -138,10 +139,51 @@ export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile 
 					problem(at, message),
 				),
 			);
+		problems.push(
+			...resolveClocks(spec, workflow).map(({ at, message }) => problem(at, message)),
+		);
 	}
 	if (problems.length || !parsed.success || !workflow || !workflowPath)
 		throw new TestFileError(problems);
 	return { file, spec: parsed.data, workflowPath, workflow, subWorkflows, problem };
+}
+
+/**
+ * Every clock of the file that names a Schedule's next firing, turned into that instant (the
+ * runner reads instants only); what cannot be resolved is said where it is.
+ */
+function resolveClocks(spec: TestFile, workflow: Workflow): Misfit[] {
+	const found: Misfit[] = [];
+	const zone = workflowZone(workflow);
+	const schedules = schedulesOf(workflow);
+	const resolved = (value: ClockSpec | undefined, at: PropertyKey[]): ClockSpec | undefined => {
+		if (value === undefined || typeof value === 'string') return value;
+		const node = value.of
+			? workflow.nodes.find((n) => n.name === value.of)
+			: schedules.length === 1
+				? schedules[0]
+				: undefined;
+		const names = schedules.map((n) => `"${n.name}"`).join(', ');
+		const crons = node
+			? scheduleCrons(node)
+			: value.of
+				? `the workflow has no node named "${value.of}" (its Schedule Triggers: ${names || 'none'})`
+				: schedules.length
+					? `the workflow has ${schedules.length} Schedule Triggers (${names}): name one with of`
+					: 'the workflow has no Schedule Trigger (enabled) to fire: give the clock as an instant';
+		if (typeof crons === 'string') {
+			found.push({ at: [...at, value.of ? 'of' : 'nextFiringAfter'], message: crons });
+			return value;
+		}
+		return new Date(nextFiring(crons, Date.parse(value.nextFiringAfter), zone)).toISOString();
+	};
+	spec.clock = resolved(spec.clock, ['clock']);
+	spec.cases.forEach((c, i) => {
+		c.clock = resolved(c.clock, ['cases', i, 'clock']);
+		if (Array.isArray(c.runs))
+			c.runs.forEach((r, j) => (r.clock = resolved(r.clock, ['cases', i, 'runs', j, 'clock'])));
+	});
+	return found;
 }
 
 /**

@@ -58,13 +58,42 @@ function instantError(input: unknown): string {
 	return 'must be an instant with its time zone, like 2027-03-01T09:00:00Z or 2027-03-01T10:00:00+01:00';
 }
 
-/** The instant a case's clock starts at. */
-const instant = z.iso
-	.datetime({ offset: true, error: (issue) => instantError(issue.input) })
+/** An instant: ISO 8601 with its zone. */
+const instant = z.iso.datetime({ offset: true, error: (issue) => instantError(issue.input) });
+
+/**
+ * A clock's instant: given, or the next firing of one of the workflow's Schedule nodes after an
+ * instant (resolved when the file loads: load.cts).
+ */
+const clock = z
+	.union([
+		instant,
+		z
+			.strictObject({
+				nextFiringAfter: instant.meta({
+					description: 'The instant after which the Schedule fires next (itself included).',
+				}),
+				of: z.string().optional().meta({
+					description: "The Schedule Trigger's name: needed when the workflow has more than one.",
+				}),
+			})
+			.meta({
+				id: 'NextFiring',
+				description:
+					"The Schedule's next firing after an instant, as n8n computes it: its rules in its zone (the workflow's timezone, else UTC), across clock changes.",
+			}),
+	])
 	.meta({
+		id: 'Clock',
 		description:
-			"The instant the case's clock starts at (ISO 8601 with Z or an offset): n8n ($now, Code nodes, the Schedule item, Waits) and the service read it; time runs on from it. Default: this machine's time as the case starts.",
+			"The instant the case's clock starts at: ISO 8601 with Z or an offset, or { nextFiringAfter, of } for the next firing of a Schedule. n8n ($now, Code nodes, the Schedule item, Waits) and the service read it; time runs on from it. Default: this machine's time as the case starts.",
 	});
+
+/** A clock after load: the instant it names (load.cts resolves a Schedule's next firing). */
+export function clockInstant(value: z.output<typeof clock> | undefined): string | undefined {
+	if (value === undefined || typeof value === 'string') return value;
+	throw new Error('a clock naming a Schedule firing was not resolved as the file loaded');
+}
 
 const sentExpectation = z
 	.strictObject({
@@ -418,7 +447,7 @@ const run = z
 			.array(change)
 			.optional()
 			.meta({ description: 'Changes to the service before this run.' }),
-		clock: instant.optional().meta({
+		clock: clock.optional().meta({
 			description:
 				"Moves the case's clock to this instant before this run (after advanceClock): a weekly run on its next Monday, wherever a Wait left the clock. Forward only: an instant the clock has passed fails the case.",
 		}),
@@ -457,7 +486,7 @@ const testCase = z
 				description:
 					'How many runs (default 1), or each run with its own changes and expectations.',
 			}),
-		clock: instant.optional(),
+		clock: clock.optional(),
 		advanceClock: duration.optional().meta({
 			description:
 				"Moves the case's clock (n8n's and the service's) before each run after the first.",
@@ -484,7 +513,7 @@ export const testFileSchema = z
 		seed: seedSchema
 			.optional()
 			.meta({ description: "The server's seed, applied before every case." }),
-		clock: instant.optional().meta({
+		clock: clock.optional().meta({
 			description:
 				"The instant every case's clock starts at, unless the case gives its own (ISO 8601 with Z or an offset). Default: this machine's time as each case starts.",
 		}),
@@ -523,6 +552,7 @@ export type ServiceExpectation = z.output<typeof serviceExpectation>;
 export type RunSpec = z.output<typeof run>;
 export type RequestSpec = z.output<typeof request>;
 export type ResumeSpec = z.output<typeof resume>;
+export type ClockSpec = z.output<typeof clock>;
 export type ResponseExpectation = z.output<typeof responseExpectation>;
 export type SubWorkflowExpectation = z.output<typeof subWorkflowExpectation>;
 

@@ -4,7 +4,11 @@ import { type FileResult, seconds, totals } from './results.cjs';
 
 export function caseLines(file: string, result: CaseResult): string[] {
 	const head = `${result.passed ? '\u2713' : '\u2717'} ${file} \u203a ${result.name} (${seconds(result.durationMs)}${result.runs > 1 ? `, ${result.runs} runs` : ''})`;
-	return [head, ...result.failures.map((f) => `    ${f.at}: ${f.message}`)];
+	return [
+		head,
+		...result.failures.map((f) => `    ${f.at}: ${f.message}`),
+		...(result.warnings ?? []).map((w) => `    warning: ${w.at}: ${w.message}`),
+	];
 }
 
 export function summaryLines(files: FileResult[], durationMs: number): string[] {

@@ -6,10 +6,12 @@
 import type {
 	WorkflowTestCaseDetail as CaseDetail,
 	WorkflowTestNodeDetail as NodeDetail,
+	WorkflowTestRunClock as RunClock,
 	WorkflowTestRunDetail as RunDetail,
 	WorkflowTestWaitSkip as WaitSkip,
 } from '../../api/workflow-test-types.cjs';
 import type { RunView } from '../expect/check.cjs';
+import { localIso, readable } from '../clock/zoned.cjs';
 import { shown } from '../expect/match.cjs';
 
 export type { CaseDetail, RunDetail };
@@ -31,12 +33,24 @@ function nodeDetail(runs: RunView['nodes'][string]): NodeDetail {
 }
 
 /** One run (or the sub-workflow's executions) as the report shows it. */
-export function runDetail(view: RunView): RunDetail {
+export function runDetail(view: RunView, timezone = 'UTC'): RunDetail {
+	const { clock } = view;
 	return {
 		status: view.status,
 		...(view.error ? { error: view.error } : {}),
 		...(view.waiting ? { waiting: view.waiting } : {}),
 		...(view.skips?.length ? { skips: view.skips } : {}),
+		...(clock
+			? {
+					clock: {
+						start: new Date(clock.start).toISOString(),
+						end: new Date(clock.end).toISOString(),
+						timezone,
+						startLocal: localIso(clock.start, timezone),
+						endLocal: localIso(clock.end, timezone),
+					},
+				}
+			: {}),
 		nodes: Object.fromEntries(
 			Object.entries(view.nodes).map(([name, runs]) => [name, nodeDetail(runs)]),
 		),
@@ -59,6 +73,14 @@ export function runDetail(view: RunView): RunDetail {
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** A run's clock from its start to its end, in UTC and, where it differs, the workflow's zone. */
+function clockLine(clock: RunClock): string {
+	const utc = `clock ${clock.start} \u2192 ${clock.end}`;
+	if (clock.timezone === 'UTC') return utc;
+	const at = (iso: string) => readable(Date.parse(iso), clock.timezone);
+	return `${utc} (${clock.timezone}: ${at(clock.start)} \u2192 ${at(clock.end)})`;
+}
 
 /** A wait the case's clock passed, and how. */
 function skipLine(skip: WaitSkip): string {
@@ -98,6 +120,7 @@ export function detailLines(detail: CaseDetail): string[] {
 		lines.push(
 			`      run ${r + 1}: ${run.status}${run.error ? ` at "${run.error.node ?? '?'}": ${run.error.message}` : ''}${run.waiting ? ` at "${run.waiting.node}" for a request (execution ${run.waiting.execution})` : ''}`,
 		);
+		if (run.clock) lines.push(`        ${clockLine(run.clock)}`);
 		lines.push(...runLines(run, '        '));
 	});
 	for (const [name, sub] of Object.entries(detail.workflows ?? {})) {

@@ -28,6 +28,32 @@ const nodesAfter = (workflow: Workflow, node: WorkflowNode): Set<string> =>
 		),
 	);
 
+/**
+ * Nodes that hand on the items they receive, as they received them (some, on one output or
+ * another, or later): what follows them reads what came before them.
+ */
+const HANDS_ON = new Set(
+	['wait', 'noOp', 'if', 'filter', 'switch', 'sort', 'limit', 'splitInBatches'].map(
+		(name) => `n8n-nodes-base.${name}`,
+	),
+);
+
+/**
+ * The nodes that receive `node`'s items: those after it, and after any node on the way that
+ * hands its items on (Email 2 → Wait 5 days → Email 3: Email 3 gets Email 2's answer).
+ */
+function receivers(workflow: Workflow, node: WorkflowNode): Set<string> {
+	const reached = new Set<string>();
+	const next = [...nodesAfter(workflow, node)];
+	for (let name = next.pop(); name !== undefined; name = next.pop()) {
+		if (reached.has(name) || name === node.name) continue;
+		reached.add(name);
+		const on = workflow.nodes.find((n) => n.name === name);
+		if (on && !on.disabled && HANDS_ON.has(on.type)) next.push(...nodesAfter(workflow, on));
+	}
+	return reached;
+}
+
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -68,11 +94,12 @@ export function sampleFor(field: string): string | number {
 }
 
 /**
- * The nodes that read `node`'s answer: one connected right after it that reads `$json` (or
- * `$input`), or any node naming it (`$('<node>')`, `$node["<node>"]`).
+ * The nodes that read `node`'s answer: one that receives its items (right after it, or through
+ * nodes that hand them on: a Wait, an If, a Filter...) and reads `$json` (or `$input`), or any
+ * node naming it (`$('<node>')`, `$node["<node>"]`).
  */
 export function readersOf(workflow: Workflow, node: WorkflowNode): string[] {
-	const after = nodesAfter(workflow, node);
+	const after = receivers(workflow, node);
 	const naming = new RegExp(
 		`\\$\\(\\s*['"]${escape(node.name)}['"]\\s*\\)|\\$node\\[\\s*['"]${escape(node.name)}['"]\\s*\\]`,
 	);
