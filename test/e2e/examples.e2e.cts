@@ -33,12 +33,14 @@ describe.each(ALL_LINES)('examples in n8n $version', (target) => {
 
 	// The inbox alert runs as a published workflow in trigger.e2e.cts: a polling trigger does not
 	// poll under `n8n execute`. The lead request endpoint (a Webhook) and the lead research agent (a
-	// Chat Trigger, a chat model) wait for a call, and the follow-up sends mail through Gmail and
-	// waits three days: their test files run them in workflow-tests.e2e.cts, called for real, with a
-	// scripted model and on the case's clock, on every line.
-	it('ships the eight examples, each with a sticky note and no pinned data', () => {
+	// Chat Trigger, a chat model) wait for a call, and the follow-up and the cold-email sequence
+	// send mail through Gmail and wait days (the sequence for a reply too): their test files run
+	// them in workflow-tests.e2e.cts, called for real, with a scripted model and on the case's
+	// clock, on every line.
+	it('ships the nine examples, each with a sticky note and no pinned data', () => {
 		expect(exampleFiles().sort()).toEqual([
 			'bulk-inbox-onboarding-from-csv.json',
+			'cold-email-sequence.json',
 			'follow-up-after-3-days.json',
 			'inbox-error-alert.json',
 			'inbox-inventory.json',
