@@ -32,7 +32,8 @@ const WORKFLOW = {
 			typeVersion: 2,
 			position: [220, 0],
 			parameters: {
-				jsCode: 'await new Promise((resolve) => setTimeout(resolve, 10 * 60 * 1000));\nreturn $input.all();',
+				jsCode:
+					'await new Promise((resolve) => setTimeout(resolve, 10 * 60 * 1000));\nreturn $input.all();',
 			},
 		},
 	],
@@ -95,7 +96,8 @@ describe(`the workflow test runner stopped mid-case (n8n ${NEWEST_LINE.version})
 		);
 	});
 	afterAll(() => {
-		for (const runner of runners) for (const pid of tree(runner.pid!).reverse()) process.kill(pid, 'SIGKILL');
+		for (const runner of runners)
+			for (const pid of tree(runner.pid!).reverse()) process.kill(pid, 'SIGKILL');
 	});
 
 	/** The runner, from the sources, once its case runs in n8n's task runner; its processes then. */
@@ -113,12 +115,16 @@ describe(`the workflow test runner stopped mid-case (n8n ${NEWEST_LINE.version})
 				'--nodes',
 				ROOT,
 			],
-			{ cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_PATH: join(ROOT, 'node_modules') } },
+			{
+				cwd: dir,
+				stdio: ['ignore', 'pipe', 'pipe'],
+				env: { ...process.env, NODE_PATH: join(ROOT, 'node_modules') },
+			},
 		);
 		runners.push(runner);
 		let err = '';
-		runner.stderr!.on('data', (chunk) => (err += chunk));
-		runner.stdout!.resume();
+		runner.stderr.on('data', (chunk) => (err += chunk));
+		runner.stdout.resume();
 		const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
 			runner.once('exit', (code, signal) => resolve({ code, signal })),
 		);
@@ -147,7 +153,10 @@ describe(`the workflow test runner stopped mid-case (n8n ${NEWEST_LINE.version})
 			runner.kill(signal);
 			expect(await exited).toEqual({ code, signal: null });
 			expect(said()).toMatch(
-				new RegExp(`^${signal}: stopped 1 n8n instance\\(s\\) and their task runners in [\\d.]+ s; nothing the run started is left running$`, 'm'),
+				new RegExp(
+					`^${signal}: stopped 1 n8n instance\\(s\\) and their task runners in [\\d.]+ s; nothing the run started is left running$`,
+					'm',
+				),
 			);
 			expect(processes.filter(alive)).toEqual([]);
 		},
@@ -161,7 +170,11 @@ describe(`the workflow test runner stopped mid-case (n8n ${NEWEST_LINE.version})
 			runner.kill('SIGKILL');
 			expect(await exited).toEqual({ code: null, signal: 'SIGKILL' });
 			// n8n's graceful shutdown, bounded at 15 s, then its group killed.
-			await waitFor('every process the runner started to end', () => !processes.some(alive), 2 * MINUTE);
+			await waitFor(
+				'every process the runner started to end',
+				() => !processes.some(alive),
+				2 * MINUTE,
+			);
 		},
 		10 * MINUTE,
 	);

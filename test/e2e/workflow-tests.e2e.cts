@@ -58,7 +58,25 @@ const FOLLOW_UP = 'the follow-up goes out three days after the first email, nami
 const WEEKLY =
 	"run a week apart, each Monday's pull is dated that Monday, in its Schedule item and $now";
 
+const COLD_EMAIL_LATE =
+	'a reply after the two days finds the sequence gone on at the limit, not at the reply';
+
 const BREAKAGES: Breakage[] = [
+	{
+		// A reply window widened from two days to four: the sequence goes on two days later.
+		name: 'reply-window-widened',
+		test: 'cold-email-sequence',
+		in: 'examples',
+		change: (w, t) => (
+			(node(w, 'Wait for a reply').parameters.resumeAmount = 4),
+			{ workflow: w, test: t }
+		),
+		failing: {
+			case: COLD_EMAIL_LATE,
+			at: 'runs.1.expect.nodes.Email 2.sent.every.message',
+			says: /Sent 2027-03-05\./,
+		},
+	},
 	{
 		name: 'mapping-to-a-missing-field',
 		test: 'dentists-to-hubspot',
@@ -391,6 +409,20 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				);
 				expect(outcome.stdout).toContain(
 					'\u2713 tests/lead-approval.test.yaml \u203a a lead request waits for approval, and the approval two hours later fetches the leads',
+				);
+				// A moved clock passes a Wait's limit at the limit: Email 2 is dated the day it ended.
+				expect(outcome.stdout).toContain(
+					`cold-email-sequence.test.yaml \u203a ${COLD_EMAIL_LATE} (`,
+				);
+				expect(outcome.stdout).toMatch(
+					/"Wait for a reply" timed out, no request having come: the clock moved from 2027-03-01T09:00:\S+ to 2027-03-03T09:00:\S+ at once/,
+				);
+				// Each run's clock, in the workflow's zone too; a run the Schedule would never start, warned of.
+				expect(outcome.stdout).toMatch(
+					/clock 2027-03-29T07:00:\S+ \u2192 \S+ \(Europe\/Berlin: Mon 2027-03-29 09:00:\d\d \+02:00 \u2192 /,
+				);
+				expect(outcome.stdout).toMatch(
+					/ {4}warning: runs\.3: the run starts at Mon 2027-03-29 10:00:\d\d \+02:00 \(Europe\/Berlin\), a time "Weekdays at 9" never fires at; its next firing is Tue 2027-03-30 09:00:00 \+02:00\./,
 				);
 				// A workflow's error workflow runs when a run fails, and is checked.
 				expect(outcome.stdout).toContain(
@@ -970,6 +1002,42 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 		);
 		expect(outcome.stdout).toContain('nothing was run');
 		expect(outcome.stderr).not.toContain('starting n8n');
+	});
+
+	test("time edges: a reply after the Wait timed out fails at once saying when, a resume n8n refuses fails with its answer, and --show gives each run's clock", async () => {
+		const dir = join(project, 'time-edges');
+		mkdirSync(dir, { recursive: true });
+		cpSync(join(ROOT, 'examples', 'cold-email-sequence.json'), join(dir, 'sequence.json'));
+		writeFileSync(
+			join(dir, 'edges.test.yaml'),
+			[
+				'workflow: sequence.json',
+				'clock: 2027-03-01T09:00:00Z',
+				'seed: { accounts: [{ apiKey: lik_my_test_account_0001, credits: 100 }] }',
+				'stubs: { Email 1: passThrough, Email 2: passThrough, Email 3: passThrough }',
+				'cases:',
+				'  - name: a reply three days on',
+				'    runs:',
+				"      - { request: { body: { niche: dentist, city: 'Austin, TX' } }, expect: { status: waiting } }",
+				'      - { before: [{ advanceClock: 3d }], resume: { body: { reply: "yes" } } }',
+				'  - name: a resume to a path the Wait does not listen on',
+				'    runs:',
+				"      - { request: { body: { niche: dentist, city: 'Austin, TX' } }, expect: { status: waiting } }",
+				'      - resume: { path: elsewhere, body: { reply: "yes" } }',
+				'',
+			].join('\n'),
+		);
+		const outcome = await runTests(['time-edges', '--n8n', LATEST_N8N, '--show']);
+		expect(outcome.code).toBe(1);
+		// Before: the late reply was taken (the "yes" path a day after the limit).
+		expect(outcome.stdout).toMatch(
+			/\u2717 time-edges\/edges\.test\.yaml \u203a a reply three days on \((?!0\.0 s)[\d.]+ s\)\n {4}run: the case could not run: runs\.1\.resume: "Wait for a reply" timed out at 2027-03-03T09:00:\S+, when its time limit ended with no request, before this run \(the clock is at 2027-03-04T09:00:\S+\)/,
+		);
+		// Before: it waited 300 s, then "timed out after 300000 ms", with no word of n8n's answer.
+		expect(outcome.stdout).toMatch(
+			/runs\.1\.resume: n8n answered 404 to POST \/webhook-waiting\/\d+ and resumed nothing: "Wait for a reply" still waits \(execution \d+\)\. n8n said: /,
+		);
+		expect(outcome.stdout).not.toContain('timed out after 300000 ms');
 	});
 
 	test('outputs are named as n8n shows them: Leads, Spend and the error output are read; a name the node lacks exits 2 listing its names, and no n8n starts', async () => {

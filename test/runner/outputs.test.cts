@@ -44,7 +44,11 @@ describe("a Switch's outputs by the names the editor shows", () => {
 	});
 
 	it('names a wrong output before n8n starts, listing the names the Switch has', () => {
-		const workflow = { name: 'Approvals', nodes: [approval], connections: {} } as unknown as Workflow;
+		const workflow = {
+			name: 'Approvals',
+			nodes: [approval],
+			connections: {},
+		} as unknown as Workflow;
 		const spec = {
 			workflow: 'approvals.json',
 			cases: [
@@ -52,7 +56,11 @@ describe("a Switch's outputs by the names the editor shows", () => {
 					name: 'a case',
 					expect: {
 						nodes: {
-							Answer: [{ output: 'Declined', items: 1 }, { output: 'No answer', items: 0 }, { output: 'Maybe' }],
+							Answer: [
+								{ output: 'Declined', items: 1 },
+								{ output: 'No answer', items: 0 },
+								{ output: 'Maybe' },
+							],
 						},
 					},
 				},

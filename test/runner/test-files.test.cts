@@ -309,7 +309,7 @@ describe('workflow test files', () => {
 		]);
 	});
 
-	it("refuses an impossible date, and takes weeks as a duration", () => {
+	it('refuses an impossible date, and takes weeks as a duration', () => {
 		const dir = project({
 			'd.test.yaml': [
 				'workflow: flow.json', // 1
@@ -352,8 +352,14 @@ describe('workflow test files', () => {
 				'',
 			].join('\n');
 		writeFileSync(join(dir, 'm.test.yaml'), file('approval.json', '{ method: GET }'));
-		writeFileSync(join(dir, 'g.test.yaml'), file('approval-get.json', '{ body: { approved: true } }'));
-		writeFileSync(join(dir, 'ok.test.yaml'), file('approval-get.json', '{ query: { approved: "yes" } }'));
+		writeFileSync(
+			join(dir, 'g.test.yaml'),
+			file('approval-get.json', '{ body: { approved: true } }'),
+		);
+		writeFileSync(
+			join(dir, 'ok.test.yaml'),
+			file('approval-get.json', '{ query: { approved: "yes" } }'),
+		);
 		expect(problemsOf(dir, 'm.test.yaml')).toEqual([
 			'm.test.yaml:6: cases.0.runs.1.resume.method: no waiting node listens for GET ("Approval" listens for POST): n8n would answer and resume nothing. Leave method out (the waiting node\'s own is used), or change the node\'s HTTP Method',
 		]);

@@ -46,6 +46,24 @@ it('finds the request fields a Webhook workflow reads, after the Webhook and by 
 	});
 });
 
+it("finds what a Wait's resume request is read for, through an If and with optional chaining", () => {
+	const workflow: Workflow = {
+		nodes: [
+			node('Wait for a reply', 'wait', { resume: 'webhook', httpMethod: 'POST' }),
+			node('Replied?', 'if', { conditions: { leftValue: '={{ $json.body?.reply }}' } }),
+			node('Stop', 'set', { reply: '={{ $json.body.reply }}', from: '={{ $json.query?.from }}' }),
+		],
+		connections: {
+			'Wait for a reply': { main: [[{ node: 'Replied?', type: 'main', index: 0 }]] },
+			'Replied?': { main: [[{ node: 'Stop', type: 'main', index: 0 }]] },
+		},
+	};
+	expect(requestFieldsRead(workflow, workflow.nodes[0])).toEqual({
+		body: ['reply'],
+		query: ['from'],
+	});
+});
+
 it("finds the nodes that read a node's answer: by $json right after it, a Respond to Webhook, or by name", () => {
 	const named = (name: string) => WORKFLOW.nodes.find((n) => n.name === name)!;
 	// Respond to Webhook answers with the items Gmail hands on, without an expression.
@@ -70,13 +88,22 @@ it('follows the data through nodes that hand on what they receive: Wait, No Oper
 				names.slice(0, -1).map((name, i) => [
 					name,
 					// The second output of a branching node (If's false, a Switch's, the loop's).
-					{ main: i ? [[], [{ node: names[i + 1], type: 'main', index: 0 }]] : [[{ node: names[1], type: 'main', index: 0 }]] },
+					{
+						main: i
+							? [[], [{ node: names[i + 1], type: 'main', index: 0 }]]
+							: [[{ node: names[1], type: 'main', index: 0 }]],
+					},
 				]),
 			),
 		};
 	};
 	const email2 = (w: Workflow) => w.nodes[0];
-	for (const types of [['wait'], ['noOp', 'if'], ['filter', 'switch'], ['sort', 'limit', 'splitInBatches']]) {
+	for (const types of [
+		['wait'],
+		['noOp', 'if'],
+		['filter', 'switch'],
+		['sort', 'limit', 'splitInBatches'],
+	]) {
 		const workflow = via(...types);
 		expect([types, readersOf(workflow, email2(workflow))]).toEqual([types, ['Email 3']]);
 	}

@@ -15,13 +15,18 @@ import { runWorkflowTests, type WorkflowTestOptions } from './run.cjs';
 import { formFieldNames } from './workflow/form.cjs';
 import {
 	FORM_TRIGGER,
+	hasTimeLimit,
 	isChatModel,
 	isTrigger,
 	LEAD_INBOX_TRIGGER,
 	needsStub,
+	resumeMethod,
+	resumesOnForm,
 	WEBHOOK,
 } from './workflow/node-kinds.cjs';
 import { readersOf, requestFieldsRead, sampleFor, timeReaders } from './workflow/reads.cjs';
+import { SCHEDULE_TRIGGER, scheduleCrons } from './workflow/schedule.cjs';
+import { parameterNames } from './workflow/outputs.cjs';
 import { findStart } from './workflow/start.cjs';
 import { callsOf, findSubWorkflows, type SubWorkflow } from './workflow/sub-workflows.cjs';
 import type { Workflow, WorkflowNode } from './workflow/workflow.cjs';
@@ -147,12 +152,22 @@ function frame(
 	// A workflow reading the time gets the minute the file was written as its clock, so the file
 	// plays that day however late it runs (a weekday's branch, a date in a subject).
 	const readingTime = [workflow, ...subs.map((s) => s.workflow)].flatMap(timeReaders);
-	const clock = readingTime.length
-		? new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString().replace('.000Z', 'Z')
-		: undefined;
+	const written = new Date(Math.floor(Date.now() / 60_000) * 60_000)
+		.toISOString()
+		.replace('.000Z', 'Z');
+	// A scheduled workflow runs when its Schedule fires: the first firing after that minute.
+	const fires = start.type === SCHEDULE_TRIGGER && Array.isArray(scheduleCrons(start));
+	const clock = !readingTime.length ? undefined : fires ? { nextFiringAfter: written } : written;
 	if (clock)
 		notes.push(
-			`it reads the time (${readingTime.map((n) => `"${n}"`).join(', ')}), so its cases run at the minute this file was written (clock: ${clock}): set the instant your case needs`,
+			fires
+				? `it reads the time (${readingTime.map((n) => `"${n}"`).join(', ')}), so its cases run when "${start.name}" first fires after the minute this file was written (clock: { nextFiringAfter: ${written} }): set the instant your case needs`
+				: `it reads the time (${readingTime.map((n) => `"${n}"`).join(', ')}), so its cases run at the minute this file was written (clock: ${written}): set the instant your case needs`,
+		);
+	const waitCases = limitedWaitCases(workflow, testCase);
+	if (waitCases.length)
+		notes.push(
+			`"${waitCases[0].wait}" waits for a request with a time limit: a case resumes it by a request (with sample values for what the workflow reads of it: give what really comes) and a case lets its limit pass`,
 		);
 	const spec: Record<string, unknown> = {
 		workflow: relative(outDir, workflowPath) || basename(workflowPath),
@@ -181,9 +196,48 @@ function frame(
 			],
 		},
 		...(Object.keys(stubs).length ? { stubs } : {}),
-		cases: [testCase],
+		cases: [testCase, ...waitCases.map((c) => c.testCase)],
 	};
 	return { spec, notes, subs };
+}
+
+/**
+ * For a workflow whose run waits for a request with a time limit (a Wait on a webhook or a form,
+ * a Form node): a case that resumes it by a request, and one that lets the limit pass, each
+ * starting as the first case does. Kept only if that first run ends waiting (initTestFiles).
+ */
+function limitedWaitCases(
+	workflow: Workflow,
+	first: Record<string, unknown>,
+): { wait: string; testCase: Record<string, unknown> }[] {
+	const wait = workflow.nodes.find((n) => !n.disabled && hasTimeLimit(n));
+	if (!wait || first.runs !== undefined) return [];
+	const { name: _name, ...start } = first;
+	let resume: Record<string, unknown>;
+	if (resumesOnForm(wait))
+		resume = { form: Object.fromEntries(formFieldNames(wait).map((f) => [f, 'An answer'])) };
+	else {
+		const method = resumeMethod(wait);
+		const read = requestFieldsRead(workflow, wait);
+		const sample = (fields: string[]) =>
+			Object.fromEntries(fields.map((field) => [field, sampleFor(field)]));
+		resume =
+			method === 'GET' || method === 'HEAD'
+				? read.query.length || read.body.length
+					? { query: sample([...read.query, ...read.body]) }
+					: {}
+				: { body: sample(read.body), ...(read.query.length ? { query: sample(read.query) } : {}) };
+	}
+	return [
+		{ resume, name: `"${wait.name}" is resumed by a request (written by test init)` },
+		{
+			resume: { timeout: true },
+			name: `"${wait.name}" times out, no request coming (written by test init)`,
+		},
+	].map(({ resume: r, name }) => ({
+		wait: wait.name,
+		testCase: { name, ...start, runs: [{}, { resume: r }] },
+	}));
 }
 
 const LEAD_SEARCH = '/api/v1/niche-finder-leads';
@@ -221,11 +275,37 @@ function nodeExpectations(workflow: Workflow, ran: RunNodes): Record<string, unk
 			continue;
 		}
 		const every = everyOf(did.first[0] ?? []);
+		// Outputs by the names the editor shows where the node's parameters give them (a Switch's).
+		const names = parameterNames(node);
 		if (did.items.length > 1)
-			nodes[node.name] = did.items.map((items, output) => ({ output, items }));
+			nodes[node.name] = did.items.map((items, output) => ({
+				output: names?.[output] ?? output,
+				items,
+			}));
 		else nodes[node.name] = { items: did.items[0] ?? 0, ...(every ? { every } : {}) };
 	}
 	return nodes;
+}
+
+/** The nodes that ran in a run (before a Wait), each with its items. */
+function nodesThatRan(workflow: Workflow, ran: RunNodes): Record<string, unknown> {
+	const all = nodeExpectations(workflow, ran);
+	return Object.fromEntries(Object.keys(ran).flatMap((n) => (n in all ? [[n, all[n]]] : [])));
+}
+
+/**
+ * What ran after a Wait: each node that ran with its items, and every node that ran neither
+ * before nor after it (the branch not taken) as not run.
+ */
+function nodesAfter(
+	workflow: Workflow,
+	before: RunNodes,
+	after: RunNodes,
+): Record<string, unknown> {
+	const all = nodeExpectations(workflow, after);
+	return Object.fromEntries(
+		Object.entries(all).filter(([name]) => name in after || !(name in before)),
+	);
 }
 
 /** The expectations of the one case, from what its run did. */
@@ -314,8 +394,9 @@ function annotate(doc: Document, notes: string[], schemaPath: string): void {
 			' The service before every case: an account with credits (and a pool of two inboxes where the workflow uses inboxes); make it what the workflow expects.';
 	const clock = pair('clock');
 	if (clock && isScalar(clock.key))
-		clock.key.commentBefore =
-			' The instant each case starts at, read by $now, Code nodes, the Schedule item and Waits: the minute this file was written.';
+		clock.key.commentBefore = isMap(clock.value)
+			? " The instant each case starts at, read by $now, Code nodes, the Schedule item and Waits: the Schedule's first firing after the minute this file was written."
+			: ' The instant each case starts at, read by $now, Code nodes, the Schedule item and Waits: the minute this file was written.';
 	const stubs = pair('stubs');
 	if (stubs && isScalar(stubs.key))
 		stubs.key.commentBefore =
@@ -324,6 +405,19 @@ function annotate(doc: Document, notes: string[], schemaPath: string): void {
 		['cases', 0, 'expect', 'nodes'],
 		'What each node did in the first run: exact counts. Add `every`/`some` for the fields that matter, or ranges ({ atLeast: 1 }).',
 	);
+	// The cases of a Wait with a time limit: the run up to the Wait, then what ran after it.
+	const cases = doc.getIn(['cases'], true);
+	if (isSeq(cases))
+		cases.items.forEach((_, i) => {
+			comment(
+				['cases', i, 'runs', 0, 'expect', 'nodes'],
+				'The run up to the Wait, which parks the execution: exact counts.',
+			);
+			comment(
+				['cases', i, 'runs', 1, 'expect', 'nodes'],
+				'What ran after the Wait (and what ran in neither run: the branch not taken).',
+			);
+		});
 	comment(
 		['cases', 0, 'expect', 'service'],
 		"What the reference server saw: the credits charged and every request (nothingElse: no other); lead searches as ranges (how many, and what they charge, depends on the websites' scans).",
@@ -410,15 +504,43 @@ export async function initTestFiles(
 			],
 		};
 	const results = frames.map((f, i): InitResult => {
-		const ran = run.files[i]?.cases[0];
+		const cases = run.files[i]?.cases ?? [];
+		const ran = cases[0];
+		// The cases of a limited Wait, where the first run did end waiting: they replace the first.
+		const waiting = ran?.detail?.runs[0]?.status === 'waiting';
+		const waits = (f.spec.cases as Record<string, unknown>[]).slice(1).flatMap((testCase, w) => {
+			const detail = cases[w + 1]?.detail;
+			return waiting && detail?.runs.length === 2 ? [{ testCase, detail }] : [];
+		});
+		if (waits.length) {
+			for (const { testCase, detail } of waits) {
+				const [before, after] = detail.runs;
+				const { service } = expectations(f.workflow!, detail, f.subs);
+				(testCase.runs as Record<string, unknown>[])[0].expect = {
+					status: before.status,
+					nodes: nodesThatRan(f.workflow!, before.nodes),
+				};
+				(testCase.runs as Record<string, unknown>[])[1].expect = {
+					status: after.status,
+					...(after.error ? { error: { node: after.error.node } } : {}),
+					nodes: nodesAfter(f.workflow!, before.nodes, after.nodes),
+				};
+				testCase.expect = { service };
+			}
+			f.spec.cases = waits.map((w) => w.testCase);
+		} else f.spec.cases = [(f.spec.cases as unknown[])[0]];
 		if (!ran?.detail)
 			return {
 				workflow: f.given,
 				notes: f.notes,
 				error: `its first run could not run: ${ran?.failures.map((x) => x.message).join('; ') ?? run.files[i]?.error}`,
 			};
-		const testCase = (f.spec.cases as Record<string, unknown>[])[0];
-		testCase.expect = expectations(f.workflow!, ran.detail, f.subs);
+		if (!waits.length)
+			(f.spec.cases as Record<string, unknown>[])[0].expect = expectations(
+				f.workflow!,
+				ran.detail,
+				f.subs,
+			);
 		const doc = new Document(f.spec);
 		const notes = [...f.notes];
 		const last = ran.detail.runs[ran.detail.runs.length - 1];

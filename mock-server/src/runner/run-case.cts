@@ -6,8 +6,8 @@
 import type { WorkflowTestCaseResult } from '../api/workflow-test-types.cjs';
 import { applyChange } from './changes.cjs';
 import { CaseClock } from './clock/case-clock.cjs';
-import { readable } from './clock/zoned.cjs';
 import { TimeWaits } from './clock/time-waits.cjs';
+import { readable } from './clock/zoned.cjs';
 import {
 	checkDistinct,
 	checkRun,
@@ -17,6 +17,7 @@ import {
 	type RunView,
 	type ServiceView,
 } from './expect/check.cjs';
+import { shown } from './expect/match.cjs';
 import type { LoadedTestFile, Workflow, WorkflowNode } from './file/load.cjs';
 import {
 	clockInstant,
@@ -36,7 +37,6 @@ import {
 	resting,
 } from './n8n/executions.cjs';
 import { n8nFetch, until } from './n8n/rest.cjs';
-import { shown } from './expect/match.cjs';
 import { type CaseDetail, runDetail } from './report/detail.cjs';
 import type { NodeDescription, Session } from './session.cjs';
 import { type CreatedSubWorkflow, createSubWorkflow } from './sub-workflow-runs.cjs';
@@ -44,8 +44,8 @@ import { formData } from './workflow/form.cjs';
 import { resumeMethod, resumesOnForm } from './workflow/node-kinds.cjs';
 import { type OutputRef, resolveOutput, unknownOutput } from './workflow/outputs.cjs';
 import { prepareWorkflow, type StartPlan } from './workflow/prepare.cjs';
-import { nextFiring, scheduleCrons, workflowZone } from './workflow/schedule.cjs';
 import { scheduleItem } from './workflow/schedule-item.cjs';
+import { nextFiring, scheduleCrons, workflowZone } from './workflow/schedule.cjs';
 import { type SentPlan, sentOf } from './workflow/sent.cjs';
 import { findStart } from './workflow/start.cjs';
 
@@ -166,11 +166,7 @@ export async function runCase(
 			const items =
 				run.input ??
 				testCase.input ??
-				(prepared.start.schedule
-					? [
-							scheduleItem(new Date(clock.now()), zone),
-						]
-					: [{}]);
+				(prepared.start.schedule ? [scheduleItem(new Date(clock.now()), zone)] : [{}]);
 			const startedAt = clock.now();
 			const off = offSchedule?.(startedAt);
 			if (off) warnings.push({ at: specs.length > 1 ? `runs.${r}` : 'run', message: off });

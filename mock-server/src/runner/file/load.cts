@@ -139,9 +139,7 @@ export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile 
 					problem(at, message),
 				),
 			);
-		problems.push(
-			...resolveClocks(spec, workflow).map(({ at, message }) => problem(at, message)),
-		);
+		problems.push(...resolveClocks(spec, workflow).map(({ at, message }) => problem(at, message)));
 	}
 	if (problems.length || !parsed.success || !workflow || !workflowPath)
 		throw new TestFileError(problems);

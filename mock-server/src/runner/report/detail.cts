@@ -10,8 +10,8 @@ import type {
 	WorkflowTestRunDetail as RunDetail,
 	WorkflowTestWaitSkip as WaitSkip,
 } from '../../api/workflow-test-types.cjs';
-import type { RunView } from '../expect/check.cjs';
 import { localIso, readable } from '../clock/zoned.cjs';
+import type { RunView } from '../expect/check.cjs';
 import { shown } from '../expect/match.cjs';
 
 export type { CaseDetail, RunDetail };

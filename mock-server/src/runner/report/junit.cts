@@ -21,7 +21,9 @@ export function junitXml(files: FileResult[]): string {
 				: `\n      <failure message="${escape(c.failures[0]?.message ?? 'failed')}">${escape(c.failures.map((f) => `${f.at}: ${f.message}`).join('\n'))}</failure>`;
 			// What the case did (--show, --report), where CI shows a test's output.
 			const output = `${
-				c.detail ? `\n      <system-out>${escape(detailLines(c.detail).join('\n'))}</system-out>` : ''
+				c.detail
+					? `\n      <system-out>${escape(detailLines(c.detail).join('\n'))}</system-out>`
+					: ''
 			}${
 				c.warnings?.length
 					? `\n      <system-err>${escape(c.warnings.map((w) => `warning: ${w.at}: ${w.message}`).join('\n'))}</system-err>`

@@ -57,16 +57,18 @@ function receivers(workflow: Workflow, node: WorkflowNode): Set<string> {
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * The fields of the request a Webhook hands on that the workflow reads: `body.x` and `query.x`,
- * through `$json` (the nodes right after it read the request) or `$('<webhook>')` from anywhere.
+ * The fields of the request a Webhook (or a Wait resumed by one) hands on that the workflow reads:
+ * `body.x` and `query.x`, through `$json` (in the nodes it hands the request to, through those that
+ * hand it on) or `$('<webhook>')` from anywhere.
  */
 export function requestFieldsRead(
 	workflow: Workflow,
 	webhook: WorkflowNode,
 ): { body: string[]; query: string[] } {
-	const after = nodesAfter(workflow, webhook);
+	const after = receivers(workflow, webhook);
 	const named = `\\$\\(\\s*['"]${escape(webhook.name)}['"]\\s*\\)[^{}]*?\\.json`;
-	const field = `(?:\\.(\\w+)|\\[\\s*['"]([^'"]+)['"]\\s*\\])`;
+	// Optional chaining too: $json.body?.reply.
+	const field = `(?:\\??\\.(\\w+)|\\[\\s*['"]([^'"]+)['"]\\s*\\])`;
 	const found = { body: new Set<string>(), query: new Set<string>() };
 	for (const node of workflow.nodes) {
 		const text = expressionsOf(node);
@@ -74,7 +76,7 @@ export function requestFieldsRead(
 		for (const source of sources)
 			for (const part of ['body', 'query'] as const)
 				for (const m of text.matchAll(
-					new RegExp(`${source}${`(?:\\.${part}|\\[\\s*['"]${part}['"]\\s*\\])`}${field}`, 'g'),
+					new RegExp(`${source}${`(?:\\??\\.${part}|\\[\\s*['"]${part}['"]\\s*\\])`}${field}`, 'g'),
 				))
 					found[part].add(m[1] ?? m[2]);
 	}

@@ -9,7 +9,7 @@
 import { CronTime } from 'cron';
 import type { Workflow, WorkflowNode } from './workflow.cjs';
 
-const SCHEDULE = 'n8n-nodes-base.scheduleTrigger';
+export const SCHEDULE_TRIGGER = 'n8n-nodes-base.scheduleTrigger';
 
 /** The zone a workflow's schedule and its clock are read in. */
 export function workflowZone(workflow: Workflow): string {
@@ -36,11 +36,9 @@ interface Rule {
  * fires at every minute too), or why they cannot be known before n8n runs it.
  */
 export function scheduleCrons(node: WorkflowNode): string[] | string {
-	if (node.type !== SCHEDULE)
+	if (node.type !== SCHEDULE_TRIGGER)
 		return `"${node.name}" is not a Schedule Trigger (${node.type}): name one`;
-	const rules = ((node.parameters?.rule as { interval?: Rule[] } | undefined)?.interval ?? [
-		{},
-	]) as Rule[];
+	const rules = (node.parameters?.rule as { interval?: Rule[] } | undefined)?.interval ?? [{}];
 	const crons: string[] = [];
 	for (const rule of rules) {
 		// n8n's defaults, which an export leaves out.
@@ -84,4 +82,4 @@ export function firesInMinute(crons: string[], at: number, zone: string): boolea
 
 /** The workflow's Schedule Trigger nodes, enabled. */
 export const schedulesOf = (workflow: Workflow): WorkflowNode[] =>
-	workflow.nodes.filter((n) => n.type === SCHEDULE && !n.disabled);
+	workflow.nodes.filter((n) => n.type === SCHEDULE_TRIGGER && !n.disabled);
