@@ -873,14 +873,36 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			const followUp = parseDocument(
 				readFileSync(join(project, 'first-tests', 'follow-up-after-3-days.test.yaml'), 'utf8'),
 			).toJS();
-			expect(followUp.clock).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/);
+			// A scheduled one plays at the Schedule's first firing after that minute.
+			expect(followUp.clock).toEqual({
+				nextFiringAfter: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/),
+			});
+			// A Wait for a request with a limit: a case resumes it by a request (with what the
+			// workflow reads of it), a case lets the limit pass; each says what ran after the Wait.
+			const sequence = parseDocument(
+				readFileSync(join(project, 'first-tests', 'cold-email-sequence.test.yaml'), 'utf8'),
+			).toJS();
+			expect(sequence.cases.map((c: any) => c.runs[1].resume)).toEqual([
+				{ body: { reply: expect.any(String) } },
+				{ timeout: true },
+			]);
+			expect(sequence.cases[1].runs[1].expect.nodes['Email 3']).toMatchObject({ items: 1 });
+			const cases = readdirSync(join(project, 'first-tests'))
+				.filter((f) => f.endsWith('.test.yaml'))
+				.reduce(
+					(n, f) =>
+						n +
+						parseDocument(readFileSync(join(project, 'first-tests', f), 'utf8')).toJS().cases
+							.length,
+					0,
+				);
 			// Written again only when asked.
 			const again = await runTests(['init', examples[0], '--out', 'first-tests', ...n8n]);
 			expect(again.code).toBe(2);
 			expect(again.stderr).toMatch(/exists: pass --force to write over it/);
 			const outcome = await runTests(['first-tests', ...n8n, '--jobs', '2']);
 			expect({ code: outcome.code, out: outcome.stdout }).toEqual({ code: 0, out: outcome.stdout });
-			expect(outcome.stdout).toContain(`\u2713 ${examples.length} passed, 0 failed`);
+			expect(outcome.stdout).toContain(`\u2713 ${cases} passed, 0 failed`);
 		},
 		15 * MINUTE,
 	);

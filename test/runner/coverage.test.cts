@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import {
 	addCase,
+	addOutcomes,
 	type CoverageFile,
 	emptyCoverage,
 	mergeCoverage,
@@ -62,6 +63,46 @@ const oneWithout = {
 };
 
 describe('workflow coverage', () => {
+	it("counts a limited Wait's two outcomes as branches: resumed by a request, timed out", () => {
+		const sequence = JSON.parse(
+			readFileSync(join(ROOT, 'examples', 'cold-email-sequence.json'), 'utf8'),
+		) as Workflow;
+		const coverage = emptyCoverage(
+			sequence,
+			'examples/cold-email-sequence.json',
+			new Map(sequence.nodes.map((n) => [n.name, outputShape(n, sequence, DESCRIBED[n.type])])),
+		);
+		const wait = 'Wait for a reply';
+		const timedOut = { node: wait, execution: '1', from: 'a', to: 'b', timeLimit: true as const };
+		addOutcomes(coverage, 'a › a reply', [{}, { resumed: { node: wait } }]);
+		expect(coverage.branches.missed).toContainEqual({ node: wait, output: 'timed out' });
+		expect(coverage.branches.missed).not.toContainEqual({
+			node: wait,
+			output: 'resumed by a request',
+		});
+		// A move of the clock past the limit times it out as a timeout run does.
+		addOutcomes(coverage, 'a › no reply', [{}, { skips: [timedOut] }]);
+		addOutcomes(coverage, 'a › too late', [{}, { skips: [timedOut] }]);
+		const outcomes = coverage.graph.nodes.find((n) => n.name === wait)!.outcomes;
+		expect(outcomes).toEqual([
+			{ name: 'resumed by a request', cases: { 'a › a reply': 1 } },
+			{ name: 'timed out', cases: { 'a › no reply': 1, 'a › too late': 1 } },
+		]);
+		expect(coverage.branches.missed.filter((b) => b.node === wait)).toEqual([]);
+		// A Wait on time alone has no such outcomes.
+		expect(coverage.graph.nodes.find((n) => n.name === 'Wait 5 days')!.outcomes).toBeUndefined();
+		// Merged runs add up.
+		const merged = mergeCoverage([
+			{ format: 1, n8nVersions: ['2.40.7'], workflows: [coverage] },
+			{ format: 1, n8nVersions: ['1.123.81'], workflows: [structuredClone(coverage)] },
+		]);
+		expect(
+			merged.workflows[0].graph.nodes.find((n) => n.name === wait)!.outcomes![0].cases,
+		).toEqual({
+			'a › a reply': 2,
+		});
+	});
+
 	it('names the node and the branch no case reached, and counts items per output and case', () => {
 		const coverage = fresh();
 		addCase(coverage, 'a.test.yaml › all with email', [allWithEmail]);

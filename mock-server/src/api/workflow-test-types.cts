@@ -93,6 +93,8 @@ export interface WorkflowTestRunDetail {
 	skips?: WorkflowTestWaitSkip[];
 	/** The case's clock as the run started and once it had ended: UTC, and in the workflow's zone. */
 	clock?: WorkflowTestRunClock;
+	/** For a run that resumed a waiting execution by a request: the node that waited. */
+	resumed?: { node: string };
 	nodes: Record<string, WorkflowTestNodeDetail>;
 	/** What stubbed nodes a case reads `sent` of would have sent: how many, the first few. */
 	sent?: Record<
@@ -193,6 +195,17 @@ export interface WorkflowTestNodeCoverage {
 	outputNames?: string[];
 	/** On Error is "Continue (using error output)": a run's last output is the error output. */
 	errorOutput?: true;
+	/**
+	 * A node waiting for a request with a time limit (a Wait, a Form, a send-and-wait): its two
+	 * outcomes, each a branch: resumed by a request, and timed out with none.
+	 */
+	outcomes?: WorkflowTestOutcomeCoverage[];
+}
+
+/** An outcome of a limited wait, and the cases it came about in (how many times in each). */
+export interface WorkflowTestOutcomeCoverage {
+	name: 'resumed by a request' | 'timed out';
+	cases: Record<string, number>;
 }
 
 /** One workflow's (or sub-workflow's) coverage, with its drawing. */

@@ -563,7 +563,7 @@ async function resumeRun(workflow: Published, resume: ResumeSpec, at: string): P
 		if (after.length) view.nodes[name] = after;
 		else delete view.nodes[name];
 	}
-	return response ? { ...view, response } : view;
+	return response ? { ...view, response, resumed: { node: execution.waiting!.node.name } } : view;
 }
 
 /**

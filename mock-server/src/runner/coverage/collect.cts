@@ -10,6 +10,7 @@ import type { N8nHost } from '../session.cjs';
 import type { Workflow } from '../workflow/workflow.cjs';
 import {
 	addCase,
+	addOutcomes,
 	COVERAGE_FORMAT,
 	type CoverageFile,
 	emptyCoverage,
@@ -58,10 +59,13 @@ export class CoverageCollector {
 			id,
 			detail.runs.map((r) => r.nodes),
 		);
+		addOutcomes(main, id, detail.runs);
 		for (const sub of test.subWorkflows) {
 			const entry = await this.entry(sub.file, sub.workflow, host);
 			const ran = detail.workflows?.[sub.name];
 			if (ran) addCase(entry, id, [ran.nodes]);
+			// A sub-workflow's waits are passed by the case's clock too (their skips are the case's).
+			if (ran) addOutcomes(entry, id, detail.runs);
 		}
 	}
 

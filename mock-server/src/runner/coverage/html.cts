@@ -55,6 +55,9 @@ svg { border: 1px solid #d0d7de; background: #f6f8fa; max-width: 100%; height: a
 .count { font-size: 11px; fill: #1f2328; paint-order: stroke; stroke: #f6f8fa; stroke-width: 4px; }
 .output { font-size: 10px; fill: #57606a; }
 .legend span { margin-right: 16px; }
+.outcome { font-size: 11px; text-anchor: middle; }
+.outcome.covered { fill: #1a7f37; }
+.outcome.missed { fill: #57606a; font-style: italic; }
 `;
 
 /** The page's script: re-marks nodes, connections and counts for the case chosen. */
@@ -74,6 +77,14 @@ function show() {
 		el.classList.toggle('missed', !node.disabled && !ran);
 		el.querySelector('.badge').textContent = node.disabled ? 'disabled' : ran ? 'ran' : 'not run';
 		el.setAttribute('aria-label', node.name + ': ' + (node.disabled ? 'disabled' : ran ? 'ran' : 'not run'));
+	}
+	// A limited wait's outcomes: resumed by a request, timed out; each said in words.
+	for (const el of document.querySelectorAll('.outcome')) {
+		const outcome = byName.get(el.dataset.node).outcomes.find((o) => o.name === el.dataset.outcome);
+		const cases = chosen ? (outcome.cases[chosen] ? 1 : 0) : Object.keys(outcome.cases).length;
+		el.classList.toggle('covered', cases > 0);
+		el.classList.toggle('missed', cases === 0);
+		el.textContent = outcome.name + ': ' + (cases ? (chosen ? 'yes' : cases + (cases === 1 ? ' case' : ' cases')) : 'never');
 	}
 	for (const el of document.querySelectorAll('.connection')) {
 		const node = byName.get(el.dataset.from);
@@ -181,7 +192,14 @@ function drawing(workflow: WorkflowCoverage): string {
 			`<g class="node${node.disabled ? ' disabled' : ''}" data-name="${escape(node.name)}" tabindex="0" role="img" aria-label="${escape(node.name)}">${shape}` +
 				`<text class="kind" x="${x + size / 2}" y="${y + size / 2 - 4}">${escape(kind)}</text>` +
 				`<text class="badge" x="${x + size / 2}" y="${y + size / 2 + 14}"></text>` +
-				`<text class="name" x="${x + size / 2}" y="${y + size + 18}">${escape(node.name)}</text></g>`,
+				`<text class="name" x="${x + size / 2}" y="${y + size + 18}">${escape(node.name)}</text>` +
+				(node.outcomes ?? [])
+					.map(
+						(o, i) =>
+							`<text class="outcome" data-node="${escape(node.name)}" data-outcome="${escape(o.name)}" x="${x + size / 2}" y="${y + size + 34 + i * 14}"></text>`,
+					)
+					.join('') +
+				'</g>',
 		);
 	}
 	return `<svg role="group" aria-label="The workflow ${escape(workflow.name)}" viewBox="${left} ${top} ${width} ${height}" width="${width}" height="${height}">${parts.join('')}</svg>`;

@@ -15,8 +15,11 @@ import type {
 	WorkflowTestCaseDetail,
 	WorkflowTestCoverage as CoverageFile,
 	WorkflowTestNodeCoverage as NodeCoverage,
+	WorkflowTestOutcomeCoverage as OutcomeCoverage,
+	WorkflowTestRunDetail as RunDetail,
 	WorkflowTestWorkflowCoverage as WorkflowCoverage,
 } from '../../api/workflow-test-types.cjs';
+import { hasTimeLimit } from '../workflow/node-kinds.cjs';
 import { describedNames } from '../workflow/outputs.cjs';
 import type { Workflow, WorkflowNode } from '../workflow/workflow.cjs';
 
@@ -76,6 +79,11 @@ function graphOf(workflow: Workflow, shapes: Map<string, OutputShape>): Workflow
 					? { outputNames: shape.names.map((name, i) => name ?? String(i)) }
 					: {}),
 				...(n.onError === 'continueErrorOutput' ? { errorOutput: true as const } : {}),
+				...(hasTimeLimit(n)
+					? {
+							outcomes: OUTCOMES.map((name) => ({ name, cases: {} })),
+						}
+					: {}),
 				cases: [],
 				outputs: subNodes.has(n.name)
 					? []
@@ -139,6 +147,30 @@ export function addCase(
 	summarize(coverage);
 }
 
+const OUTCOMES: OutcomeCoverage['name'][] = ['resumed by a request', 'timed out'];
+
+/**
+ * How a case's runs ended the limited waits they met: a run that resumed one by a request, and
+ * each wait whose limit passed (a run's timeout, or a move of the clock past it).
+ */
+export function addOutcomes(
+	coverage: WorkflowCoverage,
+	caseId: string,
+	runs: Pick<RunDetail, 'skips' | 'resumed'>[],
+): void {
+	const count = (node: string, name: OutcomeCoverage['name']) => {
+		const outcome = coverage.graph.nodes
+			.find((n) => n.name === node)
+			?.outcomes?.find((o) => o.name === name);
+		if (outcome) outcome.cases[caseId] = (outcome.cases[caseId] ?? 0) + 1;
+	};
+	for (const run of runs) {
+		if (run.resumed) count(run.resumed.node, 'resumed by a request');
+		for (const skip of run.skips ?? []) if (skip.timeLimit) count(skip.node, 'timed out');
+	}
+	summarize(coverage);
+}
+
 /**
  * Case IDs ("file › case") in one order whichever worker, shard or line ran them first: by test
  * file, then as the file lists them (a file's cases always run, and are added, in its order).
@@ -156,7 +188,7 @@ export function summarize(coverage: WorkflowCoverage): WorkflowCoverage {
 	coverage.cases = inFileOrder(coverage.cases);
 	for (const node of coverage.graph.nodes) {
 		node.cases = inFileOrder(node.cases);
-		for (const output of node.outputs)
+		for (const output of [...node.outputs, ...(node.outcomes ?? [])])
 			output.cases = Object.fromEntries(
 				inFileOrder(Object.keys(output.cases)).map((id) => [id, output.cases[id]]),
 			);
@@ -179,7 +211,17 @@ export function summarize(coverage: WorkflowCoverage): WorkflowCoverage {
 				}))
 			: [],
 	);
-	const branches = outputs.filter((o) => o.wired);
+	// A limited wait's outcomes are branches too: resumed by a request, timed out.
+	const outcomes = counted.flatMap((n) =>
+		(n.outcomes ?? []).map((o) => ({
+			node: n.name,
+			output: o.name,
+			items: 0,
+			crossed: Object.keys(o.cases).length > 0,
+			wired: true,
+		})),
+	);
+	const branches = [...outputs.filter((o) => o.wired), ...outcomes];
 	coverage.nowhere = outputs
 		.filter((o) => !o.wired && o.items > 0)
 		.map(({ node, output, items }) => ({ node, output, items }));
@@ -221,6 +263,11 @@ export function mergeCoverage(files: CoverageFile[]): CoverageFile {
 					same.items += output.items;
 					for (const [id, items] of Object.entries(output.cases))
 						same.cases[id] = (same.cases[id] ?? 0) + items;
+				}
+				for (const outcome of node.outcomes ?? []) {
+					const same = target.outcomes?.find((o) => o.name === outcome.name);
+					for (const [id, times] of Object.entries(same ? outcome.cases : {}))
+						same!.cases[id] = (same!.cases[id] ?? 0) + times;
 				}
 			}
 		}

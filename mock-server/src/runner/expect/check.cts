@@ -40,6 +40,8 @@ export interface RunView {
 	skips?: WaitSkip[];
 	/** The case's clock (epoch ms) as the run started, after its moves, and once it had ended. */
 	clock?: { start: number; end: number };
+	/** For a run that resumed a waiting execution by a request: the node that waited. */
+	resumed?: { node: string };
 	/** Each node that ran, with every run of it. */
 	nodes: Record<string, NodeRun[]>;
 	/** What each stubbed node a case reads `sent` of would have sent. */

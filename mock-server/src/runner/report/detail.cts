@@ -40,6 +40,7 @@ export function runDetail(view: RunView, timezone = 'UTC'): RunDetail {
 		...(view.error ? { error: view.error } : {}),
 		...(view.waiting ? { waiting: view.waiting } : {}),
 		...(view.skips?.length ? { skips: view.skips } : {}),
+		...(view.resumed ? { resumed: view.resumed } : {}),
 		...(clock
 			? {
 					clock: {
