@@ -24,9 +24,9 @@ import {
 	resumesOnForm,
 	WEBHOOK,
 } from './workflow/node-kinds.cjs';
+import { parameterNames } from './workflow/outputs.cjs';
 import { readersOf, requestFieldsRead, sampleFor, timeReaders } from './workflow/reads.cjs';
 import { SCHEDULE_TRIGGER, scheduleCrons } from './workflow/schedule.cjs';
-import { parameterNames } from './workflow/outputs.cjs';
 import { findStart } from './workflow/start.cjs';
 import { callsOf, findSubWorkflows, type SubWorkflow } from './workflow/sub-workflows.cjs';
 import type { Workflow, WorkflowNode } from './workflow/workflow.cjs';
