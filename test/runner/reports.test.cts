@@ -43,6 +43,64 @@ describe('reports', () => {
 		]);
 	});
 
+	it("--show: a run's clock in UTC and the workflow's zone, the waits it passed (one already due said so), and a case's warnings", () => {
+		const at = (iso: string) => Date.parse(iso);
+		const view: RunView = {
+			status: 'success',
+			nodes: {},
+			outputIndex: () => 0,
+			clock: { start: at('2027-03-29T07:00:00.098Z'), end: at('2027-03-29T07:00:02.570Z') },
+			skips: [
+				{
+					node: 'Wait for a reply',
+					execution: '3',
+					from: '2027-03-01T09:00:00.486Z',
+					to: '2027-03-03T09:00:00.000Z',
+					timeLimit: true,
+				},
+				// Due before the clock got there (a wait At Specified Time already past).
+				{
+					node: 'Wait until Monday',
+					execution: '3',
+					from: '2027-03-04T09:00:00.500Z',
+					to: '2027-03-04T08:00:00.000Z',
+				},
+			],
+		};
+		const berlin = runDetail(view, 'Europe/Berlin');
+		expect(berlin.clock).toEqual({
+			start: '2027-03-29T07:00:00.098Z',
+			end: '2027-03-29T07:00:02.570Z',
+			timezone: 'Europe/Berlin',
+			startLocal: '2027-03-29T09:00:00.098+02:00',
+			endLocal: '2027-03-29T09:00:02.570+02:00',
+		});
+		expect(detailLines({ runs: [berlin], requests: [], creditsCharged: 0 }).slice(0, 4)).toEqual([
+			'      run 1: success',
+			'        clock 2027-03-29T07:00:00.098Z \u2192 2027-03-29T07:00:02.570Z (Europe/Berlin: Mon 2027-03-29 09:00:00 +02:00 \u2192 Mon 2027-03-29 09:00:02 +02:00)',
+			'        "Wait for a reply" timed out, no request having come: the clock moved from 2027-03-01T09:00:00.486Z to 2027-03-03T09:00:00.000Z at once',
+			'        "Wait until Monday" waited on time: its end, 2027-03-04T08:00:00.000Z, had passed (the clock was at 2027-03-04T09:00:00.500Z): resumed at once',
+		]);
+		expect(detailLines({ runs: [runDetail(view)], requests: [], creditsCharged: 0 })[1]).toBe(
+			'        clock 2027-03-29T07:00:00.098Z \u2192 2027-03-29T07:00:02.570Z',
+		);
+		expect(
+			caseLines('t.test.yaml', {
+				name: 'a digest',
+				passed: true,
+				failures: [],
+				durationMs: 1200,
+				runs: 2,
+				warnings: [
+					{ at: 'runs.1', message: 'the run starts at a time "Weekdays at 9" never fires at' },
+				],
+			}),
+		).toEqual([
+			'\u2713 t.test.yaml \u203a a digest (1.2 s, 2 runs)',
+			'    warning: runs.1: the run starts at a time "Weekdays at 9" never fires at',
+		]);
+	});
+
 	it('--show: each node per run with its items per output and the first, sends, the answer, sub-workflows, requests', () => {
 		const lead = (n: number) => ({ name: `Lead ${n}`, email: n % 2 ? `l${n}@x.test` : '' });
 		const view: RunView = {
