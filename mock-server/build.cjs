@@ -35,6 +35,9 @@ const EXTERNAL = [
 	'imapflow',
 	'nodemailer',
 	'undici',
+	// The Schedule's firings, as n8n computes them (workflow/schedule.cts): luxon, which it brings,
+	// keeps comments in other scripts that would make the bundle's source two bytes per character.
+	'cron',
 	// The dashboard's bundler and the styles it reads: the package carries the page built (dist/dashboard).
 	'esbuild',
 	'uplot',
