@@ -7,7 +7,6 @@ import type { WorkflowTestCaseResult } from '../api/workflow-test-types.cjs';
 import { applyChange } from './changes.cjs';
 import { CaseClock } from './clock/case-clock.cjs';
 import { TimeWaits } from './clock/time-waits.cjs';
-import { readable } from './clock/zoned.cjs';
 import {
 	checkDistinct,
 	checkRun,
@@ -45,7 +44,7 @@ import { resumeMethod, resumesOnForm } from './workflow/node-kinds.cjs';
 import { type OutputRef, resolveOutput, unknownOutput } from './workflow/outputs.cjs';
 import { prepareWorkflow, type StartPlan } from './workflow/prepare.cjs';
 import { scheduleItem } from './workflow/schedule-item.cjs';
-import { nextFiring, scheduleCrons, workflowZone } from './workflow/schedule.cjs';
+import { offScheduleCheck, workflowZone } from './workflow/schedule.cjs';
 import { type SentPlan, sentOf } from './workflow/sent.cjs';
 import { findStart } from './workflow/start.cjs';
 
@@ -154,7 +153,11 @@ export async function runCase(
 	// From here on a move of the clock passes the case's waits, each at its own instant.
 	clock.timers = published.waits;
 	const warnings: Failure[] = [];
-	const offSchedule = offScheduleCheck(loaded, prepared.start, startsAt !== undefined);
+	// A run of a Schedule at a time it never fires; a clock left to the machine's is not judged.
+	const offSchedule =
+		startsAt !== undefined && prepared.start.schedule
+			? offScheduleCheck(loaded.workflow, prepared.start.node)
+			: undefined;
 	try {
 		for (const [r, run] of specs.entries()) {
 			const skipped = published.waits.skips.length;
@@ -265,30 +268,6 @@ export async function runCase(
 			creditsCharged: Math.max(0, before.credits - after.credits),
 		};
 	}
-}
-
-/** How long after a Schedule's firing a run may start and still be that firing's run. */
-const FIRING_SLACK_MS = 5 * 60_000;
-
-/**
- * For a case whose clock is given and whose workflow starts at a Schedule Trigger: what says that
- * a run starts at a time the Schedule never fires (advanceClock: 1d from a Friday 9:00 in Berlin
- * lands on 10:00 after the clock change), the next firing named. A clock left to the machine's
- * time is arbitrary, and not judged.
- */
-function offScheduleCheck(
-	loaded: LoadedTestFile,
-	start: StartPlan,
-	clockGiven: boolean,
-): ((at: number) => string | undefined) | undefined {
-	const node = loaded.workflow.nodes.find((n) => n.name === start.node);
-	const crons = clockGiven && start.schedule && node ? scheduleCrons(node) : undefined;
-	if (!node || !Array.isArray(crons)) return undefined;
-	const zone = workflowZone(loaded.workflow);
-	return (at) =>
-		nextFiring(crons, at - FIRING_SLACK_MS, zone) <= at
-			? undefined
-			: `the run starts at ${readable(at, zone)} (${zone}), a time "${node.name}" never fires at; its next firing is ${readable(nextFiring(crons, at, zone), zone)}. Set the run's clock to a firing (clock: { nextFiringAfter: ... })`;
 }
 
 /**

@@ -7,6 +7,7 @@
  * counts, as n8n's first firing after activation does. The old Cron and Interval nodes are not read.
  */
 import { CronTime } from 'cron';
+import { readable } from '../clock/zoned.cjs';
 import type { Workflow, WorkflowNode } from './workflow.cjs';
 
 export const SCHEDULE_TRIGGER = 'n8n-nodes-base.scheduleTrigger';
@@ -83,3 +84,25 @@ export function firesInMinute(crons: string[], at: number, zone: string): boolea
 /** The workflow's Schedule Trigger nodes, enabled. */
 export const schedulesOf = (workflow: Workflow): WorkflowNode[] =>
 	workflow.nodes.filter((n) => n.type === SCHEDULE_TRIGGER && !n.disabled);
+
+/** How long after a Schedule's firing a run may start and still be that firing's run. */
+const FIRING_SLACK_MS = 5 * 60_000;
+
+/**
+ * For a workflow started by a Schedule Trigger: what says that a run starts at a time the
+ * Schedule never fires (advanceClock: 1d from a Friday 9:00 in Berlin lands on 10:00 after the
+ * clock change), its next firing named; undefined where its firings cannot be known.
+ */
+export function offScheduleCheck(
+	workflow: Workflow,
+	startNode: string,
+): ((at: number) => string | undefined) | undefined {
+	const node = workflow.nodes.find((n) => n.name === startNode);
+	const crons = node ? scheduleCrons(node) : undefined;
+	if (!node || !Array.isArray(crons)) return undefined;
+	const zone = workflowZone(workflow);
+	return (at) =>
+		nextFiring(crons, at - FIRING_SLACK_MS, zone) <= at
+			? undefined
+			: `the run starts at ${readable(at, zone)} (${zone}), a time "${node.name}" never fires at; its next firing is ${readable(nextFiring(crons, at, zone), zone)}. Set the run's clock to a firing (clock: { nextFiringAfter: ... })`;
+}
