@@ -116,6 +116,8 @@ export interface WorkflowTestCaseDetail {
 	workflows?: Record<string, WorkflowTestRunDetail & { executions: number }>;
 	/** The requests the service got in the case, in order: method, path, query, status. */
 	requests: string[];
+	/** The requests real nodes sent to other services, in order, with their answers (credentials masked). */
+	http?: string[];
 	/** Credits the case's runs took from the credential's account. */
 	creditsCharged: number;
 }

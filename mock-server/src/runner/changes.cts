@@ -1,17 +1,23 @@
-/** Changes to the service a case makes before a run (or a trigger check): any admin API call. */
+/**
+ * Changes a case makes before a run (or a trigger check): to the service (any admin API call),
+ * the clock, and the answers of other services (a mock).
+ */
 import type { MockServer } from '../api/start.cjs';
 import type { CaseClock } from './clock/case-clock.cjs';
+import type { MockSet } from './http-mocks/mock-set.cjs';
 import { type Change, seconds } from './file/schema.cjs';
 
 export async function applyChange(
 	server: MockServer,
 	accountId: string,
 	change: Change,
-	clock: CaseClock,
+	context: { clock: CaseClock; mocks: MockSet; at: string },
 ): Promise<void> {
 	const { admin } = server;
 	// The case's clock: n8n's and the service's together.
-	if ('advanceClock' in change) await clock.advance(seconds(change.advanceClock));
+	if ('advanceClock' in change) await context.clock.advance(seconds(change.advanceClock));
+	// Another service's answer, tried before the mocks given so far.
+	else if ('mock' in change) context.mocks.add(change.mock, `${context.at}.mock`);
 	else if ('inboxStatus' in change)
 		await admin.setInboxStatus(accountId, change.inboxStatus.inbox, change.inboxStatus.status);
 	else if ('credits' in change) await admin.accounts.update(accountId, { credits: change.credits });

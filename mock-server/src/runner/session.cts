@@ -23,11 +23,15 @@ import { startScriptedModel } from './ai/scripted-model.cjs';
 import { checkClock } from './clock/clock-check.cjs';
 import { ClockControl, PRELOAD } from './clock/clock-control.cjs';
 import type { LoadedTestFile } from './file/load.cjs';
+import { mocksIn } from './file/misfits.cjs';
+import { createCredentials, credentialUses } from './http-mocks/credentials.cjs';
+import { MockProxy } from './http-mocks/proxy.cjs';
 import { N8nApp } from './n8n/app.cjs';
 import { defaultCache, type N8nInstall } from './n8n/install.cjs';
 import { RUNNER_ENV } from './n8n/lines.cjs';
 import type { Rest } from './n8n/rest.cjs';
 import { atVersion } from './n8n/versions.cjs';
+import { staysInside } from './workflow/node-kinds.cjs';
 
 /** The nodes package to install: a packed tarball, or an installed package's folder. */
 export type NodesSource = { tarball: string } | { folder: string };
@@ -45,6 +49,8 @@ export interface N8nHost {
 	triggerEvents(workflowName: string): number;
 	/** A node type's outputs as n8n describes them (a list, or an expression n8n evaluates). */
 	described(type: string, version?: number): Promise<NodeDescription | undefined>;
+	/** The proxy n8n's requests to other hosts go through, answered by the running case's mocks. */
+	http: MockProxy;
 	close(): Promise<void>;
 }
 
@@ -64,6 +70,8 @@ export interface Session extends Omit<N8nHost, 'close'> {
 	/** Puts the service back as the file's seed has it: every account, the clock, faults, journal. */
 	reset(): Promise<void>;
 	credential: { id: string; name: string };
+	/** Made-up credentials for the nodes that run for real against mocks, by type and export name. */
+	madeUp: Map<string, { id: string; name: string }>;
 	/** The scripted chat model, when the file stubs a model: its scripts and its credential. */
 	model?: { scripts: ModelScripts; credential: { id: string; name: string } };
 	close(): Promise<void>;
@@ -138,6 +146,10 @@ export async function startHost(options: {
 	const first = await ports();
 	// Nothing between the clock's start and the try below can fail but n8n's folder being made.
 	const clock = await ClockControl.start(options.dir);
+	const http = await MockProxy.start(options.dir).catch(async (error: unknown) => {
+		await clock.close();
+		throw error;
+	});
 	const app = new N8nApp(options.n8n, {
 		dir: options.dir,
 		...first,
@@ -147,15 +159,14 @@ export async function startHost(options: {
 			...RUNNER_ENV,
 			...CLOCK_ENV,
 			...clock.n8nEnv,
-			// Belt and braces beside the stubs: n8n's HTTP clients send anything but loopback to a
-			// closed port, so an outside call fails instead of reaching a real service.
-			HTTP_PROXY: 'http://127.0.0.1:9',
-			HTTPS_PROXY: 'http://127.0.0.1:9',
-			NO_PROXY: '127.0.0.1,localhost,::1',
+			// n8n's HTTP clients send anything but loopback to the runner's proxy, where the running
+			// case's mocks answer (nothing else does): an outside call never reaches a real service.
+			...http.n8nEnv,
 		},
 	});
 	const close = async () => {
 		await app.stop();
+		await http.close();
 		await clock.close();
 		rmSync(options.dir, { recursive: true, force: true });
 	};
@@ -207,6 +218,7 @@ export async function startHost(options: {
 			clock,
 			triggerEvents: (name) => events.get(name) ?? 0,
 			described,
+			http,
 			close,
 		};
 	} catch (error) {
@@ -264,6 +276,19 @@ export async function openSession(
 			throw new Error(`n8n refused the credential: ${JSON.stringify(created.body).slice(0, 500)}`);
 		const credential = { id: String((created.body as { data: { id: string } }).data.id), name };
 		const model = stubsModels(spec) ? await scriptedModelFor(host, loaded.file) : undefined;
+		// The credentials of the nodes that may run for real (a file with mocks), made up.
+		const madeUp = spec.cases.some((c) => mocksIn(spec, c))
+			? await createCredentials(
+					host.rest,
+					credentialUses(
+						[loaded.workflow, ...loaded.subWorkflows.map((s) => s.workflow)]
+							.flatMap((w) => w.nodes)
+							.filter((n) => !staysInside(n.type) && !n.disabled),
+					),
+					spec.credentials ?? {},
+					`workflow test: ${loaded.file}`,
+				)
+			: new Map<string, { id: string; name: string }>();
 		const session: Session = {
 			...host,
 			server,
@@ -273,6 +298,7 @@ export async function openSession(
 				session.accountId = await accountOf();
 			},
 			credential,
+			madeUp,
 			...(model ? { model: { scripts: model.scripts, credential: model.credential } } : {}),
 			close: async () => {
 				await model?.server.close();

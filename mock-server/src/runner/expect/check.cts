@@ -210,44 +210,45 @@ function checkNode(node: string, e: NodeExpectation, run: RunView, at: string): 
  * stubbed node would have sent). `where` says which items ("on output 1", " sent"), `note` why
  * there may be none.
  */
-function checkItems(
+export function checkItems(
 	items: Record<string, unknown>[],
 	e: Pick<SentExpectation, 'items' | 'every' | 'some' | 'none'>,
 	at: string,
 	where: string,
 	note: string,
+	noun = 'item',
 ): Failure[] {
 	const failures: Failure[] = [];
 	if (e.items !== undefined && !countHolds(e.items, items.length))
 		failures.push({
-			at: `${at}.items`,
-			message: `expected ${describeCount(e.items)} item(s)${where}, got ${items.length}${note}`,
+			at: `${at}.${noun === 'item' ? 'items' : `${noun}s`}`,
+			message: `expected ${describeCount(e.items)} ${noun}(s)${where}, got ${items.length}${note}`,
 		});
 	for (const [field, value] of Object.entries(e.every ?? {})) {
 		const bad = items.findIndex((item) => !valueMatches(value, fieldOf(item, field)));
 		if (bad >= 0)
 			failures.push({
 				at: `${at}.every.${field}`,
-				message: `expected every item${where} to have ${field} = ${shown(value)}; item ${bad + 1} of ${items.length} has ${shown(fieldOf(items[bad], field))} (item: ${shown(items[bad])})`,
+				message: `expected every ${noun}${where} to have ${field} = ${shown(value)}; ${noun} ${bad + 1} of ${items.length} has ${shown(fieldOf(items[bad], field))} (${noun}: ${shown(items[bad])})`,
 			});
 		else if (!items.length && e.items === undefined)
 			failures.push({
 				at: `${at}.every.${field}`,
-				message: `expected items${where} with ${field} = ${shown(value)}, but there were none${note}`,
+				message: `expected ${noun}s${where} with ${field} = ${shown(value)}, but there were none${note}`,
 			});
 	}
 	for (const [field, value] of Object.entries(e.some ?? {}))
 		if (!items.some((item) => valueMatches(value, fieldOf(item, field))))
 			failures.push({
 				at: `${at}.some.${field}`,
-				message: `expected at least one item${where} with ${field} = ${shown(value)}; none of ${items.length} has it${items.length ? ` (first item's ${field}: ${shown(fieldOf(items[0], field))})` : ''}`,
+				message: `expected at least one ${noun}${where} with ${field} = ${shown(value)}; none of ${items.length} has it${items.length ? ` (first ${noun}'s ${field}: ${shown(fieldOf(items[0], field))})` : ''}`,
 			});
 	for (const [field, value] of Object.entries(e.none ?? {})) {
 		const bad = items.findIndex((item) => valueMatches(value, fieldOf(item, field)));
 		if (bad >= 0)
 			failures.push({
 				at: `${at}.none.${field}`,
-				message: `expected no item${where} with ${field} = ${shown(value)}; item ${bad + 1} has ${shown(fieldOf(items[bad], field))} (item: ${shown(items[bad])})`,
+				message: `expected no ${noun}${where} with ${field} = ${shown(value)}; ${noun} ${bad + 1} has ${shown(fieldOf(items[bad], field))} (${noun}: ${shown(items[bad])})`,
 			});
 	}
 	return failures;

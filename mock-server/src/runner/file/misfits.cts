@@ -10,6 +10,7 @@ import {
 	needsStub,
 	resumeMethod,
 	resumesOnForm,
+	speaksHttp,
 	resumesOnWebhook,
 	takesRequests,
 	waitsForRequest,
@@ -62,20 +63,36 @@ export const keysOf = (value: unknown): string[] =>
 function unstubbed(spec: TestFile, workflow: Workflow, start: string, where = ''): Misfit[] {
 	const found: Misfit[] = [];
 	for (const node of workflow.nodes.filter((n) => needsStub(n, start))) {
-		const advice = `node "${node.name}" (${node.type})${where} would call another service: stub it in the test file (stubs: { "${node.name}": passThrough }, or { items: [...] } for what it should hand on)`;
 		if (spec.stubs?.[node.name]) continue;
-		const missing = spec.cases.flatMap((c, i) => (c.stubs?.[node.name] ? [] : [i]));
+		const http = speaksHttp(node.type);
+		const advice = http
+			? `node "${node.name}" (${node.type})${where} would call another service: stub it in the test file (stubs: { "${node.name}": passThrough }, or { items: [...] } for what it should hand on), or let it run for real and answer its requests with mocks (mocks: [{ request: { url: ... }, answer: { json: ... } }])`
+			: `node "${node.name}" (${node.type})${where} would call another service over a protocol the runner's HTTP mocks cannot answer: stub it in the test file (stubs: { "${node.name}": passThrough }, or { items: [...] } for what it should hand on)`;
+		// A case with mocks runs the node for real: its requests go to the mocks.
+		const missing = spec.cases.flatMap((c, i) =>
+			c.stubs?.[node.name] || (http && mocksIn(spec, c)) ? [] : [i],
+		);
+		if (!missing.length) continue;
 		if (missing.length === spec.cases.length)
 			found.push({ at: spec.stubs ? ['stubs'] : ['workflow'], message: advice });
 		else
 			for (const i of missing)
 				found.push({
 					at: ['cases', i, 'name'],
-					message: `${advice} (other cases stub it; this one does not)`,
+					message: `${advice} (other cases stub or mock it; this one does not)`,
 				});
 	}
 	return found;
 }
+
+/** Whether a case gives mocks (its own, the file's, or a run's): its unstubbed nodes run for real. */
+export const mocksIn = (spec: TestFile, c: TestFile['cases'][number]): boolean =>
+	!!spec.mocks?.length ||
+	!!c.mocks?.length ||
+	[
+		...(c.before ?? []),
+		...(Array.isArray(c.runs) ? c.runs.flatMap((r) => r.before ?? []) : []),
+	].some((change) => 'mock' in change);
 
 /**
  * Requests and their answers where they cannot be: a request to a workflow whose start is neither

@@ -252,6 +252,117 @@ const subWorkflowExpectation = z
 	})
 	.meta({ id: 'SubWorkflowExpectation' });
 
+/** A URL as a mock or an expectation matches it: exactly, or "/pattern/flags". */
+const urlMatcher = z
+	.string()
+	.min(1, 'give the URL: https://api.example.com/v1/leads, or /pattern/')
+	.meta({
+		description:
+			'The full URL without its query (https://api.example.com/v1/leads), or "/pattern/flags" matched against the whole URL with its query.',
+	});
+
+const mockRequest = z
+	.strictObject({
+		method: z
+			.string()
+			.regex(/^[A-Za-z]+$/, 'an HTTP method, like GET or POST')
+			.optional()
+			.meta({ description: 'The HTTP method (any case). Default: any.' }),
+		url: urlMatcher,
+		query: fields
+			.optional()
+			.meta({ description: 'Query parameters it must have (others may come).' }),
+		headers: fields
+			.optional()
+			.meta({ description: 'Headers it must have, by lower-case name (others may come).' }),
+		body: fields.optional().meta({
+			description:
+				'Fields of its JSON or form body it must have (dot paths: contact.email), or "" for a text body.',
+		}),
+	})
+	.meta({ id: 'MockRequest', description: 'Which requests the mock answers.' });
+
+const mockAnswer = z
+	.strictObject({
+		status: z.int().min(100).max(599).optional().meta({ description: 'Default 200.' }),
+		headers: z.record(z.string(), z.string()).optional(),
+		json: z
+			.unknown()
+			.optional()
+			.meta({ description: 'A JSON body (content-type application/json).' }),
+		text: z.string().optional().meta({ description: 'A text body.' }),
+		base64: z.string().optional().meta({ description: 'A binary body, base64-encoded.' }),
+		delayMs: z
+			.int()
+			.min(0)
+			.max(60_000)
+			.optional()
+			.meta({ description: 'Answers after this long.' }),
+		drop: z
+			.literal(true)
+			.optional()
+			.meta({ description: 'Closes the connection instead of answering (a network failure).' }),
+	})
+	.refine(
+		(a) =>
+			a.drop !== undefined ||
+			a.status !== undefined ||
+			[a.json, a.text, a.base64].some((b) => b !== undefined),
+		'an answer gives a status or a body (json, text or base64), or drop: true',
+	)
+	.refine(
+		(a) => [a.json, a.text, a.base64].filter((b) => b !== undefined).length <= 1,
+		'one body: json, text or base64',
+	)
+	.meta({
+		id: 'MockAnswer',
+		description: "What the mock answers: n8n's node reads it as the service's.",
+	});
+
+const mock = z
+	.strictObject({
+		request: mockRequest,
+		answer: mockAnswer.optional(),
+		answers: z.array(mockAnswer).min(1).optional().meta({
+			description:
+				'A sequence: the first answer to the first request, and so on; the last one repeats.',
+		}),
+		times: z
+			.int()
+			.min(1)
+			.optional()
+			.meta({ description: 'How many requests it answers; then the next mock that matches does.' }),
+	})
+	.refine((m) => (m.answer === undefined) !== (m.answers === undefined), {
+		message: 'give answer (one) or answers (a sequence)',
+	})
+	.meta({
+		id: 'Mock',
+		description:
+			"An answer for requests the workflow's nodes send to another service (they run for real). The first mock that matches a request answers it.",
+	});
+const mocks = z.array(mock).meta({
+	description:
+		"Answers for the requests the workflow's real nodes send to other services, tried in order (a case's first, then the file's).",
+});
+
+const httpExpectation = z
+	.strictObject({
+		method: z.string().optional().meta({ description: 'The HTTP method. Default: any.' }),
+		url: urlMatcher,
+		requests: count.optional().meta({ description: 'How many such requests were sent.' }),
+		every: fields.optional().meta({
+			description:
+				'Fields every such request has: method, url, host, path, query.<name>, headers.<lower-case name>, body.<dot path>, status (the answer).',
+		}),
+		some: fields.optional().meta({ description: 'Fields at least one such request has.' }),
+		none: fields.optional().meta({ description: 'Fields no such request has.' }),
+	})
+	.meta({
+		id: 'HttpExpectation',
+		description: 'Requests sent to other services (answered by mocks), as they were sent.',
+	});
+
 const caseExpectation = runExpectation
 	.extend({
 		everyRun: runExpectation.optional().meta({ description: 'What every run must show.' }),
@@ -273,6 +384,9 @@ const caseExpectation = runExpectation
 		service: serviceExpectation
 			.optional()
 			.meta({ description: 'The service after the whole case.' }),
+		http: z.array(httpExpectation).optional().meta({
+			description: 'Requests the real nodes sent to other services over the case, as sent.',
+		}),
 		workflows: z.record(z.string(), subWorkflowExpectation).optional().meta({
 			description:
 				'Per sub-workflow (by its name): what its executions in the case did, all together.',
@@ -308,6 +422,9 @@ const change = z
 			clearFaults: z.literal(true).meta({ description: 'Clears every fault armed.' }),
 		}),
 		z.strictObject({ seed: seedSchema }),
+		z.strictObject({
+			mock: mock.meta({ description: 'A mock added before this run, tried before the others.' }),
+		}),
 		z.strictObject({
 			admin: z
 				.strictObject({
@@ -475,6 +592,7 @@ const testCase = z
 			.optional()
 			.meta({ description: "Armed before the first run (the server's fault format)." }),
 		stubs: stubs.optional(),
+		mocks: mocks.optional(),
 		before: z
 			.array(change)
 			.optional()
@@ -530,6 +648,11 @@ export const testFileSchema = z
 				"The export of the workflow's error workflow (an Error Trigger), relative to this file: n8n runs it when a run fails, and expect.workflows checks it by its name. Default: the export the workflow's settings name (errorWorkflow), when it is beside the workflow or listed under workflows.",
 		}),
 		stubs: stubs.optional(),
+		mocks: mocks.optional(),
+		credentials: z.record(z.string(), z.record(z.string(), z.unknown())).optional().meta({
+			description:
+				"Values of the credentials real nodes use, by the credential's name in the export (its fields as n8n names them); anything left out is made up for the test.",
+		}),
 		keepN8nState: z.boolean().optional().meta({
 			description:
 				"Start from the Data Tables and variables the worker's n8n holds from the files it ran before (default false: emptied before each file; cases of one file always share them).",
@@ -553,6 +676,9 @@ export type RunSpec = z.output<typeof run>;
 export type RequestSpec = z.output<typeof request>;
 export type ResumeSpec = z.output<typeof resume>;
 export type ClockSpec = z.output<typeof clock>;
+export type MockSpec = z.output<typeof mock>;
+export type MockAnswerSpec = z.output<typeof mockAnswer>;
+export type HttpExpectation = z.output<typeof httpExpectation>;
 export type ResponseExpectation = z.output<typeof responseExpectation>;
 export type SubWorkflowExpectation = z.output<typeof subWorkflowExpectation>;
 

@@ -134,5 +134,9 @@ export function detailLines(detail: CaseDetail): string[] {
 		`      service: ${plural(detail.requests.length, 'request')}, ${detail.creditsCharged} credit(s) charged`,
 	);
 	for (const request of detail.requests) lines.push(`        ${request}`);
+	if (detail.http?.length) {
+		lines.push(`      other services: ${plural(detail.http.length, 'request')}`);
+		for (const request of detail.http) lines.push(`        ${request}`);
+	}
 	return lines;
 }

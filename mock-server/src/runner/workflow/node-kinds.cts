@@ -176,6 +176,43 @@ export function staysInside(type: string): boolean {
 	return isOwnNode(type) || INSIDE_N8N.has(type) || INSIDE_N8N_AI.has(type);
 }
 
+/**
+ * Nodes of other services that speak another protocol than HTTP (databases, SMTP, IMAP, FTP,
+ * SSH, message brokers) or run a command here: the runner's mocks cannot answer them, so a test
+ * must stub them.
+ */
+const NOT_HTTP = new Set(
+	[
+		'postgres',
+		'mySql',
+		'microsoftSql',
+		'mongoDb',
+		'redis',
+		'emailSend',
+		'emailReadImap',
+		'ftp',
+		'ssh',
+		'rabbitmq',
+		'rabbitmqTrigger',
+		'kafka',
+		'kafkaTrigger',
+		'mqtt',
+		'mqttTrigger',
+		'amqp',
+		'amqpTrigger',
+		'crateDb',
+		'questDb',
+		'timescaleDb',
+		'oracleDatabase',
+		'snowflake',
+		'executeCommand',
+		'localFileTrigger',
+	].map((name) => `n8n-nodes-base.${name}`),
+);
+
+/** Whether a node of another service can run for real against the test's HTTP mocks. */
+export const speaksHttp = (type: string): boolean => !NOT_HTTP.has(type);
+
 /** Whether a test must stub this node: enabled, not where runs start, and it would call out. */
 export function needsStub(
 	node: { name: string; type: string; disabled?: boolean; parameters?: Record<string, unknown> },

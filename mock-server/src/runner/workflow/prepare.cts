@@ -15,10 +15,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { modelIdOf } from '../ai/script.cjs';
+import { useMadeUpCredentials } from '../http-mocks/credentials.cjs';
 import type { Stub } from '../file/schema.cjs';
 import {
 	FORM_TRIGGER,
 	isOwnNode,
+	staysInside,
 	isSchedule,
 	LEAD_INBOX_TRIGGER,
 	takesRequests,
@@ -59,6 +61,8 @@ export interface AdaptOptions {
 	/** The credential of the scripted chat model (an OpenAI credential pointing at it). */
 	modelCredential?: { id: string; name: string };
 	credential: { id: string; name: string };
+	/** Made-up credentials for the nodes that run for real against mocks, by type and export name. */
+	madeUp?: Map<string, { id: string; name: string }>;
 	/** The sub-workflows created for the case: the export's ID to the ID in the test's n8n. */
 	created?: Map<string, string>;
 	/** The ID in the test's n8n of the error workflow n8n runs when a run fails. */
@@ -95,6 +99,13 @@ export function adaptWorkflow(
 	for (const node of workflow.nodes)
 		if (isOwnNode(node.type) && !node.disabled)
 			node.credentials = { ...node.credentials, leadInboxApi: options.credential };
+	// Nodes of other services left unstubbed run for real, against the case's mocks.
+	if (options.madeUp)
+		useMadeUpCredentials(
+			workflow,
+			(node) => !staysInside(node.type) && !options.stubs[node.name],
+			options.madeUp,
+		);
 	for (const { node, id } of callsOf(workflow)) {
 		const created = options.created?.get(id);
 		if (created) retarget(node, created);

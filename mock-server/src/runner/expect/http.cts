@@ -1,0 +1,70 @@
+/**
+ * What the workflow's real nodes sent to other services, checked as sent (expect.http), and the
+ * requests no mock answered, each a failure naming its method, URL and the nearest mock.
+ */
+import type { HttpExpectation } from '../file/schema.cjs';
+import { type Exchange, masked } from '../http-mocks/exchange.cjs';
+import { type MockSet, urlMatches } from '../http-mocks/mock-set.cjs';
+import { NO_MOCK } from '../http-mocks/proxy.cjs';
+import { checkItems, type Failure } from './check.cjs';
+import { shown } from './match.cjs';
+
+/** A request as expectations read it: its parts, and the status it was answered with. */
+const recordOf = (e: Exchange): Record<string, unknown> => ({
+	method: e.method,
+	url: e.url,
+	host: e.host,
+	path: e.path,
+	query: e.query,
+	headers: e.headers,
+	body: e.body,
+	status: e.dropped ? 'dropped' : e.status,
+});
+
+export function checkHttp(
+	expectations: HttpExpectation[],
+	journal: Exchange[],
+	at: string,
+): Failure[] {
+	return expectations.flatMap((e, i) => {
+		const sent = journal.filter(
+			(x) => (!e.method || e.method.toUpperCase() === x.method) && urlMatches(e.url, x),
+		);
+		const others = journal.length - sent.length;
+		return checkItems(
+			sent.map(recordOf),
+			{ items: e.requests, every: e.every, some: e.some, none: e.none },
+			`${at}.${i}`,
+			` to ${e.method ? `${e.method.toUpperCase()} ` : ''}${e.url}`,
+			sent.length
+				? ''
+				: ` (${others ? `the nodes sent ${others} other request(s), the first: ${journal[0].method} ${journal[0].url}` : 'the nodes sent no request to another service'})`,
+			'request',
+		);
+	});
+}
+
+/**
+ * The requests no mock answered, one failure per method and URL: the node whose error shows it
+ * where one does, how many times, the first one's body, the nearest mock and how to add one.
+ */
+export function unansweredFailures(
+	mocks: MockSet,
+	nodeErrors: { node: string; text: string }[],
+): Failure[] {
+	const byTarget = new Map<string, Exchange[]>();
+	for (const e of mocks.unanswered()) {
+		const target = `${e.method} ${e.url}`;
+		byTarget.set(target, [...(byTarget.get(target) ?? []), e]);
+	}
+	return [...byTarget].map(([target, sent]) => {
+		const [first] = sent;
+		const node = nodeErrors.find((n) => n.text.includes(NO_MOCK))?.node;
+		const body =
+			first.body === undefined ? '' : `, the first with body ${shown(masked(first).body, 200)}`;
+		return {
+			at: 'http',
+			message: `${node ? `"${node}" sent ` : ''}${target}${sent.length > 1 ? ` (${sent.length} times${body})` : body.replace(', the first', '')}, and no mock answers it (n8n's node got 501). The nearest mock: ${mocks.nearest(first)}. Add one: mocks: [{ request: { method: ${first.method}, url: ${first.url.split('?')[0]} }, answer: { status: 200, json: { ... } } }]`,
+		};
+	});
+}

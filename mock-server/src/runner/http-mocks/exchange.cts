@@ -1,0 +1,69 @@
+/**
+ * A request n8n sent to another service, as the runner's proxy saw it and as tests read it: its
+ * method, full URL, host, path, query, headers (lower-case names) and body (JSON or a form parsed,
+ * else text), with the answer it got.
+ */
+
+export interface Exchange {
+	method: string;
+	url: string;
+	host: string;
+	path: string;
+	query: Record<string, string | string[]>;
+	headers: Record<string, string>;
+	body?: unknown;
+	/** The mock that answered (its place in the case's list), or none. */
+	mock?: number;
+	/** The status it was answered with; dropped: the connection was closed. */
+	status?: number;
+	dropped?: true;
+}
+
+/** A request's body as a test reads it: JSON or a URL-encoded form parsed, else its text. */
+export function parsedBody(contentType: string | undefined, text: string): unknown {
+	if (!text) return undefined;
+	if (/json/i.test(contentType ?? ''))
+		try {
+			return JSON.parse(text);
+		} catch {
+			return text;
+		}
+	if (/application\/x-www-form-urlencoded/i.test(contentType ?? ''))
+		return queryOf(new URLSearchParams(text));
+	return text;
+}
+
+/** Search parameters as an object: a name given twice, a list. */
+export function queryOf(params: URLSearchParams): Record<string, string | string[]> {
+	const query: Record<string, string | string[]> = {};
+	for (const [key, value] of params) {
+		const had = query[key];
+		query[key] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
+	}
+	return query;
+}
+
+/** Header values that carry credentials, masked wherever an exchange is shown. */
+const SECRET_HEADERS =
+	/^(authorization|proxy-authorization|cookie|x-api-key|api-key|x-auth-token)$/i;
+
+/** An exchange as reports show it: credentials masked. */
+export function masked(exchange: Exchange): Exchange {
+	const headers = Object.fromEntries(
+		Object.entries(exchange.headers).map(([name, value]) => [
+			name,
+			SECRET_HEADERS.test(name) ? maskValue(value) : value,
+		]),
+	);
+	return { ...exchange, headers };
+}
+
+/** `Bearer abc...` → `Bearer ***`: the scheme kept, the secret not. */
+const maskValue = (value: string): string => {
+	const scheme = /^(\w+)\s+\S/.exec(value)?.[1];
+	return scheme ? `${scheme} ***` : '***';
+};
+
+/** One line for a report: `POST https://api.example.test/v1/leads -> 200`. */
+export const exchangeLine = (e: Exchange): string =>
+	`${e.method} ${e.url} -> ${e.dropped ? 'dropped' : (e.status ?? 'no answer')}`;
