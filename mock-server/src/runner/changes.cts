@@ -4,8 +4,8 @@
  */
 import type { MockServer } from '../api/start.cjs';
 import type { CaseClock } from './clock/case-clock.cjs';
-import type { MockSet } from './http-mocks/mock-set.cjs';
 import { type Change, seconds } from './file/schema.cjs';
+import type { MockSet } from './http-mocks/mock-set.cjs';
 
 export async function applyChange(
 	server: MockServer,

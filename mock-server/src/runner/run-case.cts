@@ -28,6 +28,8 @@ import {
 	type RunSpec,
 	type TestCase,
 } from './file/schema.cjs';
+import { type Exchange, exchangeLine, masked } from './http-mocks/exchange.cjs';
+import { MockSet } from './http-mocks/mock-set.cjs';
 import {
 	type Execution,
 	executionList,
@@ -37,8 +39,6 @@ import {
 	resting,
 } from './n8n/executions.cjs';
 import { n8nFetch, until } from './n8n/rest.cjs';
-import { type Exchange, exchangeLine, masked } from './http-mocks/exchange.cjs';
-import { MockSet } from './http-mocks/mock-set.cjs';
 import { type CaseDetail, runDetail } from './report/detail.cjs';
 import type { NodeDescription, Session } from './session.cjs';
 import { type CreatedSubWorkflow, createSubWorkflow } from './sub-workflow-runs.cjs';

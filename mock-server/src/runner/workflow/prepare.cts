@@ -15,8 +15,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { modelIdOf } from '../ai/script.cjs';
-import { useMadeUpCredentials } from '../http-mocks/credentials.cjs';
 import type { Stub } from '../file/schema.cjs';
+import { useMadeUpCredentials } from '../http-mocks/credentials.cjs';
 import {
 	FORM_TRIGGER,
 	isOwnNode,

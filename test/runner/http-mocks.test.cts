@@ -1,0 +1,319 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkHttp, unansweredFailures } from '../../mock-server/src/runner/expect/http.cjs';
+import { loadTestFile, TestFileError } from '../../mock-server/src/runner/file/load.cjs';
+import type { MockSpec } from '../../mock-server/src/runner/file/schema.cjs';
+import { madeUpData } from '../../mock-server/src/runner/http-mocks/credentials.cjs';
+import {
+	masked,
+	parsedBody,
+	type Exchange,
+} from '../../mock-server/src/runner/http-mocks/exchange.cjs';
+import { MockSet } from '../../mock-server/src/runner/http-mocks/mock-set.cjs';
+
+/**
+ * HTTP mocks as a test file gives them: which mock answers a request (the first that matches,
+ * as often as its times allow, a sequence's answers in turn), a request none answers named with
+ * the nearest mock, requests checked as sent, credentials masked, and a wrong mock refused when
+ * the file loads.
+ */
+const exchange = (method: string, url: string, more: Partial<Exchange> = {}): Exchange => {
+	const u = new URL(url);
+	return {
+		method,
+		url,
+		host: u.host,
+		path: u.pathname,
+		query: Object.fromEntries(u.searchParams),
+		headers: {},
+		...more,
+	};
+};
+const CONTACTS = 'https://crm.example.test/api/v1/contacts';
+const mock = (spec: Partial<MockSpec> & Pick<MockSpec, 'request'>): MockSpec =>
+	({ answer: { status: 200 }, ...spec }) as MockSpec;
+
+describe('HTTP mocks', () => {
+	it('answers with the first mock that takes the request: method, URL (exact or /pattern/), query, headers, body', () => {
+		const mocks = new MockSet([
+			{
+				spec: mock({
+					request: { method: 'post', url: CONTACTS, body: { 'contact.email': '/@/' } },
+					answer: { status: 201, json: { id: 'c_1' } },
+				}),
+				at: 'mocks.0',
+			},
+			{
+				spec: mock({
+					request: { url: '/\\/contacts\\?page=\\d+$/', headers: { authorization: '/^Bearer /' } },
+					answer: { text: 'page' },
+				}),
+				at: 'mocks.1',
+			},
+		]);
+		const post = exchange('POST', `${CONTACTS}/`, { body: { contact: { email: 'a@b.test' } } });
+		expect(mocks.answer(post)).toMatchObject({ status: 201 });
+		expect(
+			JSON.parse(
+				String(
+					(
+						mocks.answer(
+							exchange('POST', CONTACTS, { body: { contact: { email: 'x@y.test' } } }),
+						) as { body: Buffer }
+					).body,
+				),
+			),
+		).toEqual({ id: 'c_1' });
+		// A body without the field is not taken; neither is a GET without its header.
+		expect(mocks.answer(exchange('POST', CONTACTS, { body: { contact: {} } }))).toBeUndefined();
+		expect(mocks.answer(exchange('GET', `${CONTACTS}?page=2`))).toBeUndefined();
+		const get = mocks.answer(
+			exchange('GET', `${CONTACTS}?page=2`, { headers: { authorization: 'Bearer t' } }),
+		);
+		expect(get).toMatchObject({
+			status: 200,
+			headers: { 'content-type': 'text/plain; charset=utf-8' },
+		});
+		expect(mocks.journal.map((e) => [e.mock, e.status])).toEqual([
+			[0, 201],
+			[0, 201],
+			[undefined, 501],
+			[undefined, 501],
+			[1, 200],
+		]);
+	});
+
+	it("a sequence's answers in turn (the last repeats), times, then the next mock; a run's mock is tried first", () => {
+		const mocks = new MockSet([
+			{
+				spec: mock({
+					request: { url: CONTACTS },
+					answers: [{ status: 429 }, { status: 201 }],
+					times: 3,
+					answer: undefined,
+				}),
+				at: 'cases.0.mocks.0',
+			},
+			{ spec: mock({ request: { url: CONTACTS }, answer: { status: 200 } }), at: 'mocks.0' },
+		]);
+		const statuses = () => (mocks.answer(exchange('POST', CONTACTS)) as { status: number }).status;
+		expect([statuses(), statuses(), statuses(), statuses()]).toEqual([429, 201, 201, 200]);
+		mocks.add(
+			mock({ request: { url: CONTACTS }, answer: { drop: true } }),
+			'cases.0.runs.1.before.0',
+		);
+		expect(mocks.answer(exchange('POST', CONTACTS))).toEqual({ drop: true, delayMs: undefined });
+		expect(mocks.journal.at(-1)).toMatchObject({ dropped: true, mock: 0 });
+		expect(mocks.placeOf(0)).toBe('cases.0.runs.1.before.0');
+	});
+
+	it('a request no mock answers fails the case once per method and URL, naming the node, the nearest mock and what differs', () => {
+		const mocks = new MockSet([
+			{ spec: mock({ request: { method: 'POST', url: CONTACTS } }), at: 'mocks.0' },
+			{
+				spec: mock({ request: { method: 'GET', url: 'https://other.example.test/x' } }),
+				at: 'mocks.1',
+			},
+		]);
+		for (let i = 0; i < 2; i++)
+			mocks.answer(exchange('PUT', CONTACTS, { body: { email: `l${i}@x.test` } }));
+		expect(
+			unansweredFailures(mocks, [
+				{
+					node: 'Push to CRM',
+					text: 'The service failed: 501 - No mock of the workflow test answers PUT ...',
+				},
+			]),
+		).toEqual([
+			{
+				at: 'http',
+				message: `"Push to CRM" sent PUT ${CONTACTS} (2 times, the first with body {"email":"l0@x.test"}), and no mock answers it (n8n's node got 501). The nearest mock: mocks.0 (POST ${CONTACTS}), whose method differs. Add one: mocks: [{ request: { method: PUT, url: ${CONTACTS} }, answer: { status: 200, json: { ... } } }]`,
+			},
+		]);
+	});
+
+	it('checks requests as they were sent: how many, and fields on every, some or none', () => {
+		const journal = [
+			exchange('POST', CONTACTS, {
+				headers: { 'x-api-key': 'k1' },
+				body: { email: 'a@x.test' },
+				status: 429,
+			}),
+			exchange('POST', CONTACTS, {
+				headers: { 'x-api-key': 'k1' },
+				body: { email: 'a@x.test' },
+				status: 201,
+			}),
+			exchange('GET', 'https://crm.example.test/api/v1/me', { status: 200 }),
+		];
+		expect(
+			checkHttp(
+				[
+					{
+						method: 'post',
+						url: CONTACTS,
+						requests: 2,
+						every: { 'headers.x-api-key': 'k1' },
+						some: { status: 429 },
+					},
+					{ url: '/\\/me$/', none: { method: 'POST' } },
+				],
+				journal,
+				'expect.http',
+			),
+		).toEqual([]);
+		expect(
+			checkHttp(
+				[{ method: 'POST', url: CONTACTS, every: { 'body.mail': '/@/' }, requests: 1 }],
+				journal,
+				'expect.http',
+			),
+		).toEqual([
+			{
+				at: 'expect.http.0.requests',
+				message: `expected exactly 1 request(s) to POST ${CONTACTS}, got 2`,
+			},
+			expect.objectContaining({ at: 'expect.http.0.every.body.mail' }),
+		]);
+	});
+
+	it('masks credentials in reports, parses JSON and form bodies, and makes up a credential from its type', () => {
+		expect(
+			masked(
+				exchange('GET', CONTACTS, {
+					headers: { authorization: 'Bearer s3cret', 'x-api-key': 'k', accept: '*/*' },
+				}),
+			).headers,
+		).toEqual({ authorization: 'Bearer ***', 'x-api-key': '***', accept: '*/*' });
+		expect(parsedBody('application/json; charset=utf-8', '{"a":1}')).toEqual({ a: 1 });
+		expect(parsedBody('application/x-www-form-urlencoded', 'a=1&b=2&b=3')).toEqual({
+			a: '1',
+			b: ['2', '3'],
+		});
+		const types = new Map([
+			['oAuth2Api', { name: 'oAuth2Api', properties: [{ name: 'clientId', type: 'string' }] }],
+			[
+				'googleOAuth2Api',
+				{
+					name: 'googleOAuth2Api',
+					extends: ['oAuth2Api'],
+					properties: [{ name: 'scope', type: 'hidden', default: 'mail' }],
+				},
+			],
+			[
+				'httpHeaderAuth',
+				{
+					name: 'httpHeaderAuth',
+					properties: [
+						{ name: 'name', type: 'string' },
+						{ name: 'value', type: 'string', typeOptions: { password: true } },
+					],
+				},
+			],
+		]);
+		expect(madeUpData('httpHeaderAuth', types, { name: 'X-Api-Key' })).toEqual({
+			name: 'X-Api-Key',
+			value: 'test-secret-value',
+		});
+		expect(madeUpData('googleOAuth2Api', types)).toEqual({
+			clientId: 'test-clientId',
+			scope: 'mail',
+			oauthTokenData: expect.objectContaining({ access_token: 'test-access-token' }),
+		});
+	});
+
+	it('refuses a wrong mock when the file loads, and lets a node run for real only where a case has mocks', () => {
+		const dir = mkdtempSync(join(tmpdir(), 'http-mocks-'));
+		writeFileSync(
+			join(dir, 'flow.json'),
+			JSON.stringify({
+				name: 'flow',
+				nodes: [
+					{
+						id: '1',
+						name: 'Start',
+						type: 'n8n-nodes-base.manualTrigger',
+						typeVersion: 1,
+						position: [0, 0],
+						parameters: {},
+					},
+					{
+						id: '2',
+						name: 'Call',
+						type: 'n8n-nodes-base.httpRequest',
+						typeVersion: 4.2,
+						position: [200, 0],
+						parameters: { url: CONTACTS },
+					},
+					{
+						id: '3',
+						name: 'Save',
+						type: 'n8n-nodes-base.postgres',
+						typeVersion: 2,
+						position: [400, 0],
+						parameters: {},
+					},
+				],
+				connections: {
+					Start: { main: [[{ node: 'Call', type: 'main', index: 0 }]] },
+					Call: { main: [[{ node: 'Save', type: 'main', index: 0 }]] },
+				},
+			}),
+		);
+		const problems = (text: string) => {
+			writeFileSync(join(dir, 't.test.yaml'), text);
+			try {
+				loadTestFile('t.test.yaml', dir);
+				return [];
+			} catch (error) {
+				if (!(error instanceof TestFileError)) throw error;
+				return error.problems.map((p) => `${p.line}: ${p.path}: ${p.message}`);
+			}
+		};
+		expect(
+			problems(
+				[
+					'workflow: flow.json', // 1
+					'stubs: { Save: passThrough }', // 2
+					'mocks:', // 3
+					'  - request: { method: POST }', // 4
+					'    answer: { headers: { x: y } }', // 5
+					'  - request: { url: https://a.test }', // 6
+					'    answer: { status: 200 }', // 7
+					'    answers: [{ status: 200 }]', // 8
+					'cases: [{ name: a }]', // 9
+					'',
+				].join('\n'),
+			),
+		).toEqual([
+			'4: mocks.0.request.url: missing: give a string',
+			'5: mocks.0.answer: an answer gives a status or a body (json, text or base64), or drop: true',
+			'6: mocks.1: give answer (one) or answers (a sequence)',
+		]);
+		// No mocks: the HTTP Request node must be stubbed; with mocks it runs for real, Postgres never.
+		expect(problems('workflow: flow.json\ncases: [{ name: a }]\n')).toEqual([
+			expect.stringMatching(
+				/^1: workflow: node "Call" \(n8n-nodes-base\.httpRequest\) would call another service: stub it .*, or let it run for real and answer its requests with mocks/,
+			),
+			expect.stringMatching(
+				/^1: workflow: node "Save" \(n8n-nodes-base\.postgres\) would call another service over a protocol the runner's HTTP mocks cannot answer: stub it/,
+			),
+		]);
+		expect(
+			problems(
+				[
+					'workflow: flow.json',
+					'stubs: { Save: passThrough }',
+					'cases:',
+					'  - name: mocked',
+					'    mocks: [{ request: { url: "https://crm.example.test/api/v1/contacts" }, answer: { json: {} } }]',
+					'  - name: not mocked',
+					'',
+				].join('\n'),
+			),
+		).toEqual([
+			'6: cases.1.name: node "Call" (n8n-nodes-base.httpRequest) would call another service: stub it in the test file (stubs: { "Call": passThrough }, or { items: [...] } for what it should hand on), or let it run for real and answer its requests with mocks (mocks: [{ request: { url: ... }, answer: { json: ... } }]) (other cases stub or mock it; this one does not)',
+		]);
+	});
+});
