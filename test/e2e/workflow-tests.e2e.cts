@@ -61,7 +61,41 @@ const WEEKLY =
 const COLD_EMAIL_LATE =
 	'a reply after the two days finds the sequence gone on at the limit, not at the reply';
 
+const CRM_PUSH = "each lead is pushed to the CRM with its key, and the caller hears the CRM's ids";
+const CRM_RETRY =
+	'a 429 from the CRM is retried, every lead arrives, and the one taken before is sent again';
+const pushToCrm = (w: any) => node(w, 'Push to CRM');
+
 const BREAKAGES: Breakage[] = [
+	// A real HTTP Request node against the test's mocks: what it sent, and how it met the answers.
+	{
+		name: 'crm-body-field-renamed',
+		test: 'leads-to-crm-api',
+		change: (w, t) => (
+			(pushToCrm(w).parameters.jsonBody = pushToCrm(w).parameters.jsonBody.replace(
+				'email:',
+				'mail:',
+			)),
+			{ workflow: w, test: t }
+		),
+		failing: { case: CRM_PUSH, at: 'expect.http.0.every.body.email' },
+	},
+	{
+		name: 'crm-put-for-post',
+		test: 'leads-to-crm-api',
+		change: (w, t) => ((pushToCrm(w).parameters.method = 'PUT'), { workflow: w, test: t }),
+		failing: {
+			case: CRM_PUSH,
+			at: 'http',
+			says: /^ {4}http: "Push to CRM" sent PUT https:\/\/crm\.example\.test\/api\/v1\/contacts .*no mock answers it.*The nearest mock: mocks\.0 \(POST https:\/\/crm\.example\.test\/api\/v1\/contacts\), whose method differs/,
+		},
+	},
+	{
+		name: 'crm-retry-off',
+		test: 'leads-to-crm-api',
+		change: (w, t) => ((pushToCrm(w).retryOnFail = false), { workflow: w, test: t }),
+		failing: { case: CRM_RETRY, at: 'expect.status', says: /got error \(node "Push to CRM"/ },
+	},
 	{
 		// A reply window widened from two days to four: the sequence goes on two days later.
 		name: 'reply-window-widened',
@@ -423,6 +457,13 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				);
 				expect(outcome.stdout).toMatch(
 					/ {4}warning: runs\.3: the run starts at Mon 2027-03-29 10:00:\d\d \+02:00 \(Europe\/Berlin\), a time "Weekdays at 9" never fires at; its next firing is Tue 2027-03-30 09:00:00 \+02:00\./,
+				);
+				// A real HTTP Request node against the test's mocks: its requests listed with their answers.
+				expect(outcome.stdout).toContain(
+					`\u2713 tests/leads-to-crm-api.test.yaml \u203a ${CRM_RETRY} (`,
+				);
+				expect(outcome.stdout).toMatch(
+					/ {8}POST https:\/\/crm\.example\.test\/api\/v1\/contacts -> 201 \(answered by mocks\.0\) body \{"email":/,
 				);
 				// A workflow's error workflow runs when a run fails, and is checked.
 				expect(outcome.stdout).toContain(
