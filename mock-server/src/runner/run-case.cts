@@ -63,6 +63,27 @@ export async function runCase(
 	testCase: TestCase,
 	options: { detail?: boolean } = {},
 ): Promise<CaseResult> {
+	// Other services' answers: the case's mocks first, then the file's.
+	const caseAt = `cases.${loaded.spec.cases.indexOf(testCase)}`;
+	const mocks = new MockSet([
+		...(testCase.mocks ?? []).map((spec, i) => ({ spec, at: `${caseAt}.mocks.${i}` })),
+		...(loaded.spec.mocks ?? []).map((spec, i) => ({ spec, at: `mocks.${i}` })),
+	]);
+	session.http.use(mocks);
+	try {
+		return await playCase(session, loaded, testCase, { mocks, caseAt, ...options });
+	} finally {
+		session.http.use(undefined);
+	}
+}
+
+async function playCase(
+	session: Session,
+	loaded: LoadedTestFile,
+	testCase: TestCase,
+	options: { mocks: MockSet; caseAt: string; detail?: boolean },
+): Promise<CaseResult> {
+	const { mocks, caseAt } = options;
 	const started = Date.now();
 	const { server, rest } = session;
 	const start = findStart(loaded.workflow, loaded.spec.start) as WorkflowNode;
@@ -75,246 +96,230 @@ export async function runCase(
 		label: `test: ${testCase.name}`,
 	};
 	await session.reset();
-	// Other services' answers: the case's mocks first, then the file's.
-	const caseAt = `cases.${loaded.spec.cases.indexOf(testCase)}`;
-	const mocks = new MockSet([
-		...(testCase.mocks ?? []).map((spec, i) => ({ spec, at: `${caseAt}.mocks.${i}` })),
-		...(loaded.spec.mocks ?? []).map((spec, i) => ({ spec, at: `mocks.${i}` })),
-	]);
-	session.http.use(mocks);
+	const zone = workflowZone(loaded.workflow);
+	// The case's clock, n8n's and the server's: from the instant the file or case gives, or now.
+	const clock = new CaseClock(session.clock, server);
+	const startsAt = clockInstant(testCase.clock ?? loaded.spec.clock);
+	await clock.set(startsAt ? Date.parse(startsAt) : Date.now());
+	// Sub-workflows first (callees before callers), each published: the workflow calls them by ID.
+	const subs: CreatedSubWorkflow[] = [];
+	const subIds = new Map<string, string>();
 	try {
-		return await runWithMocks();
-	} finally {
-		session.http.use(undefined);
+		for (const sub of loaded.subWorkflows) {
+			const one = await createSubWorkflow(session, sub, {
+				...adapt,
+				created: subIds,
+				record: sentRead(testCase.expect?.workflows?.[sub.name]?.nodes),
+			});
+			subs.push(one);
+			subIds.set(sub.id, one.id);
+		}
+	} catch (error) {
+		await Promise.all(subs.map((s) => s.deactivate()));
+		throw error;
 	}
-
-	async function runWithMocks(): Promise<CaseResult> {
-		const zone = workflowZone(loaded.workflow);
-		// The case's clock, n8n's and the server's: from the instant the file or case gives, or now.
-		const clock = new CaseClock(session.clock, server);
-		const startsAt = clockInstant(testCase.clock ?? loaded.spec.clock);
-		await clock.set(startsAt ? Date.parse(startsAt) : Date.now());
-		// Sub-workflows first (callees before callers), each published: the workflow calls them by ID.
-		const subs: CreatedSubWorkflow[] = [];
-		const subIds = new Map<string, string>();
-		try {
-			for (const sub of loaded.subWorkflows) {
-				const one = await createSubWorkflow(session, sub, {
-					...adapt,
-					created: subIds,
-					record: sentRead(testCase.expect?.workflows?.[sub.name]?.nodes),
-				});
-				subs.push(one);
-				subIds.set(sub.id, one.id);
-			}
-		} catch (error) {
-			await Promise.all(subs.map((s) => s.deactivate()));
-			throw error;
-		}
-		const errorWorkflow = subs.find((s) => s.sub.errorWorkflow);
-		const prepared = prepareWorkflow(loaded.workflow, {
-			...adapt,
-			created: subIds,
-			errorWorkflow: errorWorkflow?.id,
-			start,
-			record: sentRead(...nodeExpectationMaps(testCase)),
-			viaRequest: usesRequests(testCase),
-		});
-		session.model?.scripts.load(
-			Object.fromEntries(
-				Object.entries(stubs).flatMap(([node, stub]) =>
-					typeof stub === 'object' && 'model' in stub ? [[node, stub.model]] : [],
-				),
+	const errorWorkflow = subs.find((s) => s.sub.errorWorkflow);
+	const prepared = prepareWorkflow(loaded.workflow, {
+		...adapt,
+		created: subIds,
+		errorWorkflow: errorWorkflow?.id,
+		start,
+		record: sentRead(...nodeExpectationMaps(testCase)),
+		viaRequest: usesRequests(testCase),
+	});
+	session.model?.scripts.load(
+		Object.fromEntries(
+			Object.entries(stubs).flatMap(([node, stub]) =>
+				typeof stub === 'object' && 'model' in stub ? [[node, stub.model]] : [],
 			),
-		);
-		const { accountId } = session;
-		if (testCase.seed) await server.admin.seed(testCase.seed as never);
-		for (const fault of testCase.faults ?? []) await server.admin.faults.arm(fault as never);
-		for (const [i, change] of (testCase.before ?? []).entries())
-			await applyChange(server, accountId, change, { clock, mocks, at: `${caseAt}.before.${i}` });
-		const before = await server.admin.accounts.get(accountId);
+		),
+	);
+	const { accountId } = session;
+	if (testCase.seed) await server.admin.seed(testCase.seed as never);
+	for (const fault of testCase.faults ?? []) await server.admin.faults.arm(fault as never);
+	for (const [i, change] of (testCase.before ?? []).entries())
+		await applyChange(server, accountId, change, { clock, mocks, at: `${caseAt}.before.${i}` });
+	const before = await server.admin.accounts.get(accountId);
 
-		const created = await rest('POST', '/workflows', prepared.workflow);
-		if (created.status !== 200)
-			throw new Error(`n8n refused the workflow: ${JSON.stringify(created.body).slice(0, 1000)}`);
-		const stored = (created.body as { data: StoredWorkflow }).data;
-		const workflowId = String(stored.id);
-		let versionId = stored.versionId;
-		const activate = async () => {
-			const answer = await rest('POST', `/workflows/${workflowId}/activate`, { versionId });
-			if (answer.status === 200)
-				versionId = (answer.body as { data: StoredWorkflow }).data.versionId ?? versionId;
-			return answer as N8nAnswer;
-		};
-		const deactivate = async () => {
-			await rest('POST', `/workflows/${workflowId}/deactivate`, {});
-		};
+	const created = await rest('POST', '/workflows', prepared.workflow);
+	if (created.status !== 200)
+		throw new Error(`n8n refused the workflow: ${JSON.stringify(created.body).slice(0, 1000)}`);
+	const stored = (created.body as { data: StoredWorkflow }).data;
+	const workflowId = String(stored.id);
+	let versionId = stored.versionId;
+	const activate = async () => {
+		const answer = await rest('POST', `/workflows/${workflowId}/activate`, { versionId });
+		if (answer.status === 200)
+			versionId = (answer.body as { data: StoredWorkflow }).data.versionId ?? versionId;
+		return answer as N8nAnswer;
+	};
+	const deactivate = async () => {
+		await rest('POST', `/workflows/${workflowId}/deactivate`, {});
+	};
 
-		const specs: RunSpec[] =
-			typeof testCase.runs === 'number' || testCase.runs === undefined
-				? Array.from({ length: testCase.runs ?? 1 }, () => ({}))
-				: testCase.runs;
-		const views: RunView[] = [];
-		const published: Published = {
-			session,
-			id: workflowId,
-			name: prepared.workflow.name!,
-			start: prepared.start,
-			seen: new Set(),
-			activate,
-			deactivate,
-			waits: new TimeWaits(
-				{ rest, flatted: session.app.runDataReader, clock: session.clock },
-				clock,
-				() => [workflowId, ...subs.map((sub) => sub.id)],
-			),
-		};
-		// From here on a move of the clock passes the case's waits, each at its own instant.
-		clock.timers = published.waits;
-		const warnings: Failure[] = [];
-		// A run of a Schedule at a time it never fires; a clock left to the machine's is not judged.
-		const offSchedule =
-			startsAt !== undefined && prepared.start.schedule
-				? offScheduleCheck(loaded.workflow, prepared.start.node)
-				: undefined;
-		try {
-			for (const [r, run] of specs.entries()) {
-				const skipped = published.waits.skips.length;
-				if (r > 0 && testCase.advanceClock !== undefined)
-					await applyChange(
-						server,
-						accountId,
-						{ advanceClock: testCase.advanceClock },
-						{ clock, mocks, at: `${caseAt}.advanceClock` },
-					);
-				const runClock = clockInstant(run.clock);
-				if (runClock !== undefined) await clock.moveTo(Date.parse(runClock), `runs.${r}.clock`);
-				for (const [i, change] of (run.before ?? []).entries())
-					await applyChange(server, accountId, change, {
-						clock,
-						mocks,
-						at: `${caseAt}.runs.${r}.before.${i}`,
-					});
-				const items =
-					run.input ??
-					testCase.input ??
-					(prepared.start.schedule ? [scheduleItem(new Date(clock.now()), zone)] : [{}]);
-				const startedAt = clock.now();
-				const off = offSchedule?.(startedAt);
-				if (off) warnings.push({ at: specs.length > 1 ? `runs.${r}` : 'run', message: off });
-				const view = run.resume
-					? await resumeRun(published, run.resume, `runs.${r}.resume`)
-					: prepared.start.kind === 'request'
-						? await requestRun(published, run.request ?? testCase.request ?? {}, r === 0)
-						: prepared.start.kind === 'webhook'
-							? await webhookRun(published, items, r === 0)
-							: await check(published, r === 0);
-				const skips = published.waits.skips.slice(skipped);
-				views.push({
-					...view,
-					...(skips.length ? { skips } : {}),
-					clock: { start: startedAt, end: clock.now() },
+	const specs: RunSpec[] =
+		typeof testCase.runs === 'number' || testCase.runs === undefined
+			? Array.from({ length: testCase.runs ?? 1 }, () => ({}))
+			: testCase.runs;
+	const views: RunView[] = [];
+	const published: Published = {
+		session,
+		id: workflowId,
+		name: prepared.workflow.name!,
+		start: prepared.start,
+		seen: new Set(),
+		activate,
+		deactivate,
+		waits: new TimeWaits(
+			{ rest, flatted: session.app.runDataReader, clock: session.clock },
+			clock,
+			() => [workflowId, ...subs.map((sub) => sub.id)],
+		),
+	};
+	// From here on a move of the clock passes the case's waits, each at its own instant.
+	clock.timers = published.waits;
+	const warnings: Failure[] = [];
+	// A run of a Schedule at a time it never fires; a clock left to the machine's is not judged.
+	const offSchedule =
+		startsAt !== undefined && prepared.start.schedule
+			? offScheduleCheck(loaded.workflow, prepared.start.node)
+			: undefined;
+	try {
+		for (const [r, run] of specs.entries()) {
+			const skipped = published.waits.skips.length;
+			if (r > 0 && testCase.advanceClock !== undefined)
+				await applyChange(
+					server,
+					accountId,
+					{ advanceClock: testCase.advanceClock },
+					{ clock, mocks, at: `${caseAt}.advanceClock` },
+				);
+			const runClock = clockInstant(run.clock);
+			if (runClock !== undefined) await clock.moveTo(Date.parse(runClock), `runs.${r}.clock`);
+			for (const [i, change] of (run.before ?? []).entries())
+				await applyChange(server, accountId, change, {
+					clock,
+					mocks,
+					at: `${caseAt}.runs.${r}.before.${i}`,
 				});
-			}
-		} finally {
-			// Nothing of the case waits on in n8n (a later case's clock would resume it).
-			await stopWaiting(published).catch(() => undefined);
-			await deactivate().catch(() => undefined);
-			await Promise.all(subs.map((sub) => sub.deactivate()));
+			const items =
+				run.input ??
+				testCase.input ??
+				(prepared.start.schedule ? [scheduleItem(new Date(clock.now()), zone)] : [{}]);
+			const startedAt = clock.now();
+			const off = offSchedule?.(startedAt);
+			if (off) warnings.push({ at: specs.length > 1 ? `runs.${r}` : 'run', message: off });
+			const view = run.resume
+				? await resumeRun(published, run.resume, `runs.${r}.resume`)
+				: prepared.start.kind === 'request'
+					? await requestRun(published, run.request ?? testCase.request ?? {}, r === 0)
+					: prepared.start.kind === 'webhook'
+						? await webhookRun(published, items, r === 0)
+						: await check(published, r === 0);
+			const skips = published.waits.skips.slice(skipped);
+			views.push({
+				...view,
+				...(skips.length ? { skips } : {}),
+				clock: { start: startedAt, end: clock.now() },
+			});
 		}
-		// Every execution of each sub-workflow in the case, once they have all ended; n8n starts the
-		// error workflow's after a failed run has ended: one per failed run is waited for.
-		const failedRuns = views.filter(
-			(v) => v.status === 'error' && Object.keys(v.nodes).length,
-		).length;
-		const subViews = await Promise.all(
-			subs.map(async (sub) => {
-				const executions = await sub.executions(sub.sub.errorWorkflow ? failedRuns : 0);
-				return { sub, executions: executions.length, view: viewOf(executions, undefined) };
-			}),
-		);
+	} finally {
+		// Nothing of the case waits on in n8n (a later case's clock would resume it).
+		await stopWaiting(published).catch(() => undefined);
+		await deactivate().catch(() => undefined);
+		await Promise.all(subs.map((sub) => sub.deactivate()));
+	}
+	// Every execution of each sub-workflow in the case, once they have all ended; n8n starts the
+	// error workflow's after a failed run has ended: one per failed run is waited for.
+	const failedRuns = views.filter(
+		(v) => v.status === 'error' && Object.keys(v.nodes).length,
+	).length;
+	const subViews = await Promise.all(
+		subs.map(async (sub) => {
+			const executions = await sub.executions(sub.sub.errorWorkflow ? failedRuns : 0);
+			return { sub, executions: executions.length, view: viewOf(executions, undefined) };
+		}),
+	);
 
-		const outputIndex = await outputIndexOf(
-			session,
-			[loaded.workflow, ...loaded.subWorkflows.map((s) => s.workflow)],
-			testCase,
+	const outputIndex = await outputIndexOf(
+		session,
+		[loaded.workflow, ...loaded.subWorkflows.map((s) => s.workflow)],
+		testCase,
+	);
+	const told = (node: string) => session.model?.scripts.toldTo(node);
+	for (const view of views) completeView(view, loaded.workflow, prepared.sent, outputIndex, told);
+	for (const { sub, view } of subViews)
+		completeView(view, sub.sub.workflow, sub.sent, outputIndex, told);
+	const failures: Failure[] = [];
+	// A script that ran out, or a tool the agent did not offer: the turn is named.
+	for (const { node, message } of session.model?.scripts.failures ?? [])
+		failures.push({ at: `stubs.${node}.model`, message });
+	const e = testCase.expect ?? {};
+	failures.push(...checkRun(e, views[views.length - 1], 'expect'));
+	if (e.everyRun)
+		views.forEach((v, r) =>
+			failures.push(...checkRun(e.everyRun!, v, `expect.everyRun (run ${r + 1})`)),
 		);
-		const told = (node: string) => session.model?.scripts.toldTo(node);
-		for (const view of views) completeView(view, loaded.workflow, prepared.sent, outputIndex, told);
-		for (const { sub, view } of subViews)
-			completeView(view, sub.sub.workflow, sub.sent, outputIndex, told);
-		const failures: Failure[] = [];
-		// A script that ran out, or a tool the agent did not offer: the turn is named.
-		for (const { node, message } of session.model?.scripts.failures ?? [])
-			failures.push({ at: `stubs.${node}.model`, message });
-		const e = testCase.expect ?? {};
-		failures.push(...checkRun(e, views[views.length - 1], 'expect'));
-		if (e.everyRun)
-			views.forEach((v, r) =>
-				failures.push(...checkRun(e.everyRun!, v, `expect.everyRun (run ${r + 1})`)),
-			);
-		specs.forEach(
-			(run, r) =>
-				run.expect && failures.push(...checkRun(run.expect, views[r], `runs.${r}.expect`)),
-		);
-		if (e.distinct) failures.push(...checkDistinct(e.distinct, views, 'expect.distinct'));
-		// Requests to other services: each one no mock answered, then what the case expects of them.
-		failures.push(
-			...unansweredFailures(
-				mocks,
-				views.flatMap((v) =>
-					Object.entries(v.nodes).flatMap(([node, runs]) =>
-						runs.flatMap((run) =>
-							run.error
-								? [{ node, text: `${run.error.message} ${run.error.description ?? ''}` }]
-								: [],
-						),
+	specs.forEach(
+		(run, r) => run.expect && failures.push(...checkRun(run.expect, views[r], `runs.${r}.expect`)),
+	);
+	if (e.distinct) failures.push(...checkDistinct(e.distinct, views, 'expect.distinct'));
+	// Requests to other services: each one no mock answered, then what the case expects of them.
+	failures.push(
+		...unansweredFailures(
+			mocks,
+			views.flatMap((v) =>
+				Object.entries(v.nodes).flatMap(([node, runs]) =>
+					runs.flatMap((run) =>
+						run.error
+							? [{ node, text: `${run.error.message} ${run.error.description ?? ''}` }]
+							: [],
 					),
 				),
 			),
+		),
+	);
+	if (e.http) failures.push(...checkHttp(e.http, mocks.journal, 'expect.http'));
+	if (e.service)
+		failures.push(
+			...(await checkService(e.service, await serviceView(session, before), 'expect.service')),
 		);
-		if (e.http) failures.push(...checkHttp(e.http, mocks.journal, 'expect.http'));
-		if (e.service)
-			failures.push(
-				...(await checkService(e.service, await serviceView(session, before), 'expect.service')),
-			);
-		for (const [name, expectation] of Object.entries(e.workflows ?? {})) {
-			const ran = subViews.find((v) => v.sub.sub.name === name)!;
-			failures.push(
-				...checkSubWorkflow(expectation, ran.executions, ran.view, `expect.workflows.${name}`),
-			);
-		}
-		return {
-			name: testCase.name,
-			passed: failures.length === 0,
-			failures,
-			durationMs: Date.now() - started,
-			runs: views.length,
-			...(warnings.length ? { warnings } : {}),
-			...(options.detail ? { detail: await caseDetail() } : {}),
-		};
+	for (const [name, expectation] of Object.entries(e.workflows ?? {})) {
+		const ran = subViews.find((v) => v.sub.sub.name === name)!;
+		failures.push(
+			...checkSubWorkflow(expectation, ran.executions, ran.view, `expect.workflows.${name}`),
+		);
+	}
+	return {
+		name: testCase.name,
+		passed: failures.length === 0,
+		failures,
+		durationMs: Date.now() - started,
+		runs: views.length,
+		...(warnings.length ? { warnings } : {}),
+		...(options.detail ? { detail: await caseDetail() } : {}),
+	};
 
-		/** What the case did, for --show and --report. */
-		async function caseDetail(): Promise<CaseDetail> {
-			const after = await server.admin.accounts.get(session.accountId);
-			const requests = await server.admin.requests.list();
-			return {
-				runs: views.map((view) => runDetail(view, zone)),
-				...(subViews.length
-					? {
-							workflows: Object.fromEntries(
-								subViews.map(({ sub, executions, view }) => [
-									sub.sub.name,
-									{ executions, ...runDetail(view, zone) },
-								]),
-							),
-						}
-					: {}),
-				requests: requests.map(requestLine),
-				...(mocks.journal.length ? { http: mocks.journal.map((e) => httpLine(e, mocks)) } : {}),
-				creditsCharged: Math.max(0, before.credits - after.credits),
-			};
-		}
+	/** What the case did, for --show and --report. */
+	async function caseDetail(): Promise<CaseDetail> {
+		const after = await server.admin.accounts.get(session.accountId);
+		const requests = await server.admin.requests.list();
+		return {
+			runs: views.map((view) => runDetail(view, zone)),
+			...(subViews.length
+				? {
+						workflows: Object.fromEntries(
+							subViews.map(({ sub, executions, view }) => [
+								sub.sub.name,
+								{ executions, ...runDetail(view, zone) },
+							]),
+						),
+					}
+				: {}),
+			requests: requests.map(requestLine),
+			...(mocks.journal.length ? { http: mocks.journal.map((e) => httpLine(e, mocks)) } : {}),
+			creditsCharged: Math.max(0, before.credits - after.credits),
+		};
 	}
 }
 
