@@ -158,6 +158,10 @@ describe(`the workflow test runner stopped mid-case (n8n ${NEWEST_LINE.version})
 					'm',
 				),
 			);
+			// Every process was sent its end before the runner exited; a SIGKILL lands a moment later.
+			await waitFor('the killed processes to be gone', () => !processes.some(alive), 5_000).catch(
+				() => undefined,
+			);
 			expect(processes.filter(alive)).toEqual([]);
 		},
 		10 * MINUTE,
