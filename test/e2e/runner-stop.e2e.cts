@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { childrenOf } from '../../mock-server/src/runner/n8n/memory.cjs';
 import { CACHE, n8nBinOf, NEWEST_LINE } from './n8n-app.cjs';
 import { processFolder } from './process-folders.cjs';
 import { ROOT } from './support.cjs';
@@ -43,21 +44,9 @@ const WORKFLOW = {
 	settings: { executionOrder: 'v1' },
 };
 
-/** The processes under `pid`, their own included (Linux /proc). */
-function tree(pid: number): number[] {
-	let children: number[] = [];
-	try {
-		children = readdirSync(`/proc/${pid}/task`).flatMap((thread) =>
-			readFileSync(`/proc/${pid}/task/${thread}/children`, 'utf8')
-				.split(/\s+/)
-				.filter(Boolean)
-				.map(Number),
-		);
-	} catch {
-		return [];
-	}
-	return [pid, ...children.flatMap(tree)];
-}
+/** The processes under `pid`, their own included (Linux /proc); none once it is gone. */
+const tree = (pid: number): number[] =>
+	existsSync(`/proc/${pid}`) ? [pid, ...childrenOf(pid).flatMap(tree)] : [];
 
 /** Whether a process is alive (a zombie, ended but not yet reaped, is not). */
 function alive(pid: number): boolean {

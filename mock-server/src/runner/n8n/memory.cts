@@ -27,8 +27,8 @@ function procRss(pid: number): number | undefined {
 	}
 }
 
-/** Children of every thread of the process (a child belongs to the thread that started it). */
-function childrenOf(pid: number): number[] {
+/** Children of every thread of the process (a child belongs to the thread that started it; Linux). */
+export function childrenOf(pid: number): number[] {
 	try {
 		return readdirSync(`/proc/${pid}/task`).flatMap((thread) =>
 			readFileSync(`/proc/${pid}/task/${thread}/children`, 'utf8')
