@@ -122,7 +122,7 @@ describe('HTTP mocks', () => {
 			unansweredFailures(mocks, [
 				{
 					node: 'Push to CRM',
-					text: 'The service failed: 501 - No mock of the workflow test answers PUT ...',
+					text: `The service failed: 501 - No mock of the workflow test answers PUT ${CONTACTS}: add one to the test file's mocks`,
 				},
 			]),
 		).toEqual([
@@ -290,6 +290,14 @@ describe('HTTP mocks', () => {
 			'4: mocks.0.request.url: missing: give a string',
 			'5: mocks.0.answer: an answer gives a status or a body (json, text or base64), or drop: true',
 			'6: mocks.1: give answer (one) or answers (a sequence)',
+		]);
+		// Values for a credential no node names are refused, with the names the nodes give.
+		expect(
+			problems(
+				'workflow: flow.json\nstubs: { Call: passThrough, Save: passThrough }\ncredentials: { CRM kye: { value: x } }\ncases: [{ name: a }]\n',
+			),
+		).toEqual([
+			'3: credentials.CRM kye: no node of the workflow names a credential "CRM kye" (they name: none): give the credential\'s name as the export has it',
 		]);
 		// No mocks: the HTTP Request node must be stubbed; with mocks it runs for real, Postgres never.
 		expect(problems('workflow: flow.json\ncases: [{ name: a }]\n')).toEqual([

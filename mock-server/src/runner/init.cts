@@ -109,8 +109,6 @@ function frame(
 	if (start.type === WEBHOOK) {
 		const method = (start.parameters?.httpMethod as string | undefined) ?? 'GET';
 		const read = requestFieldsRead(workflow, start);
-		const sample = (fields: string[]) =>
-			Object.fromEntries(fields.map((field) => [field, sampleFor(field)]));
 		testCase.request = {
 			method,
 			...(read.query.length ? { query: sample(read.query) } : {}),
@@ -201,6 +199,10 @@ function frame(
 	return { spec, notes, subs };
 }
 
+/** Sample values for request fields, so a first run follows the happy path. */
+const sample = (fields: string[]): Record<string, string | number> =>
+	Object.fromEntries(fields.map((field) => [field, sampleFor(field)]));
+
 /**
  * For a workflow whose run waits for a request with a time limit (a Wait on a webhook or a form,
  * a Form node): a case that resumes it by a request, and one that lets the limit pass, each
@@ -219,8 +221,6 @@ function limitedWaitCases(
 	else {
 		const method = resumeMethod(wait);
 		const read = requestFieldsRead(workflow, wait);
-		const sample = (fields: string[]) =>
-			Object.fromEntries(fields.map((field) => [field, sampleFor(field)]));
 		resume =
 			method === 'GET' || method === 'HEAD'
 				? read.query.length || read.body.length
@@ -289,8 +289,9 @@ function nodeExpectations(workflow: Workflow, ran: RunNodes): Record<string, unk
 
 /** The nodes that ran in a run (before a Wait), each with its items. */
 function nodesThatRan(workflow: Workflow, ran: RunNodes): Record<string, unknown> {
-	const all = nodeExpectations(workflow, ran);
-	return Object.fromEntries(Object.keys(ran).flatMap((n) => (n in all ? [[n, all[n]]] : [])));
+	return Object.fromEntries(
+		Object.entries(nodeExpectations(workflow, ran)).filter(([name]) => name in ran),
+	);
 }
 
 /**

@@ -285,9 +285,7 @@ export class Scanner {
 				? {
 						incomplete: `${unread
 							.map(({ ref, reason }) => `container ${ref.id} not read (${reason})`)
-							.join(
-								'; ',
-							)}; left unknown: ${unknown.join(', ') || 'none (every code it could hold was found elsewhere)'}`,
+							.join('; ')}; left unknown: ${unknown.join(', ') || 'none (every code it could hold was found elsewhere)'}`,
 					}
 				: {}),
 			fbPixel: flag('metaPixel'),

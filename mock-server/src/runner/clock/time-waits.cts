@@ -58,13 +58,8 @@ export class TimeWaits {
 	 * to its end); whether any is moving on (its run goes on: settling must wait for it).
 	 */
 	async moveOn(): Promise<boolean> {
-		const ids = new Set(this.workflowIds());
-		const waiting = (await waitingExecutions(this.n8n.rest)).filter((e) =>
-			ids.has(String(e.workflowId)),
-		);
 		const ends: number[] = [];
-		for (const listed of waiting) {
-			const execution = await readExecution(this.n8n.rest, this.n8n.flatted, String(listed.id));
+		for (const execution of await this.waiting()) {
 			const { waiting: at } = execution;
 			// Moved on already: n8n is resuming it (it clears the wait's end before the status).
 			const movedTo = this.moved.get(execution.id);
@@ -126,17 +121,21 @@ export class TimeWaits {
 
 	/** The case's executions parked until a time (a wait on time, a limit), with that time. */
 	private async parked(): Promise<{ execution: Execution; until: number }[]> {
+		return (await this.waiting()).flatMap((execution) => {
+			const until = execution.waiting?.until;
+			return hasLimit(until) ? [{ execution, until: Date.parse(until!) }] : [];
+		});
+	}
+
+	/** The case's executions n8n lists as waiting, each read. */
+	private async waiting(): Promise<Execution[]> {
 		const ids = new Set(this.workflowIds());
 		const listed = (await waitingExecutions(this.n8n.rest)).filter((e) =>
 			ids.has(String(e.workflowId)),
 		);
-		const parked: { execution: Execution; until: number }[] = [];
-		for (const { id } of listed) {
-			const execution = await readExecution(this.n8n.rest, this.n8n.flatted, String(id));
-			const until = execution.waiting?.until;
-			if (hasLimit(until)) parked.push({ execution, until: Date.parse(until!) });
-		}
-		return parked;
+		return await Promise.all(
+			listed.map(({ id }) => readExecution(this.n8n.rest, this.n8n.flatted, String(id))),
+		);
 	}
 
 	/** Until n8n has resumed each execution and it rests again: finished, or parked anew. */

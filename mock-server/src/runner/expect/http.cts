@@ -59,7 +59,8 @@ export function unansweredFailures(
 	}
 	return [...byTarget].map(([target, sent]) => {
 		const [first] = sent;
-		const node = nodeErrors.find((n) => n.text.includes(NO_MOCK))?.node;
+		// The proxy's 501 names the request: the node whose error shows it sent it.
+		const node = nodeErrors.find((n) => n.text.includes(`${NO_MOCK} ${target}`))?.node;
 		const body =
 			first.body === undefined ? '' : `, the first with body ${shown(masked(first).body, 200)}`;
 		return {

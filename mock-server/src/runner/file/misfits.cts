@@ -41,7 +41,25 @@ export function misfits(
 		...modelStubsOff(spec, [workflow, ...subWorkflows.map((s) => s.workflow)]),
 		...requestsOff(spec, start),
 		...resumesOff(spec, [workflow, ...subWorkflows.map((s) => s.workflow)]),
+		...credentialsOff(spec, [workflow, ...subWorkflows.map((s) => s.workflow)]),
 	];
+}
+
+/** Credential values the file gives for a credential no node of the workflows names. */
+function credentialsOff(spec: TestFile, workflows: Workflow[]): Misfit[] {
+	const named = [
+		...new Set(
+			workflows.flatMap((w) =>
+				w.nodes.flatMap((n) => Object.values(n.credentials ?? {}).map((c) => c.name ?? '')),
+			),
+		),
+	].filter(Boolean);
+	return Object.keys(spec.credentials ?? {})
+		.filter((name) => !named.includes(name))
+		.map((name) => ({
+			at: ['credentials', name],
+			message: `no node of the workflow names a credential "${name}" (they name: ${named.map((n) => `"${n}"`).join(', ') || 'none'}): give the credential's name as the export has it`,
+		}));
 }
 
 /** A field of the file as written, whatever its shape. */

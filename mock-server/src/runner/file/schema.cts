@@ -261,13 +261,15 @@ const urlMatcher = z
 			'The full URL without its query (https://api.example.com/v1/leads), or "/pattern/flags" matched against the whole URL with its query.',
 	});
 
+const httpMethod = z
+	.string()
+	.regex(/^[A-Za-z]+$/, 'an HTTP method, like GET or POST')
+	.optional()
+	.meta({ description: 'The HTTP method (any case). Default: any.' });
+
 const mockRequest = z
 	.strictObject({
-		method: z
-			.string()
-			.regex(/^[A-Za-z]+$/, 'an HTTP method, like GET or POST')
-			.optional()
-			.meta({ description: 'The HTTP method (any case). Default: any.' }),
+		method: httpMethod,
 		url: urlMatcher,
 		query: fields
 			.optional()
@@ -276,8 +278,7 @@ const mockRequest = z
 			.optional()
 			.meta({ description: 'Headers it must have, by lower-case name (others may come).' }),
 		body: fields.optional().meta({
-			description:
-				'Fields of its JSON or form body it must have (dot paths: contact.email), or "" for a text body.',
+			description: 'Fields of its JSON or form body it must have (dot paths: contact.email).',
 		}),
 	})
 	.meta({ id: 'MockRequest', description: 'Which requests the mock answers.' });
@@ -348,7 +349,7 @@ const mocks = z.array(mock).meta({
 
 const httpExpectation = z
 	.strictObject({
-		method: z.string().optional().meta({ description: 'The HTTP method. Default: any.' }),
+		method: httpMethod,
 		url: urlMatcher,
 		requests: count.optional().meta({ description: 'How many such requests were sent.' }),
 		every: fields.optional().meta({

@@ -25,13 +25,16 @@ export interface CredentialUse {
 	name: string;
 }
 
+/** A credential used, by type and export name. */
+const key = (use: CredentialUse): string => `${use.type}\n${use.name}`;
+
 /** The credentials the given nodes name (one per type and name). */
 export function credentialUses(nodes: WorkflowNode[]): CredentialUse[] {
 	const uses = new Map<string, CredentialUse>();
 	for (const node of nodes)
 		for (const [type, ref] of Object.entries(node.credentials ?? {})) {
 			const name = (ref as { name?: string }).name ?? type;
-			uses.set(`${type}\n${name}`, { type, name });
+			uses.set(key({ type, name }), { type, name });
 		}
 	return [...uses.values()];
 }
@@ -106,8 +109,6 @@ export async function createCredentials(
 	}
 	return created;
 }
-
-export const key = (use: CredentialUse): string => `${use.type}\n${use.name}`;
 
 /** Points a real node's credentials at the ones made for the test. */
 export function useMadeUpCredentials(

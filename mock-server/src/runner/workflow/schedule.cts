@@ -75,12 +75,6 @@ export function nextFiring(crons: string[], after: number, zone: string): number
 	);
 }
 
-/** Whether the crons fire within the minute of `at` (epoch ms) in `zone`. */
-export function firesInMinute(crons: string[], at: number, zone: string): boolean {
-	const minute = Math.floor(at / 60_000) * 60_000;
-	return nextFiring(crons, minute, zone) < minute + 60_000;
-}
-
 /** The workflow's Schedule Trigger nodes, enabled. */
 export const schedulesOf = (workflow: Workflow): WorkflowNode[] =>
 	workflow.nodes.filter((n) => n.type === SCHEDULE_TRIGGER && !n.disabled);
