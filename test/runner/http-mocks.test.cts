@@ -324,4 +324,86 @@ describe('HTTP mocks', () => {
 			'6: cases.1.name: node "Call" (n8n-nodes-base.httpRequest) would call another service: stub it in the test file (stubs: { "Call": passThrough }, or { items: [...] } for what it should hand on), or let it run for real and answer its requests with mocks (mocks: [{ request: { url: ... }, answer: { json: ... } }]) (other cases stub or mock it; this one does not)',
 		]);
 	});
+	it("shipped answers: use a service or one operation, its answer overridden key by key, echoing the request on the case's clock", () => {
+		const mocks = new MockSet([
+			{ spec: { use: 'slack.postMessage', answer: { json: { message: { username: 'ops-bot' } } } }, at: 'mocks.0' },
+			{ spec: { use: 'gmail' }, at: 'mocks.1' },
+		]);
+		mocks.now = () => Date.parse('2027-03-01T09:00:00Z');
+		const body = (answer: ReturnType<MockSet['answer']>) =>
+			JSON.parse(String((answer as { body: Buffer }).body));
+		const posted = body(
+			mocks.answer(
+				exchange('POST', 'https://slack.com/api/chat.postMessage', {
+					body: { channel: 'C0OPS', text: '3 new leads' },
+				}),
+			),
+		);
+		// Slack's answer names the channel and text posted; the override kept the rest.
+		expect(posted).toMatchObject({
+			ok: true,
+			channel: 'C0OPS',
+			ts: '1803891600.000101',
+			message: { text: '3 new leads', username: 'ops-bot', bot_id: 'B0123456789' },
+		});
+		// gmail: every operation, each named with the operation it answers as.
+		const sent = body(
+			mocks.answer(exchange('POST', 'https://www.googleapis.com/gmail/v1/users/me/messages/send')),
+		);
+		expect(sent).toEqual({ id: '18f2b0d5c6e4a11', threadId: '18f2a9c4e1b7d3a0', labelIds: ['SENT'] });
+		const got = body(
+			mocks.answer(
+				exchange('GET', 'https://www.googleapis.com/gmail/v1/users/me/messages/18f2b0d5c6e4a11?format=metadata'),
+			),
+		);
+		expect(got.id).toBe('18f2b0d5c6e4a11');
+		expect(mocks.placeOf(mocks.journal[2].mock!)).toBe('mocks.1 (gmail.get)');
+		expect(
+			body(mocks.answer(exchange('POST', 'https://oauth2.googleapis.com/token'))).access_token,
+		).toBe('test-refreshed-access-token-1');
+		// A message the shipped answers do not cover is named with the nearest.
+		mocks.answer(exchange('DELETE', 'https://slack.com/api/chat.postMessage'));
+		expect(mocks.nearest(mocks.unanswered()[0])).toBe(
+			'mocks.0 (slack.postMessage) (POST https://slack.com/api/chat.postMessage), whose method differs',
+		);
+	});
+
+	it('refuses a shipped answer that does not exist, or an override of a whole service', () => {
+		const dir = mkdtempSync(join(tmpdir(), 'use-'));
+		writeFileSync(
+			join(dir, 'flow.json'),
+			JSON.stringify({
+				nodes: [
+					{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {}, position: [0, 0] },
+					{ name: 'Call', type: 'n8n-nodes-base.httpRequest', parameters: { url: 'https://x.test' }, position: [1, 0] },
+				],
+				connections: { Start: { main: [[{ node: 'Call', type: 'main', index: 0 }]] } },
+			}),
+		);
+		writeFileSync(
+			join(dir, 't.test.yaml'),
+			[
+				'workflow: flow.json',
+				'mocks:',
+				'  - use: gmal',
+				'  - use: slack.post',
+				'  - { use: gmail, answer: { status: 500 } }',
+				'  - { use: slack, request: { url: https://x.test } }',
+				'cases: [{ name: a }]',
+				'',
+			].join('\n'),
+		);
+		let problems: string[] = [];
+		try {
+			loadTestFile('t.test.yaml', dir);
+		} catch (error) {
+			problems = (error as TestFileError).problems.map((p) => `${p.line}: ${p.path}: ${p.message}`);
+		}
+		expect(problems).toEqual([
+			expect.stringMatching(/^3: mocks\.0\.use: no shipped answers are called "gmal": use one of gmail, google-sheets, /),
+			expect.stringMatching(/^4: mocks\.1\.use: slack has no operation "post": use one of slack\.postMessage$/),
+			expect.stringMatching(/^5: mocks\.2\.use: an answer overrides one operation's: write use: gmail\.<operation> \(send, get, profile, refreshToken\)$/),
+			expect.stringMatching(/^6: mocks\.3\.request: use: slack gives the requests it answers/),
+		]);
+	});
 });

@@ -99,6 +99,8 @@ async function playCase(
 	const zone = workflowZone(loaded.workflow);
 	// The case's clock, n8n's and the server's: from the instant the file or case gives, or now.
 	const clock = new CaseClock(session.clock, server);
+	// Answers that give the time ({{now}}) give the case's.
+	mocks.now = () => clock.now();
 	const startsAt = clockInstant(testCase.clock ?? loaded.spec.clock);
 	await clock.set(startsAt ? Date.parse(startsAt) : Date.now());
 	// Sub-workflows first (callees before callers), each published: the workflow calls them by ID.

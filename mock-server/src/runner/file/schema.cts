@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { faultRequest } from '../../contract/admin.cjs';
 import { INBOX_STATUSES } from '../../contract/inboxes.cjs';
 import { seedSchema } from '../../contract/seed.cjs';
+import { USE_NAMES, useProblem } from '../http-mocks/services/index.cjs';
 
 /** A count: exactly n, or a range. */
 const count = z
@@ -322,7 +323,13 @@ const mockAnswer = z
 
 const mock = z
 	.strictObject({
-		request: mockRequest,
+		use: z
+			.string()
+			.optional()
+			.meta({
+				description: `Answers shipped with the runner, as the service's API reference documents them: a service (every operation) or service.operation (one; answer or answers then override its answer, a JSON body merged key by key). One of: ${USE_NAMES.join(', ')}.`,
+			}),
+		request: mockRequest.optional(),
 		answer: mockAnswer.optional(),
 		answers: z.array(mockAnswer).min(1).optional().meta({
 			description:
@@ -334,8 +341,27 @@ const mock = z
 			.optional()
 			.meta({ description: 'How many requests it answers; then the next mock that matches does.' }),
 	})
-	.refine((m) => (m.answer === undefined) !== (m.answers === undefined), {
-		message: 'give answer (one) or answers (a sequence)',
+	.superRefine((m, context) => {
+		const both = m.answer !== undefined && m.answers !== undefined;
+		if (both) context.addIssue({ code: 'custom', message: 'give answer (one) or answers (a sequence)' });
+		if (m.use !== undefined) {
+			const problem = useProblem(m.use, m.answer !== undefined || m.answers !== undefined);
+			if (problem) context.addIssue({ code: 'custom', path: ['use'], message: problem });
+			if (m.request)
+				context.addIssue({
+					code: 'custom',
+					path: ['request'],
+					message: `use: ${m.use} gives the requests it answers: drop request, or write a mock of your own (request and answer) before it`,
+				});
+			return;
+		}
+		if (!m.request)
+			context.addIssue({
+				code: 'custom',
+				message: 'give request (which requests it answers) and answer, or use: <service> for shipped answers',
+			});
+		if (m.answer === undefined && m.answers === undefined)
+			context.addIssue({ code: 'custom', message: 'give answer (one) or answers (a sequence)' });
 	})
 	.meta({
 		id: 'Mock',
@@ -678,6 +704,7 @@ export type RequestSpec = z.output<typeof request>;
 export type ResumeSpec = z.output<typeof resume>;
 export type ClockSpec = z.output<typeof clock>;
 export type MockSpec = z.output<typeof mock>;
+export type MockRequestSpec = z.output<typeof mockRequest>;
 export type MockAnswerSpec = z.output<typeof mockAnswer>;
 export type HttpExpectation = z.output<typeof httpExpectation>;
 export type ResponseExpectation = z.output<typeof responseExpectation>;

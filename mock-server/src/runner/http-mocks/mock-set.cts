@@ -5,20 +5,35 @@
  * fails the case, named with its method and URL and the mock nearest to it.
  */
 import { subsetMatches, valueMatches } from '../expect/match.cjs';
-import type { MockAnswerSpec, MockSpec } from '../file/schema.cjs';
+import type { MockAnswerSpec, MockRequestSpec, MockSpec } from '../file/schema.cjs';
 import type { Exchange } from './exchange.cjs';
+import { expandUse } from './services/index.cjs';
+import { filled, filledText, type TemplateContext } from './template.cjs';
 
 /** The answer the proxy sends: a status, headers and a body, or a closed connection. */
 export type Answer =
 	| { status: number; headers: Record<string, string>; body?: Buffer; delayMs?: number }
 	| { drop: true; delayMs?: number };
 
+/** A mock as it is matched: `use:` turned into the shipped request and answer. */
+type ArmedSpec = MockSpec & { request: MockRequestSpec };
+
 interface Armed {
-	spec: MockSpec;
-	/** Where it was given, as the file names it (mocks.0, cases.1.mocks.0, runs.1.before.0.mock). */
+	spec: ArmedSpec;
+	/**
+	 * Where it was given, as the file names it (mocks.0, cases.1.mocks.0, runs.1.before.0.mock),
+	 * with the shipped operation it answers as (mocks.0 (gmail.send)).
+	 */
 	at: string;
 	used: number;
 }
+
+const armed = (spec: MockSpec, at: string): Armed[] =>
+	expandUse(spec).map((one) => ({
+		spec: one.spec as ArmedSpec,
+		at: one.use ? `${at} (${one.use})` : at,
+		used: 0,
+	}));
 
 const REGEX = /^\/(.+)\/([dgimsuy]*)$/s;
 
@@ -30,7 +45,7 @@ export function urlMatches(matcher: string, exchange: Pick<Exchange, 'url'>): bo
 }
 
 /** Why a mock's request part does not take an exchange, part by part; empty when it does. */
-export function misses(request: MockSpec['request'], exchange: Exchange): string[] {
+export function misses(request: MockRequestSpec, exchange: Exchange): string[] {
 	const off: string[] = [];
 	if (request.method && request.method.toUpperCase() !== exchange.method) off.push('method');
 	if (!urlMatches(request.url, exchange)) off.push('url');
@@ -66,14 +81,17 @@ export class MockSet {
 	private readonly armed: Armed[];
 	readonly journal: Exchange[] = [];
 
+	/** The case's time, which answers' {{now}} read (the runner's until the case sets it). */
+	now: () => number = Date.now;
+
 	/** The file's and the case's mocks: the case's tried first. */
 	constructor(given: { spec: MockSpec; at: string }[]) {
-		this.armed = given.map((g) => ({ ...g, used: 0 }));
+		this.armed = given.flatMap((g) => armed(g.spec, g.at));
 	}
 
 	/** A mock given before a run: tried before the others. */
 	add(spec: MockSpec, at: string): void {
-		this.armed.unshift({ spec, at, used: 0 });
+		this.armed.unshift(...armed(spec, at));
 	}
 
 	/** Answers a request: the first mock that takes it (and has answers left), or none. */
@@ -93,7 +111,7 @@ export class MockSet {
 		const list = mock.spec.answers ?? [mock.spec.answer!];
 		const spec = list[Math.min(mock.used, list.length - 1)];
 		mock.used++;
-		const answer = answerOf(spec);
+		const answer = answerOf(spec, { exchange, seq: mock.used, now: this.now() });
 		if ('drop' in answer) exchange.dropped = true;
 		else exchange.status = answer.status;
 		return answer;
@@ -128,16 +146,18 @@ export class MockSet {
 }
 
 /** A mock's answer as the proxy sends it. */
-function answerOf(spec: MockAnswerSpec): Answer {
+function answerOf(spec: MockAnswerSpec, context: TemplateContext): Answer {
 	if (spec.drop) return { drop: true, delayMs: spec.delayMs };
-	const headers = { ...spec.headers };
+	const headers = Object.fromEntries(
+		Object.entries(spec.headers ?? {}).map(([name, value]) => [name, filledText(value, context)]),
+	);
 	const has = (name: string) => Object.keys(headers).some((h) => h.toLowerCase() === name);
 	let body: Buffer | undefined;
 	if (spec.json !== undefined) {
-		body = Buffer.from(JSON.stringify(spec.json));
+		body = Buffer.from(JSON.stringify(filled(spec.json, context)));
 		if (!has('content-type')) headers['content-type'] = 'application/json; charset=utf-8';
 	} else if (spec.text !== undefined) {
-		body = Buffer.from(spec.text);
+		body = Buffer.from(filledText(spec.text, context));
 		if (!has('content-type')) headers['content-type'] = 'text/plain; charset=utf-8';
 	} else if (spec.base64 !== undefined) {
 		body = Buffer.from(spec.base64, 'base64');
