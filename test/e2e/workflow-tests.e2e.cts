@@ -61,16 +61,18 @@ const WEEKLY =
 const COLD_EMAIL_LATE =
 	'a reply after the two days finds the sequence gone on at the limit, not at the reply';
 
-const CRM_PUSH = "each lead is pushed to the CRM with its key, and the caller hears the CRM's ids";
-const CRM_RETRY =
-	'a 429 from the CRM is retried, every lead arrives, and the one taken before is sent again';
+const CRM_PUSH =
+	"the night's leads reach the CRM with its key, and sales hears how many and their ids";
+const CRM_RETRY = 'a 429 from the CRM is retried, and sales hears of every lead once';
+const GMAIL_INTROS = 'each lead gets an intro, and the caller hears the message ids Gmail gave';
 const pushToCrm = (w: any) => node(w, 'Push to CRM');
 
 const BREAKAGES: Breakage[] = [
-	// A real HTTP Request node against the test's mocks: what it sent, and how it met the answers.
+	// Real HTTP Request, Slack and Gmail nodes against the test's mocks: what they sent, how they
+	// met the answers, and what the workflow made of them.
 	{
 		name: 'crm-body-field-renamed',
-		test: 'leads-to-crm-api',
+		test: 'morning-leads-crm-slack',
 		change: (w, t) => (
 			(pushToCrm(w).parameters.jsonBody = pushToCrm(w).parameters.jsonBody.replace(
 				'email:',
@@ -82,7 +84,7 @@ const BREAKAGES: Breakage[] = [
 	},
 	{
 		name: 'crm-put-for-post',
-		test: 'leads-to-crm-api',
+		test: 'morning-leads-crm-slack',
 		change: (w, t) => ((pushToCrm(w).parameters.method = 'PUT'), { workflow: w, test: t }),
 		failing: {
 			case: CRM_PUSH,
@@ -92,9 +94,31 @@ const BREAKAGES: Breakage[] = [
 	},
 	{
 		name: 'crm-retry-off',
-		test: 'leads-to-crm-api',
+		test: 'morning-leads-crm-slack',
 		change: (w, t) => ((pushToCrm(w).retryOnFail = false), { workflow: w, test: t }),
 		failing: { case: CRM_RETRY, at: 'expect.status', says: /got error \(node "Push to CRM"/ },
+	},
+	{
+		name: 'slack-wrong-channel',
+		test: 'morning-leads-crm-slack',
+		change: (w, t) => (
+			(node(w, 'Tell sales').parameters.channelId.value = 'C0GENERAL1'),
+			{ workflow: w, test: t }
+		),
+		failing: { case: CRM_PUSH, at: 'expect.nodes.Tell sales.every.channel' },
+	},
+	{
+		// Gmail's answer has id and threadId; messageId is the Message-ID header's name, not a field.
+		name: 'respond-reads-a-field-gmail-never-returns',
+		test: 'lead-intros-gmail',
+		change: (w, t) => (
+			(node(w, 'Answer').parameters.responseBody = node(w, 'Answer').parameters.responseBody.replace(
+				'i.json.id)',
+				'i.json.messageId)',
+			)),
+			{ workflow: w, test: t }
+		),
+		failing: { case: GMAIL_INTROS, at: 'expect.response.body.messageIds' },
 	},
 	{
 		// A reply window widened from two days to four: the sequence goes on two days later.
@@ -460,10 +484,20 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				);
 				// A real HTTP Request node against the test's mocks: its requests listed with their answers.
 				expect(outcome.stdout).toContain(
-					`\u2713 tests/leads-to-crm-api.test.yaml \u203a ${CRM_RETRY} (`,
+					`\u2713 tests/morning-leads-crm-slack.test.yaml \u203a ${CRM_RETRY} (`,
 				);
 				expect(outcome.stdout).toMatch(
 					/ {8}POST https:\/\/crm\.example\.test\/api\/v1\/contacts -> 201 \(answered by mocks\.0\) body \{"email":/,
+				);
+				// Shipped answers, a Gmail message shown as what it says, an OAuth2 token refreshed.
+				expect(outcome.stdout).toMatch(
+					/ {8}POST https:\/\/slack\.com\/api\/chat\.postMessage -> 200 \(answered by mocks\.1 \(slack\.postMessage\)\) body \{"channel":"C0SALES42"/,
+				);
+				expect(outcome.stdout).toMatch(
+					/ {8}POST https:\/\/www\.googleapis\.com\/gmail\/v1\/users\/me\/messages\/send -> 200 \(answered by mocks\.0 \(gmail\.send\)\) mail \{"to":"nguyen\.dentist\.71@inbox-mail\.test","subject":"A quick question for Nguyen Dentist"/,
+				);
+				expect(outcome.stdout).toContain(
+					'\u2713 tests/lead-intros-gmail.test.yaml \u203a an expired token is refreshed at Google once, and the intro is sent again with the new one (',
 				);
 				// A workflow's error workflow runs when a run fails, and is checked.
 				expect(outcome.stdout).toContain(

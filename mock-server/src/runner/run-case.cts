@@ -16,7 +16,7 @@ import {
 	type RunView,
 	type ServiceView,
 } from './expect/check.cjs';
-import { checkHttp, unansweredFailures } from './expect/http.cjs';
+import { checkHttp, checkHttpOrder, unansweredFailures } from './expect/http.cjs';
 import { shown } from './expect/match.cjs';
 import type { LoadedTestFile, Workflow, WorkflowNode } from './file/load.cjs';
 import {
@@ -29,6 +29,7 @@ import {
 	type TestCase,
 } from './file/schema.cjs';
 import { type Exchange, exchangeLine, masked } from './http-mocks/exchange.cjs';
+import { mailIn } from './http-mocks/mail.cjs';
 import { MockSet } from './http-mocks/mock-set.cjs';
 import {
 	type Execution,
@@ -282,6 +283,7 @@ async function playCase(
 		),
 	);
 	if (e.http) failures.push(...checkHttp(e.http, mocks.journal, 'expect.http'));
+	if (e.httpOrder) failures.push(...checkHttpOrder(e.httpOrder, mocks.journal, 'expect.httpOrder'));
 	if (e.service)
 		failures.push(
 			...(await checkService(e.service, await serviceView(session, before), 'expect.service')),
@@ -329,7 +331,14 @@ async function playCase(
 function httpLine(exchange: Exchange, mocks: MockSet): string {
 	const e = masked(exchange);
 	const by = e.mock === undefined ? 'no mock answered' : `answered by ${mocks.placeOf(e.mock)}`;
-	return `${exchangeLine(e)} (${by})${e.body === undefined ? '' : ` body ${shown(e.body, 200)}`}`;
+	// An email sent whole (Gmail's raw) is shown as what it says.
+	const mail = mailIn(e.body);
+	const body = mail
+		? ` mail ${shown({ ...mail, text: mail.text.slice(0, 80) }, 240)}`
+		: e.body === undefined
+			? ''
+			: ` body ${shown(e.body, 200)}`;
+	return `${exchangeLine(e)} (${by})${body}`;
 }
 
 /**

@@ -2,12 +2,13 @@
  * What the workflow's real nodes sent to other services, checked as sent (expect.http), and the
  * requests no mock answered, each a failure naming its method, URL and the nearest mock.
  */
-import type { HttpExpectation } from '../file/schema.cjs';
+import type { HttpExpectation, HttpStep } from '../file/schema.cjs';
 import { type Exchange, masked } from '../http-mocks/exchange.cjs';
+import { mailIn } from '../http-mocks/mail.cjs';
 import { type MockSet, urlMatches } from '../http-mocks/mock-set.cjs';
 import { NO_MOCK } from '../http-mocks/proxy.cjs';
 import { checkItems, type Failure } from './check.cjs';
-import { shown } from './match.cjs';
+import { fieldOf, shown, valueMatches } from './match.cjs';
 
 /** A request as expectations read it: its parts, and the status it was answered with. */
 const recordOf = (e: Exchange): Record<string, unknown> => ({
@@ -19,6 +20,7 @@ const recordOf = (e: Exchange): Record<string, unknown> => ({
 	headers: e.headers,
 	body: e.body,
 	status: e.dropped ? 'dropped' : e.status,
+	mail: mailIn(e.body),
 });
 
 export function checkHttp(
@@ -42,6 +44,34 @@ export function checkHttp(
 			'request',
 		);
 	});
+}
+
+/**
+ * Requests in an order: for each step, a request after the one the step before took (the first
+ * that fits). A step none fits is named, with the requests that came after the step before.
+ */
+export function checkHttpOrder(steps: HttpStep[], journal: Exchange[], at: string): Failure[] {
+	let from = 0;
+	for (const [i, step] of steps.entries()) {
+		const fits = (e: Exchange) =>
+			(!step.method || step.method.toUpperCase() === e.method) &&
+			urlMatches(step.url, e) &&
+			Object.entries(step.has ?? {}).every(([field, value]) => valueMatches(value, fieldOf(recordOf(e), field)));
+		const found = journal.findIndex((e, j) => j >= from && fits(e));
+		if (found >= 0) {
+			from = found + 1;
+			continue;
+		}
+		const earlier = journal.slice(0, from).some(fits);
+		const after = journal.slice(from).map((e) => `${e.method} ${e.url} -> ${e.dropped ? 'dropped' : e.status}`);
+		return [
+			{
+				at: `${at}.${i}`,
+				message: `expected ${step.method ? `${step.method.toUpperCase()} ` : ''}${step.url}${step.has ? ` with ${shown(step.has)}` : ''} ${i ? `after step ${i} (request ${from})` : 'among the requests'}${earlier ? ': one came, but before' : ''}; ${after.length ? `the requests ${i ? 'after it' : 'sent'}: ${after.slice(0, 6).join(', ')}${after.length > 6 ? ', ...' : ''}` : `no request came ${i ? 'after it' : 'at all'}`}`,
+			},
+		];
+	}
+	return [];
 }
 
 /**

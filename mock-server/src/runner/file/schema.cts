@@ -380,7 +380,7 @@ const httpExpectation = z
 		requests: count.optional().meta({ description: 'How many such requests were sent.' }),
 		every: fields.optional().meta({
 			description:
-				'Fields every such request has: method, url, host, path, query.<name>, headers.<lower-case name>, body.<dot path>, status (the answer).',
+				'Fields every such request has: method, url, host, path, query.<name>, headers.<lower-case name>, body.<dot path>, status (the answer, or "dropped"), and for an email sent whole (Gmail\'s raw) mail.to, mail.from, mail.cc, mail.subject, mail.text.',
 		}),
 		some: fields.optional().meta({ description: 'Fields at least one such request has.' }),
 		none: fields.optional().meta({ description: 'Fields no such request has.' }),
@@ -389,6 +389,17 @@ const httpExpectation = z
 		id: 'HttpExpectation',
 		description: 'Requests sent to other services (answered by mocks), as they were sent.',
 	});
+
+const httpStep = z
+	.strictObject({
+		method: httpMethod,
+		url: urlMatcher,
+		has: fields.optional().meta({
+			description:
+				'Fields the request has (as in every: status, headers.<name>, body.<dot path>, mail.subject).',
+		}),
+	})
+	.meta({ id: 'HttpStep', description: 'A request in an expected order.' });
 
 const caseExpectation = runExpectation
 	.extend({
@@ -413,6 +424,10 @@ const caseExpectation = runExpectation
 			.meta({ description: 'The service after the whole case.' }),
 		http: z.array(httpExpectation).optional().meta({
 			description: 'Requests the real nodes sent to other services over the case, as sent.',
+		}),
+		httpOrder: z.array(httpStep).min(2).optional().meta({
+			description:
+				'Requests sent in this order over the case: a request for each step, each after the one before (others may come between).',
 		}),
 		workflows: z.record(z.string(), subWorkflowExpectation).optional().meta({
 			description:
@@ -707,6 +722,7 @@ export type MockSpec = z.output<typeof mock>;
 export type MockRequestSpec = z.output<typeof mockRequest>;
 export type MockAnswerSpec = z.output<typeof mockAnswer>;
 export type HttpExpectation = z.output<typeof httpExpectation>;
+export type HttpStep = z.output<typeof httpStep>;
 export type ResponseExpectation = z.output<typeof responseExpectation>;
 export type SubWorkflowExpectation = z.output<typeof subWorkflowExpectation>;
 

@@ -54,9 +54,7 @@ export function madeUpData(
 			if (property.type === 'notice') continue;
 			data[property.name] =
 				property.type === 'string' && !property.default
-					? property.typeOptions?.password
-						? `test-secret-${property.name}`
-						: `test-${property.name}`
+					? madeUpString(property.name, property.typeOptions?.password)
 					: property.default;
 		}
 	};
@@ -71,6 +69,17 @@ export function madeUpData(
 		};
 	return { ...data, ...given };
 }
+
+/**
+ * A made-up value for a text field: a URL where the field holds one (n8n refuses an OAuth2
+ * credential whose URLs are not URLs; a request to it reaches the mocks), else a word naming it.
+ */
+const madeUpString = (name: string, secret?: boolean): string =>
+	/url$/i.test(name)
+		? `https://made-up.example.test/${name}`
+		: secret
+			? `test-secret-${name}`
+			: `test-${name}`;
 
 const isOAuth2 = (type: string, types: Map<string, CredentialType>): boolean =>
 	type === 'oAuth2Api' || (types.get(type)?.extends ?? []).some((p) => isOAuth2(p, types));

@@ -47,7 +47,10 @@ export function queryOf(params: URLSearchParams): Record<string, string | string
 const SECRET_HEADERS =
 	/^(authorization|proxy-authorization|cookie|x-api-key|api-key|x-auth-token)$/i;
 
-/** An exchange as reports show it: credentials masked. */
+/** Body fields that carry credentials (an OAuth2 token request's client_secret, refresh_token). */
+const SECRET_FIELDS = /secret|password|token|api[-_]?key/i;
+
+/** An exchange as reports show it: credentials masked, in headers and body fields. */
 export function masked(exchange: Exchange): Exchange {
 	const headers = Object.fromEntries(
 		Object.entries(exchange.headers).map(([name, value]) => [
@@ -55,8 +58,19 @@ export function masked(exchange: Exchange): Exchange {
 			SECRET_HEADERS.test(name) ? maskValue(value) : value,
 		]),
 	);
-	return { ...exchange, headers };
+	return { ...exchange, headers, body: maskedFields(exchange.body) };
 }
+
+const maskedFields = (value: unknown): unknown => {
+	if (Array.isArray(value)) return value.map(maskedFields);
+	if (value === null || typeof value !== 'object') return value;
+	return Object.fromEntries(
+		Object.entries(value).map(([key, inner]) => [
+			key,
+			SECRET_FIELDS.test(key) && typeof inner === 'string' ? '***' : maskedFields(inner),
+		]),
+	);
+};
 
 /** `Bearer abc...` → `Bearer ***`: the scheme kept, the secret not. */
 const maskValue = (value: string): string => {

@@ -65,8 +65,9 @@ export function expandUse(spec: MockSpec): { spec: MockSpec; use?: string }[] {
 
 /** A shipped answer with a test's parts over it: JSON merged key by key, the rest replaced. */
 function overridden(shipped: MockAnswerSpec, given: MockAnswerSpec): MockAnswerSpec {
-	// A body of the test's own (text, binary, a dropped connection) replaces the shipped JSON.
-	if (given.text !== undefined || given.base64 !== undefined || given.drop)
+	// A body of the test's own (text, binary, a dropped connection) or an error status replaces
+	// the shipped JSON: an error is answered with what the test gives (or no body).
+	if (given.text !== undefined || given.base64 !== undefined || given.drop || (given.status ?? 0) >= 400)
 		return { ...given, ...(given.drop ? {} : { status: given.status ?? shipped.status }) };
 	const json = given.json === undefined ? shipped.json : merged(shipped.json, given.json);
 	return { ...shipped, ...given, json };
