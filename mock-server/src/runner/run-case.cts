@@ -70,6 +70,7 @@ export async function runCase(
 		...(testCase.mocks ?? []).map((spec, i) => ({ spec, at: `${caseAt}.mocks.${i}` })),
 		...(loaded.spec.mocks ?? []).map((spec, i) => ({ spec, at: `mocks.${i}` })),
 	]);
+	mocks.secrets = session.secrets;
 	session.http.use(mocks);
 	try {
 		return await playCase(session, loaded, testCase, { mocks, caseAt, ...options });
@@ -321,15 +322,15 @@ async function playCase(
 					}
 				: {}),
 			requests: requests.map(requestLine),
-			...(mocks.journal.length ? { http: mocks.journal.map((e) => httpLine(e, mocks)) } : {}),
+			...(mocks.journal.length ? { http: mocks.journal.map((e) => httpLine(e, mocks, session.secrets)) } : {}),
 			creditsCharged: Math.max(0, before.credits - after.credits),
 		};
 	}
 }
 
 /** A request to another service as --show and --report list it: credentials masked. */
-function httpLine(exchange: Exchange, mocks: MockSet): string {
-	const e = masked(exchange);
+function httpLine(exchange: Exchange, mocks: MockSet, secrets: readonly string[]): string {
+	const e = masked(exchange, secrets);
 	const by = e.mock === undefined ? 'no mock answered' : `answered by ${mocks.placeOf(e.mock)}`;
 	// An email sent whole (Gmail's raw) is shown as what it says.
 	const mail = mailIn(e.body);

@@ -72,6 +72,8 @@ export interface Session extends Omit<N8nHost, 'close'> {
 	credential: { id: string; name: string };
 	/** Made-up credentials for the nodes that run for real against mocks, by type and export name. */
 	madeUp: Map<string, { id: string; name: string }>;
+	/** The secrets in the made-up credentials (given or made up): masked in every report. */
+	secrets: string[];
 	/** The scripted chat model, when the file stubs a model: its scripts and its credential. */
 	model?: { scripts: ModelScripts; credential: { id: string; name: string } };
 	close(): Promise<void>;
@@ -288,7 +290,7 @@ export async function openSession(
 					spec.credentials ?? {},
 					`workflow test: ${loaded.file}`,
 				)
-			: new Map<string, { id: string; name: string }>();
+			: { created: new Map<string, { id: string; name: string }>(), secrets: [] };
 		const session: Session = {
 			...host,
 			server,
@@ -298,7 +300,8 @@ export async function openSession(
 				session.accountId = await accountOf();
 			},
 			credential,
-			madeUp,
+			madeUp: madeUp.created,
+			secrets: madeUp.secrets,
 			...(model ? { model: { scripts: model.scripts, credential: model.credential } } : {}),
 			close: async () => {
 				await model?.server.close();

@@ -83,7 +83,8 @@ export function unansweredFailures(
 	nodeErrors: { node: string; text: string }[],
 ): Failure[] {
 	const byTarget = new Map<string, Exchange[]>();
-	for (const e of mocks.unanswered()) {
+	// Named with the test's secrets masked (a token in the URL), as the proxy's 501 names them.
+	for (const e of mocks.unanswered().map((x) => masked(x, mocks.secrets))) {
 		const target = `${e.method} ${e.url}`;
 		byTarget.set(target, [...(byTarget.get(target) ?? []), e]);
 	}
@@ -92,7 +93,7 @@ export function unansweredFailures(
 		// The proxy's 501 names the request: the node whose error shows it sent it.
 		const node = nodeErrors.find((n) => n.text.includes(`${NO_MOCK} ${target}`))?.node;
 		const body =
-			first.body === undefined ? '' : `, the first with body ${shown(masked(first).body, 200)}`;
+			first.body === undefined ? '' : `, the first with body ${shown(first.body, 200)}`;
 		return {
 			at: 'http',
 			message: `${node ? `"${node}" sent ` : ''}${target}${sent.length > 1 ? ` (${sent.length} times${body})` : body.replace(', the first', '')}, and no mock answers it (n8n's node got 501). The nearest mock: ${mocks.nearest(first)}. Add one: mocks: [{ request: { method: ${first.method}, url: ${first.url.split('?')[0]} }, answer: { status: 200, json: { ... } } }]`,

@@ -39,6 +39,28 @@ export function credentialUses(nodes: WorkflowNode[]): CredentialUse[] {
 	return [...uses.values()];
 }
 
+/** The values of a credential's secret fields (passwords, tokens): masked wherever shown. */
+export function secretsOf(
+	type: string,
+	types: Map<string, CredentialType>,
+	data: Record<string, unknown>,
+): string[] {
+	const secret = new Set<string>();
+	const visit = (name: string) => {
+		const described = types.get(name);
+		for (const parent of described?.extends ?? []) visit(parent);
+		for (const property of described?.properties ?? [])
+			if (property.typeOptions?.password) secret.add(property.name);
+	};
+	visit(type);
+	const token = data.oauthTokenData as Record<string, unknown> | undefined;
+	return [
+		...[...secret].map((name) => data[name]),
+		token?.access_token,
+		token?.refresh_token,
+	].filter((v): v is string => typeof v === 'string' && v.length >= 4);
+}
+
 /** A credential's fields, the given ones kept and the others made up from its type (and parents). */
 export function madeUpData(
 	type: string,
@@ -84,6 +106,13 @@ const madeUpString = (name: string, secret?: boolean): string =>
 const isOAuth2 = (type: string, types: Map<string, CredentialType>): boolean =>
 	type === 'oAuth2Api' || (types.get(type)?.extends ?? []).some((p) => isOAuth2(p, types));
 
+/** The credentials made for a test file's n8n, and the secrets in them (for masking). */
+export interface MadeUpCredentials {
+	/** By type and export name: the credential the adapted nodes point at. */
+	created: Map<string, { id: string; name: string }>;
+	secrets: string[];
+}
+
 /**
  * Creates the credentials in n8n: by type and export name, the credential the adapted nodes
  * point at. A type n8n does not know is said, naming the node's credential.
@@ -93,9 +122,10 @@ export async function createCredentials(
 	uses: CredentialUse[],
 	given: Record<string, Record<string, unknown>>,
 	label: string,
-): Promise<Map<string, { id: string; name: string }>> {
+): Promise<MadeUpCredentials> {
 	const created = new Map<string, { id: string; name: string }>();
-	if (!uses.length) return created;
+	const secrets: string[] = [];
+	if (!uses.length) return { created, secrets };
 	const listed = (await rest('GET', '/types/credentials.json')).body as CredentialType[];
 	const types = new Map((Array.isArray(listed) ? listed : []).map((t) => [t.name, t]));
 	for (const use of uses) {
@@ -104,11 +134,9 @@ export async function createCredentials(
 				`credential "${use.name}" is of type ${use.type}, which this n8n does not know: stub the nodes that use it`,
 			);
 		const name = `${use.name} (${label})`.slice(0, 128);
-		const answer = await rest('POST', '/credentials', {
-			name,
-			type: use.type,
-			data: madeUpData(use.type, types, given[use.name]),
-		});
+		const data = madeUpData(use.type, types, given[use.name]);
+		secrets.push(...secretsOf(use.type, types, data));
+		const answer = await rest('POST', '/credentials', { name, type: use.type, data });
 		if (answer.status !== 200)
 			throw new Error(
 				`n8n refused a made-up ${use.type} credential for "${use.name}": ${JSON.stringify(answer.body).slice(0, 300)}`,
@@ -116,7 +144,7 @@ export async function createCredentials(
 		const id = String((answer.body as { data: { id: string } }).data.id);
 		created.set(key(use), { id, name });
 	}
-	return created;
+	return { created, secrets };
 }
 
 /** Points a real node's credentials at the ones made for the test. */

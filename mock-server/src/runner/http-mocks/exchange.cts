@@ -50,24 +50,38 @@ const SECRET_HEADERS =
 /** Body fields that carry credentials (an OAuth2 token request's client_secret, refresh_token). */
 const SECRET_FIELDS = /secret|password|token|api[-_]?key/i;
 
-/** An exchange as reports show it: credentials masked, in headers and body fields. */
-export function masked(exchange: Exchange): Exchange {
+/**
+ * An exchange as reports show it: credentials masked, in headers, body fields and anywhere the
+ * secrets of the test's credentials appear (a token in a URL's path or query, as Telegram and
+ * Pipedrive send it).
+ */
+export function masked(exchange: Exchange, secrets: readonly string[] = []): Exchange {
+	const hide = (text: string) =>
+		secrets.reduce((out, secret) => out.split(secret).join('***'), text);
 	const headers = Object.fromEntries(
 		Object.entries(exchange.headers).map(([name, value]) => [
 			name,
-			SECRET_HEADERS.test(name) ? maskValue(value) : value,
+			SECRET_HEADERS.test(name) ? maskValue(value) : hide(value),
 		]),
 	);
-	return { ...exchange, headers, body: maskedFields(exchange.body) };
+	return {
+		...exchange,
+		url: hide(exchange.url),
+		path: hide(exchange.path),
+		query: maskedFields(exchange.query, hide) as Exchange['query'],
+		headers,
+		body: maskedFields(exchange.body, hide),
+	};
 }
 
-const maskedFields = (value: unknown): unknown => {
-	if (Array.isArray(value)) return value.map(maskedFields);
+const maskedFields = (value: unknown, hide: (text: string) => string): unknown => {
+	if (typeof value === 'string') return hide(value);
+	if (Array.isArray(value)) return value.map((v) => maskedFields(v, hide));
 	if (value === null || typeof value !== 'object') return value;
 	return Object.fromEntries(
 		Object.entries(value).map(([key, inner]) => [
 			key,
-			SECRET_FIELDS.test(key) && typeof inner === 'string' ? '***' : maskedFields(inner),
+			SECRET_FIELDS.test(key) && typeof inner === 'string' ? '***' : maskedFields(inner, hide),
 		]),
 	);
 };

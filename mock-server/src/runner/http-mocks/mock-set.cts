@@ -81,6 +81,9 @@ export class MockSet {
 	private readonly armed: Armed[];
 	readonly journal: Exchange[] = [];
 
+	/** The secrets of the test's credentials: masked wherever a request is named. */
+	secrets: readonly string[] = [];
+
 	/** The case's time, which answers' {{now}} read (the runner's until the case sets it). */
 	now: () => number = Date.now;
 

@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompletedRequest } from 'mockttp';
-import { type Exchange, parsedBody, queryOf } from './exchange.cjs';
+import { type Exchange, masked, parsedBody, queryOf } from './exchange.cjs';
 import type { MockSet } from './mock-set.cjs';
 
 /** The start of what the proxy answers a request no mock answers (a node's error shows it). */
@@ -94,7 +94,7 @@ export class MockProxy {
 			return {
 				statusCode: 501,
 				json: {
-					message: `${NO_MOCK} ${exchange.method} ${exchange.url}: add one to the test file's mocks`,
+					message: `${NO_MOCK} ${exchange.method} ${masked(exchange, mocks.secrets).url}: add one to the test file's mocks`,
 				},
 			};
 		if ('drop' in answer) return 'close' as const;

@@ -46,6 +46,21 @@ export const gmail: Service = {
 			request: { method: 'GET', url: urlPattern(`${API}/messages/`, '[^/?]+(\\?.*)?') },
 			answer: { json: message },
 		},
+		labels: {
+			title: 'the mailbox\'s labels (the Gmail node\'s "Simplify" names a message\'s labels with them)',
+			docs: `${REFERENCE}/users.labels/list`,
+			request: { method: 'GET', url: `${API}/labels` },
+			answer: {
+				json: {
+					labels: [
+						{ id: 'INBOX', name: 'INBOX', type: 'system' },
+						{ id: 'SENT', name: 'SENT', type: 'system' },
+						{ id: 'UNREAD', name: 'UNREAD', type: 'system' },
+						{ id: 'Label_1', name: 'Leads', type: 'user' },
+					],
+				},
+			},
+		},
 		profile: {
 			title: 'the mailbox\'s address (the Gmail node\'s "Sender Name" option reads it)',
 			docs: `${REFERENCE}/users/getProfile`,

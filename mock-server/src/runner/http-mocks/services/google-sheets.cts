@@ -39,7 +39,7 @@ export const googleSheets: Service = {
 		values: {
 			title: 'the rows of a range (read rows; the header row append reads)',
 			docs: `${REFERENCE}/spreadsheets.values/get`,
-			request: { method: 'GET', url: urlPattern(API, `${ID}/values/[^/?:]+(\\?.*)?`) },
+			request: { method: 'GET', url: urlPattern(API, `${ID}/values/[^/?]+(\\?.*)?`) },
 			answer: {
 				json: {
 					range: 'Sheet1!A1:Z1000',
@@ -67,6 +67,26 @@ export const googleSheets: Service = {
 						updatedColumns: 5,
 						updatedCells: 5,
 					},
+				},
+			},
+		},
+		batchUpdate: {
+			title: "the sheet's grid changed (append adds the rows it needs first)",
+			docs: `${REFERENCE}/spreadsheets/batchUpdate`,
+			request: { method: 'POST', url: urlPattern(API, `${ID}:batchUpdate`) },
+			answer: { json: { spreadsheetId: '{{request.segments.2}}', replies: [{}] } },
+		},
+		update: {
+			title: 'a range written (append writes the rows it added)',
+			docs: `${REFERENCE}/spreadsheets.values/update`,
+			request: { method: 'PUT', url: urlPattern(API, `${ID}/values/[^/?]+(\\?.*)?`) },
+			answer: {
+				json: {
+					spreadsheetId: '{{request.segments.2}}',
+					updatedRange: '{{request.body.range}}',
+					updatedRows: 1,
+					updatedColumns: 5,
+					updatedCells: 5,
 				},
 			},
 		},
