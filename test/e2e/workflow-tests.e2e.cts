@@ -112,10 +112,10 @@ const BREAKAGES: Breakage[] = [
 		name: 'respond-reads-a-field-gmail-never-returns',
 		test: 'lead-intros-gmail',
 		change: (w, t) => (
-			(node(w, 'Answer').parameters.responseBody = node(w, 'Answer').parameters.responseBody.replace(
-				'i.json.id)',
-				'i.json.messageId)',
-			)),
+			(node(w, 'Answer').parameters.responseBody = node(
+				w,
+				'Answer',
+			).parameters.responseBody.replace('i.json.id)', 'i.json.messageId)')),
 			{ workflow: w, test: t }
 		),
 		failing: { case: GMAIL_INTROS, at: 'expect.response.body.messageIds' },

@@ -1,7 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkHttp, unansweredFailures } from '../../mock-server/src/runner/expect/http.cjs';
+import {
+	checkHttp,
+	checkHttpOrder,
+	unansweredFailures,
+} from '../../mock-server/src/runner/expect/http.cjs';
 import { loadTestFile, TestFileError } from '../../mock-server/src/runner/file/load.cjs';
 import type { MockSpec } from '../../mock-server/src/runner/file/schema.cjs';
 import { madeUpData } from '../../mock-server/src/runner/http-mocks/credentials.cjs';
@@ -10,6 +14,7 @@ import {
 	parsedBody,
 	type Exchange,
 } from '../../mock-server/src/runner/http-mocks/exchange.cjs';
+import { mailIn } from '../../mock-server/src/runner/http-mocks/mail.cjs';
 import { MockSet } from '../../mock-server/src/runner/http-mocks/mock-set.cjs';
 
 /**
@@ -178,6 +183,60 @@ describe('HTTP mocks', () => {
 		]);
 	});
 
+	it('checks requests in order, each step after the one before, naming the step that did not come', () => {
+		const TOKEN = 'https://auth.example.test/token';
+		const journal = [
+			exchange('POST', CONTACTS, { status: 401 }),
+			exchange('POST', TOKEN, { status: 200, body: { grant_type: 'refresh_token' } }),
+			exchange('POST', CONTACTS, { status: 201 }),
+		];
+		expect(
+			checkHttpOrder(
+				[
+					{ url: CONTACTS, has: { status: 401 } },
+					{ url: TOKEN, has: { 'body.grant_type': 'refresh_token' } },
+					{ method: 'post', url: CONTACTS, has: { status: 201 } },
+				],
+				journal,
+				'expect.httpOrder',
+			),
+		).toEqual([]);
+		// The token came, but before the 401 it should answer.
+		expect(
+			checkHttpOrder(
+				[{ url: CONTACTS, has: { status: 201 } }, { url: TOKEN }],
+				journal,
+				'expect.httpOrder',
+			),
+		).toEqual([
+			{
+				at: 'expect.httpOrder.1',
+				message: `expected ${TOKEN} after step 1 (request 3): one came, but before; no request came after it`,
+			},
+		]);
+	});
+
+	it('reads an email sent whole (Gmail raw) as what it says, encoded words and quoted-printable decoded', () => {
+		const message = [
+			'From: Sales <sales@example.test>',
+			'To: dana@example.test',
+			'Subject: =?UTF-8?Q?Caf=C3=A9_leads?=',
+			'Content-Type: text/plain; charset=utf-8',
+			'Content-Transfer-Encoding: quoted-printable',
+			'',
+			'Hi Dana, a caf=C3=A9 list is =',
+			'ready.',
+		].join('\r\n');
+		expect(mailIn({ raw: Buffer.from(message).toString('base64url') })).toEqual({
+			from: 'Sales <sales@example.test>',
+			to: 'dana@example.test',
+			subject: 'Caf\u00e9 leads',
+			text: 'Hi Dana, a caf\u00e9 list is ready.',
+		});
+		expect(mailIn({ raw: 'not a message' })).toBeUndefined();
+		expect(mailIn({ email: 'x' })).toBeUndefined();
+	});
+
 	it('masks credentials in reports, parses JSON and form bodies, and makes up a credential from its type', () => {
 		expect(
 			masked(
@@ -323,10 +382,28 @@ describe('HTTP mocks', () => {
 		).toEqual([
 			'6: cases.1.name: node "Call" (n8n-nodes-base.httpRequest) would call another service: stub it in the test file (stubs: { "Call": passThrough }, or { items: [...] } for what it should hand on), or let it run for real and answer its requests with mocks (mocks: [{ request: { url: ... }, answer: { json: ... } }]) (other cases stub or mock it; this one does not)',
 		]);
+		// A URL written out in the node, which no mock of the file answers: said before n8n starts.
+		expect(
+			problems(
+				[
+					'workflow: flow.json',
+					'stubs: { Save: passThrough }',
+					'mocks: [{ request: { method: POST, url: "https://crm.example.test/api/v1/leads" }, answer: { json: {} } }]',
+					'cases: [{ name: a }]',
+					'',
+				].join('\n'),
+			),
+		).toEqual([
+			`3: mocks: node "Call" sends GET ${CONTACTS}, and no mock of the file answers it: add mocks: [{ request: { method: GET, url: ${CONTACTS} }, answer: { status: 200, json: { ... } } }], or stub the node`,
+		]);
 	});
+
 	it("shipped answers: use a service or one operation, its answer overridden key by key, echoing the request on the case's clock", () => {
 		const mocks = new MockSet([
-			{ spec: { use: 'slack.postMessage', answer: { json: { message: { username: 'ops-bot' } } } }, at: 'mocks.0' },
+			{
+				spec: { use: 'slack.postMessage', answer: { json: { message: { username: 'ops-bot' } } } },
+				at: 'mocks.0',
+			},
 			{ spec: { use: 'gmail' }, at: 'mocks.1' },
 		]);
 		mocks.now = () => Date.parse('2027-03-01T09:00:00Z');
@@ -350,10 +427,17 @@ describe('HTTP mocks', () => {
 		const sent = body(
 			mocks.answer(exchange('POST', 'https://www.googleapis.com/gmail/v1/users/me/messages/send')),
 		);
-		expect(sent).toEqual({ id: '18f2b0d5c6e4a11', threadId: '18f2a9c4e1b7d3a0', labelIds: ['SENT'] });
+		expect(sent).toEqual({
+			id: '18f2b0d5c6e4a11',
+			threadId: '18f2a9c4e1b7d3a0',
+			labelIds: ['SENT'],
+		});
 		const got = body(
 			mocks.answer(
-				exchange('GET', 'https://www.googleapis.com/gmail/v1/users/me/messages/18f2b0d5c6e4a11?format=metadata'),
+				exchange(
+					'GET',
+					'https://www.googleapis.com/gmail/v1/users/me/messages/18f2b0d5c6e4a11?format=metadata',
+				),
 			),
 		);
 		expect(got.id).toBe('18f2b0d5c6e4a11');
@@ -375,7 +459,12 @@ describe('HTTP mocks', () => {
 			JSON.stringify({
 				nodes: [
 					{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {}, position: [0, 0] },
-					{ name: 'Call', type: 'n8n-nodes-base.httpRequest', parameters: { url: 'https://x.test' }, position: [1, 0] },
+					{
+						name: 'Call',
+						type: 'n8n-nodes-base.httpRequest',
+						parameters: { url: 'https://x.test' },
+						position: [1, 0],
+					},
 				],
 				connections: { Start: { main: [[{ node: 'Call', type: 'main', index: 0 }]] } },
 			}),
@@ -400,9 +489,15 @@ describe('HTTP mocks', () => {
 			problems = (error as TestFileError).problems.map((p) => `${p.line}: ${p.path}: ${p.message}`);
 		}
 		expect(problems).toEqual([
-			expect.stringMatching(/^3: mocks\.0\.use: no shipped answers are called "gmal": use one of gmail, google-sheets, /),
-			expect.stringMatching(/^4: mocks\.1\.use: slack has no operation "post": use one of slack\.postMessage$/),
-			expect.stringMatching(/^5: mocks\.2\.use: an answer overrides one operation's: write use: gmail\.<operation> \(send, get, profile, refreshToken\)$/),
+			expect.stringMatching(
+				/^3: mocks\.0\.use: no shipped answers are called "gmal": use one of gmail, google-sheets, /,
+			),
+			expect.stringMatching(
+				/^4: mocks\.1\.use: slack has no operation "post": use one of slack\.postMessage$/,
+			),
+			expect.stringMatching(
+				/^5: mocks\.2\.use: an answer overrides one operation's: write use: gmail\.<operation> \(send, get, labels, profile, refreshToken\)$/,
+			),
 			expect.stringMatching(/^6: mocks\.3\.request: use: slack gives the requests it answers/),
 		]);
 	});

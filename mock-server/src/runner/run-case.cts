@@ -322,7 +322,9 @@ async function playCase(
 					}
 				: {}),
 			requests: requests.map(requestLine),
-			...(mocks.journal.length ? { http: mocks.journal.map((e) => httpLine(e, mocks, session.secrets)) } : {}),
+			...(mocks.journal.length
+				? { http: mocks.journal.map((e) => httpLine(e, mocks, session.secrets)) }
+				: {}),
 			creditsCharged: Math.max(0, before.credits - after.credits),
 		};
 	}

@@ -56,14 +56,18 @@ export function checkHttpOrder(steps: HttpStep[], journal: Exchange[], at: strin
 		const fits = (e: Exchange) =>
 			(!step.method || step.method.toUpperCase() === e.method) &&
 			urlMatches(step.url, e) &&
-			Object.entries(step.has ?? {}).every(([field, value]) => valueMatches(value, fieldOf(recordOf(e), field)));
+			Object.entries(step.has ?? {}).every(([field, value]) =>
+				valueMatches(value, fieldOf(recordOf(e), field)),
+			);
 		const found = journal.findIndex((e, j) => j >= from && fits(e));
 		if (found >= 0) {
 			from = found + 1;
 			continue;
 		}
 		const earlier = journal.slice(0, from).some(fits);
-		const after = journal.slice(from).map((e) => `${e.method} ${e.url} -> ${e.dropped ? 'dropped' : e.status}`);
+		const after = journal
+			.slice(from)
+			.map((e) => `${e.method} ${e.url} -> ${e.dropped ? 'dropped' : e.status}`);
 		return [
 			{
 				at: `${at}.${i}`,
@@ -92,8 +96,7 @@ export function unansweredFailures(
 		const [first] = sent;
 		// The proxy's 501 names the request: the node whose error shows it sent it.
 		const node = nodeErrors.find((n) => n.text.includes(`${NO_MOCK} ${target}`))?.node;
-		const body =
-			first.body === undefined ? '' : `, the first with body ${shown(first.body, 200)}`;
+		const body = first.body === undefined ? '' : `, the first with body ${shown(first.body, 200)}`;
 		return {
 			at: 'http',
 			message: `${node ? `"${node}" sent ` : ''}${target}${sent.length > 1 ? ` (${sent.length} times${body})` : body.replace(', the first', '')}, and no mock answers it (n8n's node got 501). The nearest mock: ${mocks.nearest(first)}. Add one: mocks: [{ request: { method: ${first.method}, url: ${first.url.split('?')[0]} }, answer: { status: 200, json: { ... } } }]`,

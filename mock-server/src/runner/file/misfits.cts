@@ -2,9 +2,13 @@
  * A test file against the workflow it tests: what it asks that the workflow cannot do, each with
  * where it is in the file (load.cts adds the line). Read before anything runs, all in one pass.
  */
+import type { Exchange } from '../http-mocks/exchange.cjs';
+import { misses } from '../http-mocks/mock-set.cjs';
+import { expandUse, shippedFor } from '../http-mocks/services/index.cjs';
 import { formFieldNames } from '../workflow/form.cjs';
 import {
 	FORM_TRIGGER,
+	HTTP_REQUEST,
 	hasTimeLimit,
 	isChatModel,
 	needsStub,
@@ -17,7 +21,7 @@ import {
 } from '../workflow/node-kinds.cjs';
 import type { SubWorkflow } from '../workflow/sub-workflows.cjs';
 import type { Workflow, WorkflowNode } from '../workflow/workflow.cjs';
-import type { RequestSpec, ResumeSpec, RunExpectation, TestFile } from './schema.cjs';
+import type { MockSpec, RequestSpec, ResumeSpec, RunExpectation, TestFile } from './schema.cjs';
 
 export interface Misfit {
 	at: PropertyKey[];
@@ -37,6 +41,7 @@ export function misfits(
 		...subWorkflows.flatMap((sub) =>
 			unstubbed(spec, sub.workflow, '', ` in sub-workflow "${sub.name}"`),
 		),
+		...unmockedUrls(spec, workflow, start.name),
 		...sentWithoutStub(spec),
 		...modelStubsOff(spec, [workflow, ...subWorkflows.map((s) => s.workflow)]),
 		...requestsOff(spec, start),
@@ -83,8 +88,9 @@ function unstubbed(spec: TestFile, workflow: Workflow, start: string, where = ''
 	for (const node of workflow.nodes.filter((n) => needsStub(n, start))) {
 		if (spec.stubs?.[node.name]) continue;
 		const http = speaksHttp(node.type);
+		const shipped = shippedFor(node.type);
 		const advice = http
-			? `node "${node.name}" (${node.type})${where} would call another service: stub it in the test file (stubs: { "${node.name}": passThrough }, or { items: [...] } for what it should hand on), or let it run for real and answer its requests with mocks (mocks: [{ request: { url: ... }, answer: { json: ... } }])`
+			? `node "${node.name}" (${node.type})${where} would call another service: stub it in the test file (stubs: { "${node.name}": passThrough }, or { items: [...] } for what it should hand on), or let it run for real and answer its requests with mocks (${shipped ? `mocks: [{ use: ${shipped} }], the answers shipped for it` : 'mocks: [{ request: { url: ... }, answer: { json: ... } }]'})`
 			: `node "${node.name}" (${node.type})${where} would call another service over a protocol the runner's HTTP mocks cannot answer: stub it in the test file (stubs: { "${node.name}": passThrough }, or { items: [...] } for what it should hand on)`;
 		// A case with mocks runs the node for real: its requests go to the mocks.
 		const missing = spec.cases.flatMap((c, i) =>
@@ -101,6 +107,52 @@ function unstubbed(spec: TestFile, workflow: Workflow, start: string, where = ''
 				});
 	}
 	return found;
+}
+
+/**
+ * HTTP Request nodes with a URL written out (no expression) that run for real in some case, and
+ * that no mock the file gives (its own, a case's, a run's) would answer: said before n8n starts,
+ * with the mock to add. A URL built by an expression is known only when sent (the proxy says it).
+ */
+function unmockedUrls(spec: TestFile, workflow: Workflow, start: string): Misfit[] {
+	const given = (c: TestFile['cases'][number]): MockSpec[] => [
+		...(spec.mocks ?? []),
+		...(c.mocks ?? []),
+		...[
+			...(c.before ?? []),
+			...(Array.isArray(c.runs) ? c.runs.flatMap((r) => r.before ?? []) : []),
+		].flatMap((change) => ('mock' in change ? [change.mock] : [])),
+	];
+	return workflow.nodes
+		.filter((n) => n.type === HTTP_REQUEST && needsStub(n, start) && !spec.stubs?.[n.name])
+		.flatMap((node) => {
+			const url = node.parameters?.url;
+			if (typeof url !== 'string' || url.startsWith('=') || !URL.canParse(url)) return [];
+			const method = String(node.parameters?.method ?? 'GET').toUpperCase();
+			const real = spec.cases.filter((c) => !c.stubs?.[node.name] && mocksIn(spec, c));
+			const parsed = new URL(url);
+			const sent: Exchange = {
+				method,
+				url,
+				host: parsed.host,
+				path: parsed.pathname,
+				query: {},
+				headers: {},
+			};
+			// Only the method and URL are known before it runs: the rest of a mock is not held against it.
+			const answers = (mock: MockSpec) =>
+				expandUse(mock).some(
+					({ spec: m }) =>
+						!misses(m.request!, sent).some((part) => part === 'method' || part === 'url'),
+				);
+			if (!real.length || real.some((c) => given(c).some(answers))) return [];
+			return [
+				{
+					at: spec.mocks ? ['mocks'] : ['workflow'],
+					message: `node "${node.name}" sends ${method} ${url}, and no mock of the file answers it: add mocks: [{ request: { method: ${method}, url: ${url} }, answer: { status: 200, json: { ... } } }], or stub the node`,
+				},
+			];
+		});
 }
 
 /** Whether a case gives mocks (its own, the file's, or a run's): its unstubbed nodes run for real. */

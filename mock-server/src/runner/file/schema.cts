@@ -343,7 +343,8 @@ const mock = z
 	})
 	.superRefine((m, context) => {
 		const both = m.answer !== undefined && m.answers !== undefined;
-		if (both) context.addIssue({ code: 'custom', message: 'give answer (one) or answers (a sequence)' });
+		if (both)
+			context.addIssue({ code: 'custom', message: 'give answer (one) or answers (a sequence)' });
 		if (m.use !== undefined) {
 			const problem = useProblem(m.use, m.answer !== undefined || m.answers !== undefined);
 			if (problem) context.addIssue({ code: 'custom', path: ['use'], message: problem });
@@ -358,7 +359,8 @@ const mock = z
 		if (!m.request)
 			context.addIssue({
 				code: 'custom',
-				message: 'give request (which requests it answers) and answer, or use: <service> for shipped answers',
+				message:
+					'give request (which requests it answers) and answer, or use: <service> for shipped answers',
 			});
 		if (m.answer === undefined && m.answers === undefined)
 			context.addIssue({ code: 'custom', message: 'give answer (one) or answers (a sequence)' });

@@ -26,14 +26,27 @@ export function mailIn(body: unknown): Mail | undefined {
 	if (split < 0) return undefined;
 	const headers = new Map<string, string>();
 	// Folded lines continue the header before them.
-	for (const line of message.slice(0, split).replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
+	for (const line of message
+		.slice(0, split)
+		.replace(/\r?\n[ \t]+/g, ' ')
+		.split(/\r?\n/)) {
 		const colon = line.indexOf(':');
-		if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), words(line.slice(colon + 1).trim()));
+		if (colon > 0)
+			headers.set(line.slice(0, colon).trim().toLowerCase(), words(line.slice(colon + 1).trim()));
 	}
 	if (!headers.has('to') && !headers.has('subject')) return undefined;
 	const content = message.slice(split).replace(/^\r?\n\r?\n/, '');
 	const encoding = headers.get('content-transfer-encoding')?.toLowerCase();
-	const fields = { from: 'from', to: 'to', cc: 'cc', bcc: 'bcc', replyTo: 'reply-to', subject: 'subject', inReplyTo: 'in-reply-to', references: 'references' } as const;
+	const fields = {
+		from: 'from',
+		to: 'to',
+		cc: 'cc',
+		bcc: 'bcc',
+		replyTo: 'reply-to',
+		subject: 'subject',
+		inReplyTo: 'in-reply-to',
+		references: 'references',
+	} as const;
 	const mail: Partial<Mail> = {};
 	for (const [key, header] of Object.entries(fields)) {
 		const value = headers.get(header);
@@ -52,10 +65,12 @@ export function mailIn(body: unknown): Mail | undefined {
 const words = (value: string): string =>
 	value
 		.replace(/\?=\s+=\?/g, '?==?')
-		.replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g, (_, _charset: string, kind: string, text: string) =>
-			kind.toUpperCase() === 'B'
-				? Buffer.from(text, 'base64').toString('utf8')
-				: quotedPrintable(text.replace(/_/g, ' ')),
+		.replace(
+			/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g,
+			(_, _charset: string, kind: string, text: string) =>
+				kind.toUpperCase() === 'B'
+					? Buffer.from(text, 'base64').toString('utf8')
+					: quotedPrintable(text.replace(/_/g, ' ')),
 		);
 
 const quotedPrintable = (text: string): string =>

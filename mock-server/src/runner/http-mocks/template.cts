@@ -55,7 +55,8 @@ function lookup(path: string, { exchange, seq, now }: TemplateContext): unknown 
 	const [part, ...inner] = rest;
 	let at: unknown = request[part];
 	// Header names are lower-case and may hold dots: the rest is one name.
-	if (part === 'headers') return inner.length ? exchange.headers[inner.join('.').toLowerCase()] : at;
+	if (part === 'headers')
+		return inner.length ? exchange.headers[inner.join('.').toLowerCase()] : at;
 	for (const key of inner) {
 		if (at === null || typeof at !== 'object') return undefined;
 		at = (at as Record<string, unknown>)[key];

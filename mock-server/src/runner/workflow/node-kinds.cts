@@ -130,6 +130,9 @@ export const takesRequests = (type: string): boolean => type === WEBHOOK || type
 
 export const WAIT = 'n8n-nodes-base.wait';
 
+/** n8n's HTTP Request node: its URL, when written out, is known before it runs. */
+export const HTTP_REQUEST = 'n8n-nodes-base.httpRequest';
+
 interface NodeLike {
 	type: string;
 	parameters?: Record<string, unknown>;

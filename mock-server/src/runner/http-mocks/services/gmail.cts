@@ -47,7 +47,8 @@ export const gmail: Service = {
 			answer: { json: message },
 		},
 		labels: {
-			title: 'the mailbox\'s labels (the Gmail node\'s "Simplify" names a message\'s labels with them)',
+			title:
+				"the mailbox's labels (the Gmail node's \"Simplify\" names a message's labels with them)",
 			docs: `${REFERENCE}/users.labels/list`,
 			request: { method: 'GET', url: `${API}/labels` },
 			answer: {

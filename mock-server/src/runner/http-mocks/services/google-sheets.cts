@@ -46,8 +46,20 @@ export const googleSheets: Service = {
 					majorDimension: 'ROWS',
 					values: [
 						['name', 'email', 'phone', 'website', 'city'],
-						['Bright Smile Dental', 'hello@brightsmile.example', '+1 512 555 0100', 'https://brightsmile.example', 'Austin'],
-						['Lakeside Dentistry', 'front@lakeside.example', '+1 512 555 0101', 'https://lakeside.example', 'Austin'],
+						[
+							'Bright Smile Dental',
+							'hello@brightsmile.example',
+							'+1 512 555 0100',
+							'https://brightsmile.example',
+							'Austin',
+						],
+						[
+							'Lakeside Dentistry',
+							'front@lakeside.example',
+							'+1 512 555 0101',
+							'https://lakeside.example',
+							'Austin',
+						],
 					],
 				},
 			},

@@ -13,13 +13,19 @@ export const hubspot: Service = {
 		createOrUpdateContact: {
 			title: 'a contact created or updated by email',
 			docs: 'https://legacydocs.hubspot.com/docs/methods/contacts/create_or_update',
-			request: { method: 'POST', url: urlPattern(`${API}/contacts/v1/contact/createOrUpdate/email/`, '[^/?]+') },
+			request: {
+				method: 'POST',
+				url: urlPattern(`${API}/contacts/v1/contact/createOrUpdate/email/`, '[^/?]+'),
+			},
 			answer: { json: { vid: 3234574, isNew: true } },
 		},
 		contactProfile: {
 			title: "a contact's profile by vid (read after create or update)",
 			docs: 'https://legacydocs.hubspot.com/docs/methods/contacts/get_contact',
-			request: { method: 'GET', url: urlPattern(`${API}/contacts/v1/contact/vid/`, '\\d+/profile(\\?.*)?') },
+			request: {
+				method: 'GET',
+				url: urlPattern(`${API}/contacts/v1/contact/vid/`, '\\d+/profile(\\?.*)?'),
+			},
 			answer: {
 				json: {
 					vid: '{{request.segments.4}}',

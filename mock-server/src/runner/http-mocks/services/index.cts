@@ -17,10 +17,33 @@ import { slack } from './slack.cjs';
 import { telegram } from './telegram.cjs';
 
 export const SERVICES: ReadonlyMap<string, Service> = new Map(
-	[gmail, googleSheets, googleOAuth2, slack, hubspot, pipedrive, telegram, airtable, notion, openai].map(
-		(s) => [s.name, s],
-	),
+	[
+		gmail,
+		googleSheets,
+		googleOAuth2,
+		slack,
+		hubspot,
+		pipedrive,
+		telegram,
+		airtable,
+		notion,
+		openai,
+	].map((s) => [s.name, s]),
 );
+
+/** The shipped answers for a node of n8n's, by its type: what `use:` gives it. */
+const BY_NODE_TYPE: Record<string, string> = {
+	'n8n-nodes-base.gmail': 'gmail',
+	'n8n-nodes-base.googleSheets': 'google-sheets',
+	'n8n-nodes-base.slack': 'slack',
+	'n8n-nodes-base.hubspot': 'hubspot',
+	'n8n-nodes-base.pipedrive': 'pipedrive',
+	'n8n-nodes-base.telegram': 'telegram',
+	'n8n-nodes-base.airtable': 'airtable',
+	'n8n-nodes-base.notion': 'notion',
+};
+
+export const shippedFor = (nodeType: string): string | undefined => BY_NODE_TYPE[nodeType];
 
 /** Every name `use:` takes: each service, and each of its operations. */
 export const USE_NAMES: string[] = [...SERVICES.values()].flatMap((s) => [
@@ -35,7 +58,9 @@ export function useProblem(use: string, overrides: boolean): string | undefined 
 	if (!service)
 		return `no shipped answers are called "${name}": use one of ${[...SERVICES.keys()].join(', ')}, or write the mock's request and answer`;
 	if (operation !== undefined && !(operation in service.operations))
-		return `${name} has no operation "${operation}": use one of ${Object.keys(service.operations).map((o) => `${name}.${o}`).join(', ')}`;
+		return `${name} has no operation "${operation}": use one of ${Object.keys(service.operations)
+			.map((o) => `${name}.${o}`)
+			.join(', ')}`;
 	if (operation === undefined && overrides)
 		return `an answer overrides one operation's: write use: ${name}.<operation> (${Object.keys(service.operations).join(', ')})`;
 	return undefined;
@@ -67,7 +92,12 @@ export function expandUse(spec: MockSpec): { spec: MockSpec; use?: string }[] {
 function overridden(shipped: MockAnswerSpec, given: MockAnswerSpec): MockAnswerSpec {
 	// A body of the test's own (text, binary, a dropped connection) or an error status replaces
 	// the shipped JSON: an error is answered with what the test gives (or no body).
-	if (given.text !== undefined || given.base64 !== undefined || given.drop || (given.status ?? 0) >= 400)
+	if (
+		given.text !== undefined ||
+		given.base64 !== undefined ||
+		given.drop ||
+		(given.status ?? 0) >= 400
+	)
 		return { ...given, ...(given.drop ? {} : { status: given.status ?? shipped.status }) };
 	const json = given.json === undefined ? shipped.json : merged(shipped.json, given.json);
 	return { ...shipped, ...given, json };

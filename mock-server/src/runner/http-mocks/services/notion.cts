@@ -51,14 +51,25 @@ export const notion: Service = {
 							title: [
 								{
 									type: 'text',
-									text: { content: '{{request.body.properties.Name.title.0.text.content}}', link: null },
+									text: {
+										content: '{{request.body.properties.Name.title.0.text.content}}',
+										link: null,
+									},
 									plain_text: '{{request.body.properties.Name.title.0.text.content}}',
 									href: null,
 								},
 							],
 						},
-						Email: { id: 'a%3Bb1', type: 'email', email: '{{request.body.properties.Email.email}}' },
-						Status: { id: 'c2%3Ad', type: 'select', select: '{{request.body.properties.Status.select}}' },
+						Email: {
+							id: 'a%3Bb1',
+							type: 'email',
+							email: '{{request.body.properties.Email.email}}',
+						},
+						Status: {
+							id: 'c2%3Ad',
+							type: 'select',
+							select: '{{request.body.properties.Status.select}}',
+						},
 						Website: { id: 'e3f4', type: 'url', url: '{{request.body.properties.Website.url}}' },
 					},
 					url: 'https://www.notion.so/59833787-2cf9-4fdf-8782-e53db20768a{{seq}}',

@@ -21,7 +21,11 @@ export const openai: Service = {
 					choices: [
 						{
 							index: 0,
-							message: { role: 'assistant', content: 'This is the mock answer: override it.', refusal: null },
+							message: {
+								role: 'assistant',
+								content: 'This is the mock answer: override it.',
+								refusal: null,
+							},
 							logprobs: null,
 							finish_reason: 'stop',
 						},

@@ -11,7 +11,10 @@ export const pipedrive: Service = {
 		createPerson: {
 			title: 'a person created',
 			docs: 'https://developers.pipedrive.com/docs/api/v1/Persons#addPerson',
-			request: { method: 'POST', url: urlPattern('https://api.pipedrive.com/', `${BOTH}/persons(\\?.*)?`) },
+			request: {
+				method: 'POST',
+				url: urlPattern('https://api.pipedrive.com/', `${BOTH}/persons(\\?.*)?`),
+			},
 			answer: {
 				status: 201,
 				json: {
@@ -31,7 +34,10 @@ export const pipedrive: Service = {
 		createDeal: {
 			title: 'a deal created',
 			docs: 'https://developers.pipedrive.com/docs/api/v1/Deals#addDeal',
-			request: { method: 'POST', url: urlPattern('https://api.pipedrive.com/', `${BOTH}/deals(\\?.*)?`) },
+			request: {
+				method: 'POST',
+				url: urlPattern('https://api.pipedrive.com/', `${BOTH}/deals(\\?.*)?`),
+			},
 			answer: {
 				status: 201,
 				json: {

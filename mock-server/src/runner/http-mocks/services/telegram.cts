@@ -8,13 +8,21 @@ export const telegram: Service = {
 		sendMessage: {
 			title: 'a text message sent to a chat',
 			docs: 'https://core.telegram.org/bots/api#sendmessage',
-			request: { method: 'POST', url: urlPattern('https://api.telegram.org/bot', '[^/]+/sendMessage') },
+			request: {
+				method: 'POST',
+				url: urlPattern('https://api.telegram.org/bot', '[^/]+/sendMessage'),
+			},
 			answer: {
 				json: {
 					ok: true,
 					result: {
 						message_id: '{{seq}}',
-						from: { id: 7012345678, is_bot: true, first_name: 'Lead Bot', username: 'lead_test_bot' },
+						from: {
+							id: 7012345678,
+							is_bot: true,
+							first_name: 'Lead Bot',
+							username: 'lead_test_bot',
+						},
 						chat: { id: '{{request.body.chat_id}}', type: 'private' },
 						date: '{{nowSeconds}}',
 						text: '{{request.body.text}}',

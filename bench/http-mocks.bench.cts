@@ -1,0 +1,109 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadTestFile } from '../mock-server/src/runner/file/load.cjs';
+import { runCase } from '../mock-server/src/runner/run-case.cjs';
+import { openSession, startHost } from '../mock-server/src/runner/session.cjs';
+import { ALL_LINES, installOf } from '../test/e2e/n8n-app.cjs';
+import { median, memoryOf } from './support.cjs';
+
+/**
+ * What running nodes for real against HTTP mocks costs a case: the project's morning pull
+ * (Schedule, Fetch Leads, an HTTP Request with Header Auth and Retry On Fail, Aggregate, Slack)
+ * with its HTTP Request and Slack nodes real, their requests answered by the test's mocks
+ * through the runner's proxy, and the same case with both nodes stubbed. Both on one warm n8n,
+ * alternated so drift falls on both; the median of each, their ratio (the target: at most 1.2),
+ * and the n8n's peak RSS.
+ */
+const ROOT = join(__dirname, '..');
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+const LINES = (process.env.BENCH_N8N_LINES ?? '2.40.7,2.8.4,1.123.81').split(',');
+const WORKFLOW = join(
+	ROOT,
+	'test',
+	'workflow-tests',
+	'project',
+	'workflows',
+	'morning-leads-crm-slack.json',
+);
+
+const common = {
+	workflow: WORKFLOW,
+	clock: { nextFiringAfter: '2027-03-01T12:00:00Z' },
+	seed: { accounts: [{ apiKey: 'lik_bench_mocks_0001', credits: 1_000_000 }] },
+};
+const expectIds = {
+	status: 'success',
+	nodes: { 'Collect ids': { every: { 'ids.length': 3 } } },
+};
+
+const real = {
+	...common,
+	credentials: { 'CRM key': { name: 'X-Api-Key', value: 'crm-bench-key' } },
+	mocks: [
+		{
+			request: { method: 'POST', url: 'https://crm.example.test/api/v1/contacts' },
+			answer: { status: 201, json: { id: 'c_{{request.body.name}}' } },
+		},
+		{ use: 'slack' },
+	],
+	cases: [{ name: 'real nodes against mocks', expect: expectIds }],
+};
+const stubbed = {
+	...common,
+	stubs: {
+		'Push to CRM': { items: [{ id: 'c_1' }, { id: 'c_2' }, { id: 'c_3' }] },
+		'Tell sales': 'passThrough',
+	},
+	cases: [{ name: 'the same nodes stubbed', expect: expectIds }],
+};
+
+export async function benchHttpMocks(): Promise<void> {
+	console.log(
+		`\nReal nodes against HTTP mocks: the morning pull with its HTTP Request and Slack nodes real, and stubbed (median of ${RUNS} each)`,
+	);
+	for (const version of LINES) {
+		const line = ALL_LINES.find((l) => l.version === version)!;
+		const dir = mkdtempSync(join(tmpdir(), 'bench-mocks-'));
+		writeFileSync(join(dir, 'stubbed.test.json'), JSON.stringify(stubbed));
+		writeFileSync(join(dir, 'real.test.json'), JSON.stringify(real));
+		const loaded = ['stubbed', 'real'].map((name) =>
+			loadTestFile(join(dir, `${name}.test.json`), dir),
+		);
+		const host = await startHost({
+			n8n: installOf(line),
+			nodes: { folder: ROOT },
+			dir: join(dir, 'n8n'),
+			progress: () => undefined,
+		});
+		const sessions = await Promise.all(loaded.map((l) => openSession(l, host)));
+		try {
+			const times: [number[], number[]] = [[], []];
+			// One of each first: n8n compiles and caches on a workflow's first runs.
+			for (let i = -1; i < RUNS; i++)
+				for (const c of [0, 1] as const) {
+					const started = performance.now();
+					const result = await runCase(sessions[c], loaded[c], loaded[c].spec.cases[0]);
+					if (!result.passed) throw new Error(JSON.stringify(result.failures));
+					if (i >= 0) times[c].push(performance.now() - started);
+				}
+			const [stubs, mocks] = times.map(median);
+			console.log(
+				`  n8n ${version}: stubbed ${(stubs / 1000).toFixed(3)} s/case, real against mocks ${(mocks / 1000).toFixed(3)} s/case: ${(mocks / stubs).toFixed(2)}x; n8n peak RSS ${memoryOf(host.app.pid!).peakMB} MB`,
+			);
+		} finally {
+			await Promise.all(sessions.map((s) => s.close()));
+			await host.close();
+			rmSync(dir, { recursive: true, force: true });
+		}
+	}
+}
+
+if (require.main === module)
+	void benchHttpMocks().then(
+		() => process.exit(0),
+		(error: unknown) => {
+			console.error(error);
+			process.exit(1);
+		},
+	);
