@@ -152,6 +152,8 @@ export async function startHost(options: {
 		await clock.close();
 		throw error;
 	});
+	// A mock that never answers: n8n's clock times out the client waiting for it, at once.
+	http.timeOut = (exchange) => clock.timeOut(exchange);
 	const app = new N8nApp(options.n8n, {
 		dir: options.dir,
 		...first,

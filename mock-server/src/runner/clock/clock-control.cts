@@ -20,6 +20,8 @@ export interface ClockAck {
 	waitTracker: boolean;
 	tracking: boolean;
 	resumed?: boolean | string;
+	/** How many of the process's waiting requests it timed out (a mock that never answers). */
+	timedOut?: number;
 }
 
 /** How long a process may take to acknowledge (a bound for a stuck n8n, not a speed claim). */
@@ -89,6 +91,16 @@ export class ClockControl {
 		const answer = acks.find((a) => a.resumed !== undefined)?.resumed;
 		if (typeof answer === 'string') throw new Error(`n8n did not resume: ${answer}`);
 		return answer === true;
+	}
+
+	/**
+	 * Times out at once, in every process of n8n, the client requests waiting for the given
+	 * request's answer, as their own time-outs would when it never comes (a mock's `never`): how
+	 * many were found. None: the client set no time-out (it would wait forever).
+	 */
+	async timeOut(request: { method: string; url: string }): Promise<number> {
+		const acks = await this.broadcast({ offset: this.offset, timeOut: request });
+		return acks.reduce((sum, a) => sum + (a.timedOut ?? 0), 0);
 	}
 
 	/** Waits until a main process has connected (it connects while n8n starts). */

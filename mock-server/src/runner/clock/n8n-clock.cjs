@@ -11,6 +11,9 @@
 //   65 s in a timer of the process, which the runner could not skip), and the runner, having
 //   moved the clock to the wait's end, asks n8n's WaitTracker to resume it at once instead of
 //   at its next poll (every 60 s).
+// - A request another service never answers (a mock's `never`) times out at once: the client
+//   requests that set a time-out (axios, n8n's HTTP client, sets one on its request) are kept
+//   while they wait, and the runner names the one to time out.
 // The offset comes over a loopback socket (each change acknowledged before the runner goes on)
 // and, for a process starting meanwhile, from a file the runner writes first.
 'use strict';
@@ -90,6 +93,71 @@ function install(config) {
 		return spawn.call(this, command, args, options);
 	};
 
+	// Client requests waiting with a time-out, to time out at once when the runner says their
+	// answer will never come: each kept with its method and URL while it waits. Node's own
+	// requests (a time-out set on them, as axios does without redirects), and follow-redirects'
+	// (axios's transport by default), which time out on a timer of their own.
+	const waiting = new Map();
+	function keepWhileWaiting(request, describe) {
+		if (waiting.has(request)) return;
+		waiting.set(request, describe);
+		const done = () => waiting.delete(request);
+		request.once('response', done);
+		request.once('close', done);
+		request.once('error', done);
+	}
+	function keepOnTimeout(proto, describe) {
+		if (proto.__testClock) return;
+		const setTimeoutOf = proto.setTimeout;
+		proto.setTimeout = function (ms, callback) {
+			if (ms > 0) keepWhileWaiting(this, () => describe(this));
+			return setTimeoutOf.call(this, ms, callback);
+		};
+		Object.defineProperty(proto, '__testClock', { value: true });
+	}
+	// Through the proxy an HTTPS request keeps its own host and path (the agent tunnels it); a
+	// plain HTTP one has the proxy as its host and the full URL as its path.
+	keepOnTimeout(require('node:http').ClientRequest.prototype, (request) => ({
+		method: request.method,
+		host: String(request.host || '').split(':')[0],
+		path: String(request.path || ''),
+	}));
+	const FOLLOW_REDIRECTS = /[\\/]follow-redirects[\\/]index\.js$/;
+	function keepRedirectable(exports) {
+		for (const scheme of ['http', 'https']) {
+			const transport = exports && exports[scheme];
+			if (!transport || typeof transport.request !== 'function') continue;
+			const request = transport.request;
+			transport.request = function (...args) {
+				const made = request.apply(this, args);
+				keepOnTimeout(Object.getPrototypeOf(made), (r) => ({
+					method: String((r._options && r._options.method) || 'GET').toUpperCase(),
+					url: r._currentUrl,
+				}));
+				return made;
+			};
+		}
+	}
+	function timeOut({ method, url }) {
+		const target = new URL(url);
+		const bare = url.split('?')[0];
+		let count = 0;
+		for (const [request, describe] of [...waiting]) {
+			const seen = describe();
+			const path = String(seen.path || '').split('?')[0];
+			const same =
+				seen.method === method &&
+				((seen.url && seen.url.split('?')[0] === bare) ||
+					path === bare ||
+					(seen.host === target.hostname && path === target.pathname));
+			if (!same) continue;
+			waiting.delete(request);
+			request.emit('timeout');
+			count++;
+		}
+		return count;
+	}
+
 	// What the runner is told it can rely on (checked when it starts n8n).
 	const state = { waitNode: false, waitTracker: false, isolates: false };
 	let tracker;
@@ -104,6 +172,7 @@ function install(config) {
 			state.waitNode = true;
 		}
 		const result = compile.call(this, content, filename);
+		if (FOLLOW_REDIRECTS.test(filename)) keepRedirectable(this.exports);
 		if (ISOLATED_VM.test(filename) && this.exports && this.exports.Isolate)
 			this.exports = clockIsolates(this.exports);
 		const WaitTracker = WAIT_TRACKER.test(filename) && this.exports && this.exports.WaitTracker;
@@ -189,6 +258,7 @@ function install(config) {
 		if (typeof message.offset === 'number') offset = message.offset;
 		let resumed;
 		if (message.resume) resumed = await resume(message.resume).catch((e) => String(e));
+		const timedOut = message.timeOut ? timeOut(message.timeOut) : undefined;
 		socket.write(
 			`${JSON.stringify({
 				seq: message.seq,
@@ -198,6 +268,7 @@ function install(config) {
 				...state,
 				tracking: tracker !== undefined,
 				...(resumed !== undefined ? { resumed } : {}),
+				...(timedOut !== undefined ? { timedOut } : {}),
 			})}\n`,
 		);
 	}

@@ -3,7 +3,7 @@
  * requests no mock answered, each a failure naming its method, URL and the nearest mock.
  */
 import type { HttpExpectation, HttpStep } from '../file/schema.cjs';
-import { type Exchange, masked } from '../http-mocks/exchange.cjs';
+import { type Exchange, exchangeLine, masked } from '../http-mocks/exchange.cjs';
 import { mailIn } from '../http-mocks/mail.cjs';
 import { type MockSet, urlMatches } from '../http-mocks/mock-set.cjs';
 import { NO_MOCK } from '../http-mocks/proxy.cjs';
@@ -19,7 +19,7 @@ const recordOf = (e: Exchange): Record<string, unknown> => ({
 	query: e.query,
 	headers: e.headers,
 	body: e.body,
-	status: e.dropped ? 'dropped' : e.status,
+	status: e.dropped ? 'dropped' : e.never ? 'never' : e.status,
 	mail: mailIn(e.body),
 });
 
@@ -65,9 +65,7 @@ export function checkHttpOrder(steps: HttpStep[], journal: Exchange[], at: strin
 			continue;
 		}
 		const earlier = journal.slice(0, from).some(fits);
-		const after = journal
-			.slice(from)
-			.map((e) => `${e.method} ${e.url} -> ${e.dropped ? 'dropped' : e.status}`);
+		const after = journal.slice(from).map(exchangeLine);
 		return [
 			{
 				at: `${at}.${i}`,
@@ -102,4 +100,20 @@ export function unansweredFailures(
 			message: `${node ? `"${node}" sent ` : ''}${target}${sent.length > 1 ? ` (${sent.length} times${body})` : body.replace(', the first', '')}, and no mock answers it (n8n's node got 501). The nearest mock: ${mocks.nearest(first)}. Add one: mocks: [{ request: { method: ${first.method}, url: ${first.url.split('?')[0]} }, answer: { status: 200, json: { ... } } }]`,
 		};
 	});
+}
+
+/**
+ * Requests a mock never answered whose client set no time-out: in production the node would wait
+ * forever, which the case cannot show (n8n was answered with a closed connection instead).
+ */
+export function neverFailures(mocks: MockSet): Failure[] {
+	return mocks.journal
+		.filter((e) => e.never && !e.timedOut)
+		.map((e) => {
+			const shown = masked(e, mocks.secrets);
+			return {
+				at: 'http',
+				message: `${shown.method} ${shown.url}, which ${mocks.placeOf(e.mock!)} never answers, was sent with no time-out: the node would wait forever (n8n's request was closed instead). Give the node a time-out (the HTTP Request node's Options > Timeout), or an answer`,
+			};
+		});
 }

@@ -304,13 +304,18 @@ const mockAnswer = z
 			.literal(true)
 			.optional()
 			.meta({ description: 'Closes the connection instead of answering (a network failure).' }),
+		never: z.literal(true).optional().meta({
+			description:
+				"Never answers (a service that hangs): the node's own time-out passes at once, as it would when it ran out; a node with no time-out fails the case (it would wait forever).",
+		}),
 	})
 	.refine(
 		(a) =>
 			a.drop !== undefined ||
+			a.never !== undefined ||
 			a.status !== undefined ||
 			[a.json, a.text, a.base64].some((b) => b !== undefined),
-		'an answer gives a status or a body (json, text or base64), or drop: true',
+		'an answer gives a status or a body (json, text or base64), or drop: true, or never: true',
 	)
 	.refine(
 		(a) => [a.json, a.text, a.base64].filter((b) => b !== undefined).length <= 1,

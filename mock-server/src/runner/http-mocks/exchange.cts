@@ -17,6 +17,9 @@ export interface Exchange {
 	/** The status it was answered with; dropped: the connection was closed. */
 	status?: number;
 	dropped?: true;
+	/** A mock that never answers took it; timedOut: n8n's client was timed out at once. */
+	never?: true;
+	timedOut?: boolean;
 }
 
 /** A request's body as a test reads it: JSON or a URL-encoded form parsed, else its text. */
@@ -92,6 +95,15 @@ const maskValue = (value: string): string => {
 	return scheme ? `${scheme} ***` : '***';
 };
 
+/** What a request was answered with: a status, a closed connection, or none ever. */
+export const outcomeOf = (e: Exchange): number | string =>
+	e.dropped
+		? 'dropped'
+		: e.never
+			? e.timedOut
+				? 'never answered (the node timed out at once)'
+				: 'never answered (the node set no time-out)'
+			: (e.status ?? 'no answer');
+
 /** One line for a report: `POST https://api.example.test/v1/leads -> 200`. */
-export const exchangeLine = (e: Exchange): string =>
-	`${e.method} ${e.url} -> ${e.dropped ? 'dropped' : (e.status ?? 'no answer')}`;
+export const exchangeLine = (e: Exchange): string => `${e.method} ${e.url} -> ${outcomeOf(e)}`;

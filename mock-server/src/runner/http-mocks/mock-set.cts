@@ -13,7 +13,8 @@ import { filled, filledText, type TemplateContext } from './template.cjs';
 /** The answer the proxy sends: a status, headers and a body, or a closed connection. */
 export type Answer =
 	| { status: number; headers: Record<string, string>; body?: Buffer; delayMs?: number }
-	| { drop: true; delayMs?: number };
+	| { drop: true; delayMs?: number }
+	| { never: true; delayMs?: undefined };
 
 /** A mock as it is matched: `use:` turned into the shipped request and answer. */
 type ArmedSpec = MockSpec & { request: MockRequestSpec };
@@ -116,6 +117,7 @@ export class MockSet {
 		mock.used++;
 		const answer = answerOf(spec, { exchange, seq: mock.used, now: this.now() });
 		if ('drop' in answer) exchange.dropped = true;
+		else if ('never' in answer) exchange.never = true;
 		else exchange.status = answer.status;
 		return answer;
 	}
@@ -150,6 +152,7 @@ export class MockSet {
 
 /** A mock's answer as the proxy sends it. */
 function answerOf(spec: MockAnswerSpec, context: TemplateContext): Answer {
+	if (spec.never) return { never: true };
 	if (spec.drop) return { drop: true, delayMs: spec.delayMs };
 	const headers = Object.fromEntries(
 		Object.entries(spec.headers ?? {}).map(([name, value]) => [name, filledText(value, context)]),

@@ -21,6 +21,11 @@ const N8N_HOSTS = /(^|\.)n8n\.(io|cloud)$/;
 export class MockProxy {
 	/** The running case's mocks; none between cases. */
 	private current?: MockSet;
+	/**
+	 * Times out n8n's client requests waiting for this request, as their time-outs would when its
+	 * answer never comes (n8n's clock does it in n8n's processes): how many it found.
+	 */
+	timeOut: (exchange: Exchange) => Promise<number> = async () => 0;
 
 	private constructor(
 		private readonly server: import('mockttp').Mockttp,
@@ -98,6 +103,12 @@ export class MockProxy {
 				},
 			};
 		if ('drop' in answer) return 'close' as const;
+		if ('never' in answer) {
+			// The client's time-out passes at once (it has gone when this resolves); one with no
+			// time-out would wait forever, which the case fails on: both connections are closed.
+			exchange.timedOut = (await this.timeOut(exchange)) > 0;
+			return 'close' as const;
+		}
 		return { statusCode: answer.status, headers: answer.headers, rawBody: answer.body };
 	}
 }
