@@ -108,6 +108,19 @@ const BREAKAGES: Breakage[] = [
 		failing: { case: CRM_PUSH, at: 'expect.nodes.Tell sales.every.channel' },
 	},
 	{
+		// The node's own time-out taken away: n8n's default (5 minutes) is what passes at once.
+		name: 'score-timeout-left-to-n8n',
+		test: 'enrich-lead-auth-modes',
+		change: (w, t) => (
+			(node(w, 'Score (bearer auth)').parameters.options = {}), { workflow: w, test: t }
+		),
+		failing: {
+			case: 'the scoring API never answers, the node times out, and the lead goes on unscored',
+			at: 'expect.nodes.Score (bearer auth).every.error',
+			says: /timeout of 300000ms exceeded/,
+		},
+	},
+	{
 		// Gmail's answer has id and threadId; messageId is the Message-ID header's name, not a field.
 		name: 'respond-reads-a-field-gmail-never-returns',
 		test: 'lead-intros-gmail',

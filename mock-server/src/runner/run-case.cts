@@ -339,7 +339,10 @@ async function playCase(
 /** A request to another service as --show and --report list it: credentials masked. */
 function httpLine(exchange: Exchange, mocks: MockSet, secrets: readonly string[]): string {
 	const e = masked(exchange, secrets);
-	const by = e.mock === undefined ? 'no mock answered' : `answered by ${mocks.placeOf(e.mock)}`;
+	const by =
+		e.mock === undefined
+			? 'no mock answered'
+			: `${e.never ? 'held' : 'answered'} by ${mocks.placeOf(e.mock)}`;
 	// An email sent whole (Gmail's raw) is shown as what it says.
 	const mail = mailIn(e.body);
 	const body = mail
