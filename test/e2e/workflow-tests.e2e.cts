@@ -112,7 +112,8 @@ const BREAKAGES: Breakage[] = [
 		name: 'score-timeout-left-to-n8n',
 		test: 'enrich-lead-auth-modes',
 		change: (w, t) => (
-			(node(w, 'Score (bearer auth)').parameters.options = {}), { workflow: w, test: t }
+			(node(w, 'Score (bearer auth)').parameters.options = {}),
+			{ workflow: w, test: t }
 		),
 		failing: {
 			case: 'the scoring API never answers, the node times out, and the lead goes on unscored',

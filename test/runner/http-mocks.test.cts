@@ -347,7 +347,7 @@ describe('HTTP mocks', () => {
 			),
 		).toEqual([
 			'4: mocks.0.request.url: missing: give a string',
-			'5: mocks.0.answer: an answer gives a status or a body (json, text or base64), or drop: true',
+			'5: mocks.0.answer: an answer gives a status or a body (json, text or base64), or drop: true, or never: true',
 			'6: mocks.1: give answer (one) or answers (a sequence)',
 		]);
 		// Values for a credential no node names are refused, with the names the nodes give.
@@ -469,26 +469,26 @@ describe('HTTP mocks', () => {
 				connections: { Start: { main: [[{ node: 'Call', type: 'main', index: 0 }]] } },
 			}),
 		);
-		writeFileSync(
-			join(dir, 't.test.yaml'),
-			[
-				'workflow: flow.json',
-				'mocks:',
+		const problems = (mocks: string[]) => {
+			writeFileSync(
+				join(dir, 't.test.yaml'),
+				['workflow: flow.json', 'mocks:', ...mocks, 'cases: [{ name: a }]', ''].join('\n'),
+			);
+			try {
+				loadTestFile('t.test.yaml', dir);
+				return [];
+			} catch (error) {
+				return (error as TestFileError).problems.map((p) => `${p.line}: ${p.path}: ${p.message}`);
+			}
+		};
+		expect(
+			problems([
 				'  - use: gmal',
 				'  - use: slack.post',
 				'  - { use: gmail, answer: { status: 500 } }',
-				'  - { use: slack, request: { url: https://x.test } }',
-				'cases: [{ name: a }]',
-				'',
-			].join('\n'),
-		);
-		let problems: string[] = [];
-		try {
-			loadTestFile('t.test.yaml', dir);
-		} catch (error) {
-			problems = (error as TestFileError).problems.map((p) => `${p.line}: ${p.path}: ${p.message}`);
-		}
-		expect(problems).toEqual([
+				'  - { request: { url: https://x.test }, answer: { status: 204 } }',
+			]),
+		).toEqual([
 			expect.stringMatching(
 				/^3: mocks\.0\.use: no shipped answers are called "gmal": use one of gmail, google-sheets, /,
 			),
@@ -498,7 +498,10 @@ describe('HTTP mocks', () => {
 			expect.stringMatching(
 				/^5: mocks\.2\.use: an answer overrides one operation's: write use: gmail\.<operation> \(send, get, labels, profile, refreshToken\)$/,
 			),
-			expect.stringMatching(/^6: mocks\.3\.request: use: slack gives the requests it answers/),
+		]);
+		// The shape first: a request beside use is refused before the workflow is read.
+		expect(problems(['  - { use: slack, request: { url: https://x.test } }'])).toEqual([
+			expect.stringMatching(/^3: mocks\.0\.request: use: slack gives the requests it answers/),
 		]);
 	});
 });

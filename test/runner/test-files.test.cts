@@ -89,7 +89,7 @@ describe('workflow test files', () => {
 		expect(problemsOf(dir, 'b.test.yaml')).toEqual([
 			'b.test.yaml:2: stubs.Hubspot: the workflow has no node named "Hubspot" (it has: Every morning, Fetch Leads, CRM contact, HubSpot)',
 			'b.test.yaml:5: cases.0.expect.error.node: the workflow has no node named "Fetch leads" (it has: Every morning, Fetch Leads, CRM contact, HubSpot)',
-			'b.test.yaml:2: stubs: node "HubSpot" (n8n-nodes-base.hubspot) would call another service: stub it in the test file (stubs: { "HubSpot": passThrough }, or { items: [...] } for what it should hand on), or let it run for real and answer its requests with mocks (mocks: [{ request: { url: ... }, answer: { json: ... } }])',
+			'b.test.yaml:2: stubs: node "HubSpot" (n8n-nodes-base.hubspot) would call another service: stub it in the test file (stubs: { "HubSpot": passThrough }, or { items: [...] } for what it should hand on), or let it run for real and answer its requests with mocks (mocks: [{ use: hubspot }], the answers shipped for it)',
 		]);
 	});
 
@@ -116,7 +116,7 @@ describe('workflow test files', () => {
 			'workflow: flow.json\ncases:\n  - name: stubbed\n    stubs: { HubSpot: passThrough }\n  - name: not stubbed\n',
 		);
 		expect(problemsOf(dir, 'g.test.yaml')).toEqual([
-			'g.test.yaml:5: cases.1.name: node "HubSpot" (n8n-nodes-base.hubspot) would call another service: stub it in the test file (stubs: { "HubSpot": passThrough }, or { items: [...] } for what it should hand on), or let it run for real and answer its requests with mocks (mocks: [{ request: { url: ... }, answer: { json: ... } }]) (other cases stub or mock it; this one does not)',
+			'g.test.yaml:5: cases.1.name: node "HubSpot" (n8n-nodes-base.hubspot) would call another service: stub it in the test file (stubs: { "HubSpot": passThrough }, or { items: [...] } for what it should hand on), or let it run for real and answer its requests with mocks (mocks: [{ use: hubspot }], the answers shipped for it) (other cases stub or mock it; this one does not)',
 		]);
 	});
 
@@ -136,7 +136,7 @@ describe('workflow test files', () => {
 		]);
 		expect(problemsOf(dir, 'f.test.yaml')).toEqual([
 			"f.test.yaml:3: credential: no account of the file's seed has this key: give one of lik_seeded_key_000001",
-			'f.test.yaml:1: workflow: node "HubSpot" (n8n-nodes-base.hubspot) would call another service: stub it in the test file (stubs: { "HubSpot": passThrough }, or { items: [...] } for what it should hand on), or let it run for real and answer its requests with mocks (mocks: [{ request: { url: ... }, answer: { json: ... } }])',
+			'f.test.yaml:1: workflow: node "HubSpot" (n8n-nodes-base.hubspot) would call another service: stub it in the test file (stubs: { "HubSpot": passThrough }, or { items: [...] } for what it should hand on), or let it run for real and answer its requests with mocks (mocks: [{ use: hubspot }], the answers shipped for it)',
 		]);
 		expect(problemsOf(dir, 'e.test.json')).toEqual([
 			expect.stringMatching(
@@ -532,7 +532,7 @@ describe('workflow test files', () => {
 		expect(result.files).toEqual([]);
 		expect(lines).toEqual([
 			'bad.test.yaml:2: cases.0.runs: expected a number or an array',
-			'forgot.test.yaml:1: workflow: node "HubSpot" (n8n-nodes-base.hubspot) would call another service: stub it in the test file (stubs: { "HubSpot": passThrough }, or { items: [...] } for what it should hand on), or let it run for real and answer its requests with mocks (mocks: [{ request: { url: ... }, answer: { json: ... } }])',
+			'forgot.test.yaml:1: workflow: node "HubSpot" (n8n-nodes-base.hubspot) would call another service: stub it in the test file (stubs: { "HubSpot": passThrough }, or { items: [...] } for what it should hand on), or let it run for real and answer its requests with mocks (mocks: [{ use: hubspot }], the answers shipped for it)',
 			'\n2 problem(s) in the test files: nothing was run.',
 		]);
 	});

@@ -4,7 +4,7 @@
  */
 import type { Exchange } from '../http-mocks/exchange.cjs';
 import { misses } from '../http-mocks/mock-set.cjs';
-import { expandUse, shippedFor } from '../http-mocks/services/index.cjs';
+import { expandUse, shippedFor, useProblem } from '../http-mocks/services/index.cjs';
 import { formFieldNames } from '../workflow/form.cjs';
 import {
 	FORM_TRIGGER,
@@ -41,6 +41,7 @@ export function misfits(
 		...subWorkflows.flatMap((sub) =>
 			unstubbed(spec, sub.workflow, '', ` in sub-workflow "${sub.name}"`),
 		),
+		...unknownShipped(spec),
 		...unmockedUrls(spec, workflow, start.name),
 		...sentWithoutStub(spec),
 		...modelStubsOff(spec, [workflow, ...subWorkflows.map((s) => s.workflow)]),
@@ -109,27 +110,56 @@ function unstubbed(spec: TestFile, workflow: Workflow, start: string, where = ''
 	return found;
 }
 
+/** Every mock of the file with where it is: the file's, each case's, each run's `before`. */
+function mocksWithPlaces(spec: TestFile): { mock: MockSpec; at: PropertyKey[] }[] {
+	return [
+		...(spec.mocks ?? []).map((mock, i) => ({ mock, at: ['mocks', i] })),
+		...spec.cases.flatMap((c, i) => [
+			...(c.mocks ?? []).map((mock, j) => ({ mock, at: ['cases', i, 'mocks', j] })),
+			...(c.before ?? []).flatMap((change, j) =>
+				'mock' in change ? [{ mock: change.mock, at: ['cases', i, 'before', j, 'mock'] }] : [],
+			),
+			...(Array.isArray(c.runs) ? c.runs : []).flatMap((r, j) =>
+				(r.before ?? []).flatMap((change, k) =>
+					'mock' in change
+						? [{ mock: change.mock, at: ['cases', i, 'runs', j, 'before', k, 'mock'] }]
+						: [],
+				),
+			),
+		]),
+	];
+}
+
+/** `use:` naming answers the runner does not ship, or overriding a whole service's. */
+function unknownShipped(spec: TestFile): Misfit[] {
+	return mocksWithPlaces(spec).flatMap(({ mock, at }) => {
+		if (mock.use === undefined) return [];
+		const problem = useProblem(mock.use, mock.answer !== undefined || mock.answers !== undefined);
+		return problem ? [{ at: [...at, 'use'], message: problem }] : [];
+	});
+}
+
 /**
  * HTTP Request nodes with a URL written out (no expression) that run for real in some case, and
  * that no mock the file gives (its own, a case's, a run's) would answer: said before n8n starts,
  * with the mock to add. A URL built by an expression is known only when sent (the proxy says it).
  */
 function unmockedUrls(spec: TestFile, workflow: Workflow, start: string): Misfit[] {
-	const given = (c: TestFile['cases'][number]): MockSpec[] => [
-		...(spec.mocks ?? []),
-		...(c.mocks ?? []),
-		...[
-			...(c.before ?? []),
-			...(Array.isArray(c.runs) ? c.runs.flatMap((r) => r.before ?? []) : []),
-		].flatMap((change) => ('mock' in change ? [change.mock] : [])),
-	];
+	const mocks = mocksWithPlaces(spec);
+	// The mocks a case runs with: the file's and its own (a run's too).
+	const given = (i: number) =>
+		mocks.filter(({ at }) => at[0] === 'mocks' || at[1] === i).map(({ mock }) => mock);
 	return workflow.nodes
 		.filter((n) => n.type === HTTP_REQUEST && needsStub(n, start) && !spec.stubs?.[n.name])
 		.flatMap((node) => {
 			const url = node.parameters?.url;
 			if (typeof url !== 'string' || url.startsWith('=') || !URL.canParse(url)) return [];
-			const method = String(node.parameters?.method ?? 'GET').toUpperCase();
-			const real = spec.cases.filter((c) => !c.stubs?.[node.name] && mocksIn(spec, c));
+			const method = (
+				typeof node.parameters?.method === 'string' ? node.parameters.method : 'GET'
+			).toUpperCase();
+			const real = spec.cases.flatMap((c, i) =>
+				!c.stubs?.[node.name] && mocksIn(spec, c) ? [i] : [],
+			);
 			const parsed = new URL(url);
 			const sent: Exchange = {
 				method,
@@ -141,11 +171,13 @@ function unmockedUrls(spec: TestFile, workflow: Workflow, start: string): Misfit
 			};
 			// Only the method and URL are known before it runs: the rest of a mock is not held against it.
 			const answers = (mock: MockSpec) =>
+				// A use: naming nothing shipped is said on its own (unknownShipped).
+				(mock.use === undefined || !useProblem(mock.use, false)) &&
 				expandUse(mock).some(
 					({ spec: m }) =>
 						!misses(m.request!, sent).some((part) => part === 'method' || part === 'url'),
 				);
-			if (!real.length || real.some((c) => given(c).some(answers))) return [];
+			if (!real.length || real.some((i) => given(i).some(answers))) return [];
 			return [
 				{
 					at: spec.mocks ? ['mocks'] : ['workflow'],

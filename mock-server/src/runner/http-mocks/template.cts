@@ -37,7 +37,7 @@ export function filledText(text: string, context: TemplateContext): string {
 	return text.replace(PLACEHOLDER, (_, path: string) => {
 		const found = lookup(path, context);
 		if (found === undefined || found === null) return '';
-		return typeof found === 'object' ? JSON.stringify(found) : String(found);
+		return typeof found === 'object' ? JSON.stringify(found) : String(found as string | number);
 	});
 }
 
