@@ -38,9 +38,6 @@ const EXTERNAL = [
 	// The Schedule's firings, as n8n computes them (workflow/schedule.cts): luxon, which it brings,
 	// keeps comments in other scripts that would make the bundle's source two bytes per character.
 	'cron',
-	// The proxy real nodes' requests go through (http-mocks/proxy.cts): a library of its own, with
-	// its certificate authority and HTTP/2 stack; loaded only by the workflow test runner.
-	'mockttp',
 	// The dashboard's bundler and the styles it reads: the package carries the page built (dist/dashboard).
 	'esbuild',
 	'uplot',

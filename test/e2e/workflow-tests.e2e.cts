@@ -976,6 +976,12 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				{ timeout: true },
 			]);
 			expect(sequence.cases[1].runs[1].expect.nodes['Email 3']).toMatchObject({ items: 1 });
+			// A stubbed Gmail node could run for real: the advice names the answers shipped for it.
+			expect(
+				readFileSync(join(project, 'first-tests', 'follow-up-after-3-days.test.yaml'), 'utf8'),
+			).toMatch(
+				/take away its stub and answer its requests with mocks: "Send first email": mocks: \[\{ use: gmail \}\]/,
+			);
 			const cases = readdirSync(join(project, 'first-tests'))
 				.filter((f) => f.endsWith('.test.yaml'))
 				.reduce(

@@ -11,10 +11,12 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { Document, type Pair, type YAMLMap, isMap, isPair, isScalar, isSeq } from 'yaml';
 import type { WorkflowTestCaseDetail } from '../api/workflow-test-types.cjs';
 import { readWorkflow } from './file/load.cjs';
+import { shippedFor } from './http-mocks/services/index.cjs';
 import { runWorkflowTests, type WorkflowTestOptions } from './run.cjs';
 import { formFieldNames } from './workflow/form.cjs';
 import {
 	FORM_TRIGGER,
+	HTTP_REQUEST,
 	hasTimeLimit,
 	isChatModel,
 	isTrigger,
@@ -22,6 +24,7 @@ import {
 	needsStub,
 	resumeMethod,
 	resumesOnForm,
+	speaksHttp,
 	WEBHOOK,
 } from './workflow/node-kinds.cjs';
 import { parameterNames } from './workflow/outputs.cjs';
@@ -84,6 +87,8 @@ function frame(
 		),
 	);
 	const stubs: Record<string, unknown> = {};
+	// Stubbed nodes that could run for real against HTTP mocks, with the mock that would answer.
+	const couldRunReal: string[] = [];
 	for (const [w, startName] of [
 		[workflow, start.name] as const,
 		...subs.map((s) => [s.workflow, ''] as const),
@@ -97,6 +102,8 @@ function frame(
 				);
 			} else {
 				stubs[node.name] = 'passThrough';
+				const mock = mockFor(node);
+				if (mock) couldRunReal.push(`"${node.name}": ${mock}`);
 				// passThrough hands on what the node was given: advice only where that is read.
 				const readers = readersOf(w, node);
 				if (readers.length)
@@ -105,6 +112,10 @@ function frame(
 					);
 			}
 		}
+	if (couldRunReal.length)
+		notes.push(
+			`to run a stubbed node for real (n8n's own code sending its requests, its answer read as in production), take away its stub and answer its requests with mocks: ${couldRunReal.join('; ')}`,
+		);
 	const testCase: Record<string, unknown> = { name: 'runs as exported (written by test init)' };
 	if (start.type === WEBHOOK) {
 		const method = (start.parameters?.httpMethod as string | undefined) ?? 'GET';
@@ -401,7 +412,7 @@ function annotate(doc: Document, notes: string[], schemaPath: string): void {
 	const stubs = pair('stubs');
 	if (stubs && isScalar(stubs.key))
 		stubs.key.commentBefore =
-			' Nodes of other services never run in a test: each stands in here (see To do above).';
+			' Nodes of other services, stubbed so the file runs as written: each stands in here, or runs for real against mocks (see To do above).';
 	comment(
 		['cases', 0, 'expect', 'nodes'],
 		'What each node did in the first run: exact counts. Add `every`/`some` for the fields that matter, or ranges ({ atLeast: 1 }).',
@@ -555,4 +566,16 @@ export async function initTestFiles(
 		return { workflow: f.given, file: f.file, notes };
 	});
 	return { exitCode: results.some((r) => r.error) ? 1 : 0, results };
+}
+
+/** The mock that would answer a node run for real: the answers shipped for it, or its URL's. */
+function mockFor(node: WorkflowNode): string | undefined {
+	if (!speaksHttp(node.type)) return undefined;
+	const shipped = shippedFor(node.type);
+	if (shipped) return `mocks: [{ use: ${shipped} }]`;
+	const url = node.parameters?.url;
+	const method = typeof node.parameters?.method === 'string' ? node.parameters.method : 'GET';
+	return node.type === HTTP_REQUEST && typeof url === 'string' && !url.startsWith('=')
+		? `mocks: [{ request: { method: ${method}, url: ${url} }, answer: { json: { ... } } }]`
+		: 'mocks: [{ request: { url: ... }, answer: { json: { ... } } }]';
 }

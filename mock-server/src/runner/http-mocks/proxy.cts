@@ -1,14 +1,26 @@
 /**
  * The proxy every request of a worker's n8n to another host goes through (HTTP_PROXY and
- * HTTPS_PROXY), in place of a closed port: HTTPS is opened with a certificate authority made for
- * this run only, which that n8n alone trusts (NODE_EXTRA_CA_CERTS), so a real node's request is
- * read and answered by the running case's mocks, and nothing leaves the machine. Built on mockttp
- * (HTTP Toolkit's interception library): it makes the authority and the hosts' certificates and
- * speaks HTTP/1 and HTTP/2 through CONNECT; the answering is the runner's (MockSet).
+ * HTTPS_PROXY), in place of a closed port: a plain request arrives with its full URL; an HTTPS
+ * one tunnels through CONNECT and is opened here with a certificate of this run's own authority
+ * (authority.cts), which that n8n alone trusts (NODE_EXTRA_CA_CERTS). Either way the running
+ * case's mocks answer it (MockSet), and nothing leaves the machine. It listens on loopback only.
+ * Node's own HTTP server does the parsing: a request costs about a millisecond beyond its TLS
+ * handshake (bench/README.md).
  */
 import { writeFileSync } from 'node:fs';
+import {
+	createServer,
+	type IncomingMessage,
+	type OutgoingHttpHeaders,
+	type Server,
+	type ServerResponse,
+} from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
-import type { CompletedRequest } from 'mockttp';
+import type { Duplex } from 'node:stream';
+import { TLSSocket } from 'node:tls';
+import { gunzipSync, inflateSync } from 'node:zlib';
+import { Authority } from './authority.cjs';
 import { type Exchange, masked, parsedBody, queryOf } from './exchange.cjs';
 import type { MockSet } from './mock-set.cjs';
 
@@ -26,29 +38,40 @@ export class MockProxy {
 	 * answer never comes (n8n's clock does it in n8n's processes): how many it found.
 	 */
 	timeOut: (exchange: Exchange) => Promise<number> = async () => 0;
+	/** The host (and port) each opened tunnel was made to, by its TLS socket. */
+	private readonly tunnels = new WeakMap<Duplex, string>();
+	/** Every connection, closed with the proxy. */
+	private readonly sockets = new Set<Duplex>();
 
 	private constructor(
-		private readonly server: import('mockttp').Mockttp,
+		private readonly server: Server,
+		private readonly authority: Authority,
 		private readonly caFile: string,
 	) {}
 
 	static async start(dir: string): Promise<MockProxy> {
-		const mockttp = await import('mockttp');
-		const ca = await mockttp.generateCACertificate({
-			subject: { commonName: 'n8n workflow tests (this run only)' },
-		});
+		const authority = await Authority.create('n8n workflow tests (this run only)');
 		const caFile = join(dir, 'mock-proxy-ca.pem');
-		writeFileSync(caFile, ca.cert);
-		const server = mockttp.getLocal({ https: { key: ca.key, cert: ca.cert }, cors: false });
-		await server.start();
-		const proxy = new MockProxy(server, caFile);
-		await server.forAnyRequest().thenCallback((request) => proxy.handle(request));
+		writeFileSync(caFile, authority.certPem);
+		const server = createServer();
+		const proxy = new MockProxy(server, authority, caFile);
+		server.on('connection', (socket: Socket) => proxy.track(socket));
+		server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+			void proxy.handle(request, response).catch(() => request.socket.destroy());
+		});
+		server.on('connect', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+			void proxy.tunnel(request, socket, head).catch(() => socket.destroy());
+		});
+		await new Promise<void>((resolve, reject) => {
+			server.once('error', reject);
+			server.listen(0, '127.0.0.1', resolve);
+		});
 		return proxy;
 	}
 
 	/** What n8n is started with: every outside request through the proxy, its authority trusted. */
 	get n8nEnv(): Record<string, string> {
-		const url = `http://127.0.0.1:${this.server.port}`;
+		const url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
 		return {
 			HTTP_PROXY: url,
 			HTTPS_PROXY: url,
@@ -66,49 +89,98 @@ export class MockProxy {
 	}
 
 	async close(): Promise<void> {
-		await this.server.stop();
+		for (const socket of this.sockets) socket.destroy();
+		await new Promise((resolve) => this.server.close(resolve));
 	}
 
-	private async handle(request: CompletedRequest) {
-		const url = new URL(request.url);
+	private track(socket: Duplex): void {
+		this.sockets.add(socket);
+		socket.once('close', () => this.sockets.delete(socket));
+	}
+
+	/** A CONNECT to host:port: the tunnel opened with a certificate for that host. */
+	private async tunnel(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+		const target = request.url ?? '';
+		const host = new URL(`https://${target}`).hostname.replace(/^\[|\]$/g, '');
+		const secureContext = await this.authority.contextFor(host);
+		socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+		if (head.length) socket.unshift(head);
+		const secure = new TLSSocket(socket as Socket, {
+			isServer: true,
+			secureContext,
+			ALPNProtocols: ['http/1.1'],
+		});
+		secure.on('error', () => secure.destroy());
+		this.tunnels.set(secure, target);
+		this.track(secure);
+		this.server.emit('connection', secure);
+	}
+
+	private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+		const tunnel = this.tunnels.get(request.socket);
+		const url = tunnel
+			? new URL(request.url ?? '/', `https://${tunnel}`)
+			: URL.canParse(request.url ?? '')
+				? new URL(request.url!)
+				: undefined;
+		if (!url) return void sendJson(response, 400, { message: 'not a proxied request' });
+		const body = decoded(await bodyOf(request), request.headers['content-encoding']);
 		const mocks = this.current;
 		if (!mocks || N8N_HOSTS.test(url.hostname))
-			return {
-				statusCode: 503,
-				json: { message: 'no test case is running: requests to other services are not sent' },
-			};
-		const text = (await request.body.getText()) ?? '';
+			return void sendJson(response, 503, {
+				message: 'no test case is running: requests to other services are not sent',
+			});
 		const headers = Object.fromEntries(
 			Object.entries(request.headers).map(([name, value]) => [
-				name.toLowerCase(),
+				name,
 				Array.isArray(value) ? value.join(', ') : String(value ?? ''),
 			]),
 		);
 		const exchange: Exchange = {
-			method: request.method.toUpperCase(),
-			url: request.url,
+			method: (request.method ?? 'GET').toUpperCase(),
+			url: url.href,
 			host: url.host,
 			path: url.pathname,
 			query: queryOf(url.searchParams),
 			headers,
-			body: parsedBody(headers['content-type'], text),
+			body: parsedBody(headers['content-type'], body.toString('utf8')),
 		};
 		const answer = mocks.answer(exchange);
 		if (answer?.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
 		if (!answer)
-			return {
-				statusCode: 501,
-				json: {
-					message: `${NO_MOCK} ${exchange.method} ${masked(exchange, mocks.secrets).url}: add one to the test file's mocks`,
-				},
-			};
-		if ('drop' in answer) return 'close' as const;
+			return void sendJson(response, 501, {
+				message: `${NO_MOCK} ${exchange.method} ${masked(exchange, mocks.secrets).url}: add one to the test file's mocks`,
+			});
+		if ('drop' in answer) return void request.socket.destroy();
 		if ('never' in answer) {
 			// The client's time-out passes at once (it has gone when this resolves); one with no
 			// time-out would wait forever, which the case fails on: both connections are closed.
 			exchange.timedOut = (await this.timeOut(exchange)) > 0;
-			return 'close' as const;
+			return void request.socket.destroy();
 		}
-		return { statusCode: answer.status, headers: answer.headers, rawBody: answer.body };
+		response.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
+		response.end(answer.body);
 	}
+}
+
+const sendJson = (response: ServerResponse, status: number, json: unknown): void => {
+	response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+	response.end(JSON.stringify(json));
+};
+
+async function bodyOf(request: IncomingMessage): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of request) chunks.push(chunk as Buffer);
+	return Buffer.concat(chunks);
+}
+
+/** A request body as sent before its content-encoding (a client may gzip what it sends). */
+function decoded(body: Buffer, encoding: string | undefined): Buffer {
+	try {
+		if (encoding === 'gzip') return gunzipSync(body);
+		if (encoding === 'deflate') return inflateSync(body);
+	} catch {
+		// Not what it says it is: read as sent.
+	}
+	return body;
 }
