@@ -501,14 +501,14 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 					`\u2713 tests/morning-leads-crm-slack.test.yaml \u203a ${CRM_RETRY} (`,
 				);
 				expect(outcome.stdout).toMatch(
-					/ {8}POST https:\/\/crm\.example\.test\/api\/v1\/contacts -> 201 \(answered by mocks\.0\) body \{"email":/,
+					/ {8}"Push to CRM": POST https:\/\/crm\.example\.test\/api\/v1\/contacts -> 201 \(answered by mocks\.0\) body \{"email":/,
 				);
 				// Shipped answers, a Gmail message shown as what it says, an OAuth2 token refreshed.
 				expect(outcome.stdout).toMatch(
-					/ {8}POST https:\/\/slack\.com\/api\/chat\.postMessage -> 200 \(answered by mocks\.1 \(slack\.postMessage\)\) body \{"channel":"C0SALES42"/,
+					/ {8}"Tell sales": POST https:\/\/slack\.com\/api\/chat\.postMessage -> 200 \(answered by mocks\.1 \(slack\.postMessage\)\) body \{"channel":"C0SALES42"/,
 				);
 				expect(outcome.stdout).toMatch(
-					/ {8}POST https:\/\/www\.googleapis\.com\/gmail\/v1\/users\/me\/messages\/send -> 200 \(answered by mocks\.0 \(gmail\.send\)\) mail \{"to":"nguyen\.dentist\.71@inbox-mail\.test","subject":"A quick question for Nguyen Dentist"/,
+					/ {8}"Send intro": POST https:\/\/www\.googleapis\.com\/gmail\/v1\/users\/me\/messages\/send -> 200 \(answered by mocks\.0 \(gmail\.send\)\) mail \{"to":"nguyen\.dentist\.71@inbox-mail\.test","subject":"A quick question for Nguyen Dentist"/,
 				);
 				expect(outcome.stdout).toContain(
 					'\u2713 tests/lead-intros-gmail.test.yaml \u203a an expired token is refreshed at Google once, and the intro is sent again with the new one (',

@@ -10,6 +10,8 @@ import { loadTestFile, TestFileError } from '../../mock-server/src/runner/file/l
 import type { MockSpec } from '../../mock-server/src/runner/file/schema.cjs';
 import { madeUpData } from '../../mock-server/src/runner/http-mocks/credentials.cjs';
 import {
+	attributeRequests,
+	exchangeLine,
 	masked,
 	parsedBody,
 	type Exchange,
@@ -214,6 +216,42 @@ describe('HTTP mocks', () => {
 				message: `expected ${TOKEN} after step 1 (request 3): one came, but before; no request came after it`,
 			},
 		]);
+	});
+
+	it('puts each request on the node n8n was running when it came, the innermost where runs nest', () => {
+		const journal = [
+			// Within the leeway of its start (the clocks are one offset apart).
+			exchange('POST', CONTACTS, { at: 995, status: 201 }),
+			exchange('POST', CONTACTS, { at: 1_030, status: 201 }),
+			exchange('POST', 'https://slack.com/api/chat.postMessage', { at: 1_203, status: 200 }),
+			exchange('GET', 'https://x.test/late', { at: 5_000 }),
+			// At the instant one run ends and the next starts: the one that ended sent it.
+			exchange('POST', CONTACTS, { at: 1_048, status: 201 }),
+		];
+		attributeRequests(journal, [
+			{ node: 'Push to CRM', startTime: 998, executionTime: 50 },
+			{ node: 'Collect ids', startTime: 1_048, executionTime: 1 },
+			{ node: 'Call CRM workflow', startTime: 1_150, executionTime: 100 },
+			{ node: 'Tell sales', workflow: 'Notify', startTime: 1_180, executionTime: 30 },
+		]);
+		expect(journal.map(exchangeLine)).toEqual([
+			`"Push to CRM": POST ${CONTACTS} -> 201`,
+			`"Push to CRM": POST ${CONTACTS} -> 201`,
+			'"Tell sales" (sub-workflow "Notify"): POST https://slack.com/api/chat.postMessage -> 200',
+			'GET https://x.test/late -> no answer',
+			`"Push to CRM": POST ${CONTACTS} -> 201`,
+		]);
+		// An expectation by node counts only that node's requests (of the workflow tested).
+		expect(
+			checkHttp(
+				[
+					{ url: CONTACTS, node: 'Push to CRM', requests: 2 },
+					{ url: '/slack/', node: 'Tell sales', requests: 0 },
+				],
+				journal,
+				'expect.http',
+			),
+		).toEqual([]);
 	});
 
 	it('reads an email sent whole (Gmail raw) as what it says, encoded words and quoted-printable decoded', () => {

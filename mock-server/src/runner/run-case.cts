@@ -28,7 +28,7 @@ import {
 	type RunSpec,
 	type TestCase,
 } from './file/schema.cjs';
-import { type Exchange, exchangeLine, masked } from './http-mocks/exchange.cjs';
+import { attributeRequests, type Exchange, exchangeLine, masked } from './http-mocks/exchange.cjs';
 import { mailIn } from './http-mocks/mail.cjs';
 import { MockSet } from './http-mocks/mock-set.cjs';
 import {
@@ -259,6 +259,11 @@ async function playCase(
 	for (const view of views) completeView(view, loaded.workflow, prepared.sent, outputIndex, told);
 	for (const { sub, view } of subViews)
 		completeView(view, sub.sub.workflow, sub.sent, outputIndex, told);
+	// Each request to another service on the node that sent it.
+	attributeRequests(mocks.journal, [
+		...views.flatMap((v) => runsOf(v)),
+		...subViews.flatMap(({ sub, view }) => runsOf(view, sub.sub.name)),
+	]);
 	const failures: Failure[] = [];
 	// A script that ran out, or a tool the agent did not offer: the turn is named.
 	for (const { node, message } of session.model?.scripts.failures ?? [])
@@ -335,6 +340,17 @@ async function playCase(
 		};
 	}
 }
+
+/** Every run of every node of a view (of a sub-workflow, named). */
+const runsOf = (view: RunView, workflow?: string) =>
+	Object.entries(view.nodes).flatMap(([node, runs]) =>
+		runs.map((run) => ({
+			node,
+			workflow,
+			startTime: run.startTime,
+			executionTime: run.executionTime,
+		})),
+	);
 
 /** A request to another service as --show and --report list it: credentials masked. */
 function httpLine(exchange: Exchange, mocks: MockSet, secrets: readonly string[]): string {

@@ -3,7 +3,7 @@
  * requests no mock answered, each a failure naming its method, URL and the nearest mock.
  */
 import type { HttpExpectation, HttpStep } from '../file/schema.cjs';
-import { type Exchange, exchangeLine, masked } from '../http-mocks/exchange.cjs';
+import { type Exchange, exchangeLine, masked, nodeOf } from '../http-mocks/exchange.cjs';
 import { mailIn } from '../http-mocks/mail.cjs';
 import { type MockSet, urlMatches } from '../http-mocks/mock-set.cjs';
 import { NO_MOCK } from '../http-mocks/proxy.cjs';
@@ -21,6 +21,7 @@ const recordOf = (e: Exchange): Record<string, unknown> => ({
 	body: e.body,
 	status: e.dropped ? 'dropped' : e.never ? 'never' : e.status,
 	mail: mailIn(e.body),
+	node: e.node,
 });
 
 export function checkHttp(
@@ -30,17 +31,20 @@ export function checkHttp(
 ): Failure[] {
 	return expectations.flatMap((e, i) => {
 		const sent = journal.filter(
-			(x) => (!e.method || e.method.toUpperCase() === x.method) && urlMatches(e.url, x),
+			(x) =>
+				(!e.method || e.method.toUpperCase() === x.method) &&
+				urlMatches(e.url, x) &&
+				(!e.node || (x.node === e.node && !x.workflow)),
 		);
 		const others = journal.length - sent.length;
 		return checkItems(
 			sent.map(recordOf),
 			{ items: e.requests, every: e.every, some: e.some, none: e.none },
 			`${at}.${i}`,
-			` to ${e.method ? `${e.method.toUpperCase()} ` : ''}${e.url}`,
+			` to ${e.method ? `${e.method.toUpperCase()} ` : ''}${e.url}${e.node ? ` from "${e.node}"` : ''}`,
 			sent.length
 				? ''
-				: ` (${others ? `the nodes sent ${others} other request(s), the first: ${journal[0].method} ${journal[0].url}` : 'the nodes sent no request to another service'})`,
+				: ` (${others ? `the nodes sent ${others} other request(s), the first: ${exchangeLine(journal[0])}` : 'the nodes sent no request to another service'})`,
 			'request',
 		);
 	});
@@ -56,6 +60,7 @@ export function checkHttpOrder(steps: HttpStep[], journal: Exchange[], at: strin
 		const fits = (e: Exchange) =>
 			(!step.method || step.method.toUpperCase() === e.method) &&
 			urlMatches(step.url, e) &&
+			(!step.node || (e.node === step.node && !e.workflow)) &&
 			Object.entries(step.has ?? {}).every(([field, value]) =>
 				valueMatches(value, fieldOf(recordOf(e), field)),
 			);
@@ -92,12 +97,13 @@ export function unansweredFailures(
 	}
 	return [...byTarget].map(([target, sent]) => {
 		const [first] = sent;
-		// The proxy's 501 names the request: the node whose error shows it sent it.
-		const node = nodeErrors.find((n) => n.text.includes(`${NO_MOCK} ${target}`))?.node;
+		// The node running when it came; else the node whose error shows the proxy's 501 for it.
+		const errorNode = nodeErrors.find((n) => n.text.includes(`${NO_MOCK} ${target}`))?.node;
+		const node = first.node ? nodeOf(first) : errorNode && `"${errorNode}"`;
 		const body = first.body === undefined ? '' : `, the first with body ${shown(first.body, 200)}`;
 		return {
 			at: 'http',
-			message: `${node ? `"${node}" sent ` : ''}${target}${sent.length > 1 ? ` (${sent.length} times${body})` : body.replace(', the first', '')}, and no mock answers it (n8n's node got 501). The nearest mock: ${mocks.nearest(first)}. Add one: mocks: [{ request: { method: ${first.method}, url: ${first.url.split('?')[0]} }, answer: { status: 200, json: { ... } } }]`,
+			message: `${node ? `${node} sent ` : ''}${target}${sent.length > 1 ? ` (${sent.length} times${body})` : body.replace(', the first', '')}, and no mock answers it (n8n's node got 501). The nearest mock: ${mocks.nearest(first)}. Add one: mocks: [{ request: { method: ${first.method}, url: ${first.url.split('?')[0]} }, answer: { status: 200, json: { ... } } }]`,
 		};
 	});
 }

@@ -437,6 +437,12 @@ export function nodeNamesIn(
 		checkRun(expect, [...at, 'expect']);
 		checkRun(field(expect, 'everyRun'), [...at, 'expect', 'everyRun']);
 		check(field(field(expect, 'distinct'), 'node'), [...at, 'expect', 'distinct', 'node']);
+		for (const list of ['http', 'httpOrder'] as const) {
+			const entries = field(expect, list);
+			(Array.isArray(entries) ? entries : []).forEach((entry: unknown, j) =>
+				check(field(entry, 'node'), [...at, 'expect', list, j, 'node']),
+			);
+		}
 		const workflows = field(expect, 'workflows');
 		for (const name of keysOf(workflows)) {
 			const path = [...at, 'expect', 'workflows', name];

@@ -376,10 +376,17 @@ const mocks = z.array(mock).meta({
 		"Answers for the requests the workflow's real nodes send to other services, tried in order (a case's first, then the file's).",
 });
 
+/** The node that sent a request: the one n8n was running when it came. */
+const sentBy = z.string().min(1).optional().meta({
+	description:
+		"The node that sent it (the node n8n was running when it came; in the workflow tested, not a sub-workflow's). Default: any.",
+});
+
 const httpExpectation = z
 	.strictObject({
 		method: httpMethod,
 		url: urlMatcher,
+		node: sentBy,
 		requests: count.optional().meta({ description: 'How many such requests were sent.' }),
 		every: fields.optional().meta({
 			description:
@@ -397,6 +404,7 @@ const httpStep = z
 	.strictObject({
 		method: httpMethod,
 		url: urlMatcher,
+		node: sentBy,
 		has: fields.optional().meta({
 			description:
 				'Fields the request has (as in every: status, headers.<name>, body.<dot path>, mail.subject).',

@@ -37,10 +37,7 @@ export class Authority {
 	) {}
 
 	static async create(commonName: string): Promise<Authority> {
-		const keys = (await webcrypto.subtle.generateKey(ALGORITHM, true, [
-			'sign',
-			'verify',
-		])) as CryptoKeyPair;
+		const keys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
 		const now = Date.now();
 		const cert = await x509.X509CertificateGenerator.createSelfSigned({
 			serialNumber: serial(),
@@ -58,10 +55,7 @@ export class Authority {
 				await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
 			],
 		});
-		const hostKeys = (await webcrypto.subtle.generateKey(ALGORITHM, true, [
-			'sign',
-			'verify',
-		])) as CryptoKeyPair;
+		const hostKeys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
 		return new Authority(keys, cert, hostKeys, await pem(hostKeys.privateKey));
 	}
 

@@ -12,6 +12,12 @@ export interface Exchange {
 	query: Record<string, string | string[]>;
 	headers: Record<string, string>;
 	body?: unknown;
+	/** When it arrived, on the case's clock (epoch ms). */
+	at?: number;
+	/** The node that sent it: the one running when it arrived (n8n runs one node at a time). */
+	node?: string;
+	/** The sub-workflow that node is in, if it is in one. */
+	workflow?: string;
 	/** The mock that answered (its place in the case's list), or none. */
 	mock?: number;
 	/** The status it was answered with; dropped: the connection was closed. */
@@ -105,5 +111,44 @@ export const outcomeOf = (e: Exchange): number | string =>
 				: 'never answered (the node set no time-out)'
 			: (e.status ?? 'no answer');
 
-/** One line for a report: `POST https://api.example.test/v1/leads -> 200`. */
-export const exchangeLine = (e: Exchange): string => `${e.method} ${e.url} -> ${outcomeOf(e)}`;
+/** One line for a report: `"Push to CRM": POST https://api.example.test/v1/leads -> 200`. */
+export const exchangeLine = (e: Exchange): string =>
+	`${e.node ? `${nodeOf(e)}: ` : ''}${e.method} ${e.url} -> ${outcomeOf(e)}`;
+
+/** The node that sent a request, as reports name it. */
+export const nodeOf = (e: Exchange): string =>
+	`"${e.node}"${e.workflow ? ` (sub-workflow "${e.workflow}")` : ''}`;
+
+/**
+ * Puts each request on the node that sent it: the node whose run was going on when it arrived,
+ * the innermost where runs nest (an Execute Workflow node and its sub-workflow's nodes).
+ */
+export function attributeRequests(
+	journal: Exchange[],
+	runs: { node: string; workflow?: string; startTime?: number; executionTime?: number }[],
+): void {
+	// The runner's clock and n8n's are one offset from the same machine time: a run that holds the
+	// request's instant is taken first (the latest started, where runs nest), and only when none
+	// does, one within a few milliseconds of it (the nearest).
+	const LEEWAY_MS = 5;
+	const timed = runs.filter((r) => r.startTime !== undefined);
+	const endOf = (r: (typeof runs)[number]) => r.startTime! + (r.executionTime ?? 0);
+	// A node sends nothing the instant it starts: a request at a run's first millisecond is the
+	// run before's (which ended then), one at its last is its own.
+	const distance = (r: (typeof runs)[number], at: number) =>
+		at <= r.startTime! ? r.startTime! - at + 1 : at > endOf(r) ? at - endOf(r) : 0;
+	for (const exchange of journal) {
+		if (exchange.at === undefined) continue;
+		const at = exchange.at;
+		const holding = timed
+			.filter((r) => distance(r, at) === 0)
+			.sort((a, b) => b.startTime! - a.startTime!);
+		const near = timed
+			.filter((r) => distance(r, at) <= LEEWAY_MS)
+			.sort((a, b) => distance(a, at) - distance(b, at));
+		const innermost = holding[0] ?? near[0];
+		if (!innermost) continue;
+		exchange.node = innermost.node;
+		if (innermost.workflow) exchange.workflow = innermost.workflow;
+	}
+}

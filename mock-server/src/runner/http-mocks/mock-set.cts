@@ -105,6 +105,7 @@ export class MockSet {
 				(m.spec.times === undefined || m.used < m.spec.times) &&
 				!misses(m.spec.request, exchange).length,
 		);
+		exchange.at = this.now();
 		this.journal.push(exchange);
 		// The proxy answers 501, saying no mock answers it.
 		if (!mock) {

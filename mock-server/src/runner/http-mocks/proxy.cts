@@ -158,7 +158,12 @@ export class MockProxy {
 			exchange.timedOut = (await this.timeOut(exchange)) > 0;
 			return void request.socket.destroy();
 		}
-		response.writeHead(answer.status, answer.headers as OutgoingHttpHeaders);
+		// Its length said, as services do (a test's own content-length, or transfer-encoding, kept).
+		const sentHeaders: OutgoingHttpHeaders = { ...answer.headers };
+		const named = (name: string) => Object.keys(sentHeaders).some((h) => h.toLowerCase() === name);
+		if (!named('content-length') && !named('transfer-encoding'))
+			sentHeaders['content-length'] = answer.body?.length ?? 0;
+		response.writeHead(answer.status, sentHeaders);
 		response.end(answer.body);
 	}
 }

@@ -11,6 +11,9 @@ export interface NodeRun {
 	outputs: Record<string, unknown>[][];
 	error?: { message: string; description?: string };
 	hints: string[];
+	/** When it started (epoch ms, on the case's clock) and how long it took. */
+	startTime?: number;
+	executionTime?: number;
 }
 
 /** What an execution did, node by node. */
@@ -30,6 +33,8 @@ export interface StoredResultData {
 			data?: Record<string, ({ json?: Record<string, unknown> } | null)[][] | null | undefined>;
 			error?: { message?: unknown; description?: string | null };
 			hints?: { message?: unknown }[];
+			startTime?: number;
+			executionTime?: number;
 		} | null)[]
 	>;
 	error?: { message?: unknown; description?: string | null; node?: { name?: string } };
@@ -64,6 +69,9 @@ export function readResultData(resultData: StoredResultData | undefined, status?
 				? { message: String(run.error.message), description: run.error.description ?? undefined }
 				: undefined,
 			hints: (run?.hints ?? []).map((hint) => String(hint.message)),
+			...(typeof run?.startTime === 'number'
+				? { startTime: run.startTime, executionTime: run.executionTime ?? 0 }
+				: {}),
 		}));
 	const error = resultData?.error
 		? {
