@@ -245,7 +245,7 @@ describe('HTTP mocks', () => {
 		expect(
 			checkHttp(
 				[
-					{ url: CONTACTS, node: 'Push to CRM', requests: 2 },
+					{ url: CONTACTS, node: 'Push to CRM', requests: 3 },
 					{ url: '/slack/', node: 'Tell sales', requests: 0 },
 				],
 				journal,
