@@ -28,8 +28,7 @@ import {
 	type RunSpec,
 	type TestCase,
 } from './file/schema.cjs';
-import { attributeRequests, type Exchange, exchangeLine, masked } from './http-mocks/exchange.cjs';
-import { mailIn } from './http-mocks/mail.cjs';
+import { attributeRequests } from './http-mocks/exchange.cjs';
 import { MockSet } from './http-mocks/mock-set.cjs';
 import {
 	type Execution,
@@ -333,9 +332,7 @@ async function playCase(
 					}
 				: {}),
 			requests: requests.map(requestLine),
-			...(mocks.journal.length
-				? { http: mocks.journal.map((e) => httpLine(e, mocks, session.secrets)) }
-				: {}),
+			...(mocks.journal.length ? { http: mocks.reportLines() } : {}),
 			creditsCharged: Math.max(0, before.credits - after.credits),
 		};
 	}
@@ -351,23 +348,6 @@ const runsOf = (view: RunView, workflow?: string) =>
 			executionTime: run.executionTime,
 		})),
 	);
-
-/** A request to another service as --show and --report list it: credentials masked. */
-function httpLine(exchange: Exchange, mocks: MockSet, secrets: readonly string[]): string {
-	const e = masked(exchange, secrets);
-	const by =
-		e.mock === undefined
-			? 'no mock answered'
-			: `${e.never ? 'held' : 'answered'} by ${mocks.placeOf(e.mock)}`;
-	// An email sent whole (Gmail's raw) is shown as what it says.
-	const mail = mailIn(e.body);
-	const body = mail
-		? ` mail ${shown({ ...mail, text: mail.text.slice(0, 80) }, 240)}`
-		: e.body === undefined
-			? ''
-			: ` body ${shown(e.body, 200)}`;
-	return `${exchangeLine(e)} (${by})${body}`;
-}
 
 /**
  * A run's view as the checks read it: output names resolved, what stubbed nodes would have sent

@@ -4,9 +4,10 @@
  * often as its `times` allows. Every request is kept, answered or not: a request no mock answers
  * fails the case, named with its method and URL and the mock nearest to it.
  */
-import { subsetMatches, valueMatches } from '../expect/match.cjs';
+import { shown, subsetMatches, valueMatches } from '../expect/match.cjs';
 import type { MockAnswerSpec, MockRequestSpec, MockSpec } from '../file/schema.cjs';
-import type { Exchange } from './exchange.cjs';
+import { type Exchange, exchangeLine, masked } from './exchange.cjs';
+import { mailIn } from './mail.cjs';
 import { expandUse } from './services/index.cjs';
 import { filled, filledText, type TemplateContext } from './template.cjs';
 
@@ -131,6 +132,27 @@ export class MockSet {
 	/** Where a mock was given. */
 	placeOf(index: number): string {
 		return this.armed[index].at;
+	}
+
+	/**
+	 * The requests as --show and --report list them: each with its node, its answer, the mock that
+	 * gave it and its body (an email sent whole, as what it says), the secrets masked.
+	 */
+	reportLines(): string[] {
+		return this.journal.map((exchange) => {
+			const e = masked(exchange, this.secrets);
+			const by =
+				e.mock === undefined
+					? 'no mock answered'
+					: `${e.never ? 'held' : 'answered'} by ${this.placeOf(e.mock)}`;
+			const mail = mailIn(e.body);
+			const body = mail
+				? ` mail ${shown({ ...mail, text: mail.text.slice(0, 80) }, 240)}`
+				: e.body === undefined
+					? ''
+					: ` body ${shown(e.body, 200)}`;
+			return `${exchangeLine(e)} (${by})${body}`;
+		});
 	}
 
 	/**
