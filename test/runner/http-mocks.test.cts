@@ -420,19 +420,20 @@ describe('HTTP mocks', () => {
 		).toEqual([
 			'6: cases.1.name: node "Call" (n8n-nodes-base.httpRequest) would call another service: stub it in the test file (stubs: { "Call": passThrough }, or { items: [...] } for what it should hand on), or let it run for real and answer its requests with mocks (mocks: [{ request: { url: ... }, answer: { json: ... } }]) (other cases stub or mock it; this one does not)',
 		]);
-		// A URL written out in the node, which no mock of the file answers: said before n8n starts.
+		// A URL written out in the node, whose host no mock of the file answers: said before n8n
+		// starts. A mock of its host taking another method or path is the case's to fail on.
 		expect(
 			problems(
 				[
 					'workflow: flow.json',
 					'stubs: { Save: passThrough }',
-					'mocks: [{ request: { method: POST, url: "https://crm.example.test/api/v1/leads" }, answer: { json: {} } }]',
+					'mocks: [{ request: { method: POST, url: "https://billing.example.test/api/v1/leads" }, answer: { json: {} } }]',
 					'cases: [{ name: a }]',
 					'',
 				].join('\n'),
 			),
 		).toEqual([
-			`3: mocks: node "Call" sends GET ${CONTACTS}, and no mock of the file answers it: add mocks: [{ request: { method: GET, url: ${CONTACTS} }, answer: { status: 200, json: { ... } } }], or stub the node`,
+			`3: mocks: node "Call" sends GET ${CONTACTS}, and no mock of the file answers crm.example.test: add mocks: [{ request: { method: GET, url: ${CONTACTS} }, answer: { status: 200, json: { ... } } }], or stub the node`,
 		]);
 	});
 

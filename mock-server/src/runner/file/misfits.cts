@@ -141,8 +141,9 @@ function unknownShipped(spec: TestFile): Misfit[] {
 
 /**
  * HTTP Request nodes with a URL written out (no expression) that run for real in some case, and
- * that no mock the file gives (its own, a case's, a run's) would answer: said before n8n starts,
- * with the mock to add. A URL built by an expression is known only when sent (the proxy says it).
+ * whose host no mock the file gives (its own, a case's, a run's) answers: mocks forgotten, said
+ * before n8n starts with the mock to add. A URL built by an expression is known only when sent,
+ * and a request a mock of its host does not take fails its case (the proxy names it).
  */
 function unmockedUrls(spec: TestFile, workflow: Workflow, start: string): Misfit[] {
 	const mocks = mocksWithPlaces(spec);
@@ -170,18 +171,22 @@ function unmockedUrls(spec: TestFile, workflow: Workflow, start: string): Misfit
 				headers: {},
 			};
 			// Only the method and URL are known before it runs: the rest of a mock is not held against it.
+			// A mock for the node's service at all: its URL (any method), or its host. One that
+			// differs only in method or path is a case's failure to show, not a file's to refuse
+			// (the workflow may be what changed: a PUT where the service takes a POST).
 			const answers = (mock: MockSpec) =>
 				// A use: naming nothing shipped is said on its own (unknownShipped).
 				(mock.use === undefined || !useProblem(mock.use, false)) &&
 				expandUse(mock).some(
 					({ spec: m }) =>
-						!misses(m.request!, sent).some((part) => part === 'method' || part === 'url'),
+						!misses(m.request!, sent).includes('url') ||
+						(URL.canParse(m.request!.url) && new URL(m.request!.url).host === parsed.host),
 				);
 			if (!real.length || real.some((i) => given(i).some(answers))) return [];
 			return [
 				{
 					at: spec.mocks ? ['mocks'] : ['workflow'],
-					message: `node "${node.name}" sends ${method} ${url}, and no mock of the file answers it: add mocks: [{ request: { method: ${method}, url: ${url} }, answer: { status: 200, json: { ... } } }], or stub the node`,
+					message: `node "${node.name}" sends ${method} ${url}, and no mock of the file answers ${parsed.host}: add mocks: [{ request: { method: ${method}, url: ${url} }, answer: { status: 200, json: { ... } } }], or stub the node`,
 				},
 			];
 		});

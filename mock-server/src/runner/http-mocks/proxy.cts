@@ -80,6 +80,10 @@ export class MockProxy {
 			NO_PROXY: '127.0.0.1,localhost,::1',
 			no_proxy: '127.0.0.1,localhost,::1',
 			NODE_EXTRA_CA_CERTS: this.caFile,
+			// Node's own clients honour the proxy too where Node can (fetch from 22.21 and 24, its
+			// global HTTP agents from 24.5): a request by fetch, which ignores HTTP_PROXY otherwise,
+			// reaches the mocks instead of the world. Older Node ignores it.
+			NODE_USE_ENV_PROXY: '1',
 		};
 	}
 
