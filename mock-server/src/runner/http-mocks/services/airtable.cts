@@ -6,6 +6,7 @@ const RECORDS = urlPattern('https://api.airtable.com/v0/', '[^/?]+/[^/?]+');
 export const airtable: Service = {
 	name: 'airtable',
 	title: 'Airtable Web API',
+	nodeType: 'n8n-nodes-base.airtable',
 	operations: {
 		createRecord: {
 			title: "a record created (one per item, the node's way)",

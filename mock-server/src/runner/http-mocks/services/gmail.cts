@@ -27,6 +27,7 @@ const message = {
 export const gmail: Service = {
 	name: 'gmail',
 	title: 'Gmail API',
+	nodeType: 'n8n-nodes-base.gmail',
 	operations: {
 		send: {
 			title: 'send a message (the Gmail node\'s "Send" and "Reply")',

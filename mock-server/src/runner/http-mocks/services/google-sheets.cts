@@ -15,6 +15,7 @@ const ID = '[^/?:]+';
 export const googleSheets: Service = {
 	name: 'google-sheets',
 	title: 'Google Sheets API',
+	nodeType: 'n8n-nodes-base.googleSheets',
 	operations: {
 		spreadsheet: {
 			title: "the spreadsheet's sheets (the node finds the sheet by name or ID)",

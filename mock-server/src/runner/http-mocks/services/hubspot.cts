@@ -9,6 +9,7 @@ const API = 'https://api.hubapi.com';
 export const hubspot: Service = {
 	name: 'hubspot',
 	title: 'HubSpot CRM API',
+	nodeType: 'n8n-nodes-base.hubspot',
 	operations: {
 		createOrUpdateContact: {
 			title: 'a contact created or updated by email',

@@ -32,24 +32,8 @@ export const SERVICES: ReadonlyMap<string, Service> = new Map(
 );
 
 /** The shipped answers for a node of n8n's, by its type: what `use:` gives it. */
-const BY_NODE_TYPE: Record<string, string> = {
-	'n8n-nodes-base.gmail': 'gmail',
-	'n8n-nodes-base.googleSheets': 'google-sheets',
-	'n8n-nodes-base.slack': 'slack',
-	'n8n-nodes-base.hubspot': 'hubspot',
-	'n8n-nodes-base.pipedrive': 'pipedrive',
-	'n8n-nodes-base.telegram': 'telegram',
-	'n8n-nodes-base.airtable': 'airtable',
-	'n8n-nodes-base.notion': 'notion',
-};
-
-export const shippedFor = (nodeType: string): string | undefined => BY_NODE_TYPE[nodeType];
-
-/** Every name `use:` takes: each service, and each of its operations. */
-export const USE_NAMES: string[] = [...SERVICES.values()].flatMap((s) => [
-	s.name,
-	...Object.keys(s.operations).map((o) => `${s.name}.${o}`),
-]);
+export const shippedFor = (nodeType: string): string | undefined =>
+	[...SERVICES.values()].find((s) => s.nodeType === nodeType)?.name;
 
 /** Why a `use:` is wrong, or undefined when it is right. */
 export function useProblem(use: string, overrides: boolean): string | undefined {

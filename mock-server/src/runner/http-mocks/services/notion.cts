@@ -11,6 +11,7 @@ const API = 'https://api.notion.com/v1/';
 export const notion: Service = {
 	name: 'notion',
 	title: 'Notion API',
+	nodeType: 'n8n-nodes-base.notion',
 	operations: {
 		database: {
 			title: "a database's properties",

@@ -7,6 +7,7 @@ const BOTH = '(v1|api/v2)';
 export const pipedrive: Service = {
 	name: 'pipedrive',
 	title: 'Pipedrive API',
+	nodeType: 'n8n-nodes-base.pipedrive',
 	operations: {
 		createPerson: {
 			title: 'a person created',

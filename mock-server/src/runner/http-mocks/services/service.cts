@@ -19,6 +19,8 @@ export interface Service {
 	/** As a test names it: `use: gmail`. */
 	name: string;
 	title: string;
+	/** The n8n node that calls it, whose advice names these answers. */
+	nodeType?: string;
 	operations: Record<string, ShippedOperation>;
 }
 

@@ -4,6 +4,7 @@ import type { Service } from './service.cjs';
 export const slack: Service = {
 	name: 'slack',
 	title: 'Slack Web API',
+	nodeType: 'n8n-nodes-base.slack',
 	operations: {
 		postMessage: {
 			title: 'a message posted to a channel or a user',

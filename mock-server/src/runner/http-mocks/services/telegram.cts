@@ -4,6 +4,7 @@ import { type Service, urlPattern } from './service.cjs';
 export const telegram: Service = {
 	name: 'telegram',
 	title: 'Telegram Bot API',
+	nodeType: 'n8n-nodes-base.telegram',
 	operations: {
 		sendMessage: {
 			title: 'a text message sent to a chat',
