@@ -226,3 +226,22 @@ export const median = (values: number[]) =>
 
 export const line = (label: string, value: string | number) =>
 	console.log(`${label.padEnd(44)} ${value}`);
+
+/**
+ * Two ways of running one thing, timed on one warm process, alternated so drift falls on both:
+ * one of each first, not counted (n8n compiles and caches on a workflow's first runs), then
+ * `runs` of each. The median of each, in milliseconds. A run fails by throwing.
+ */
+export async function alternatedMedians(
+	runs: number,
+	ways: [() => Promise<void>, () => Promise<void>],
+): Promise<[number, number]> {
+	const times: [number[], number[]] = [[], []];
+	for (let i = -1; i < runs; i++)
+		for (const w of [0, 1] as const) {
+			const started = performance.now();
+			await ways[w]();
+			if (i >= 0) times[w].push(performance.now() - started);
+		}
+	return [median(times[0]), median(times[1])];
+}

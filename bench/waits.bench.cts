@@ -5,7 +5,7 @@ import { loadTestFile } from '../mock-server/src/runner/file/load.cjs';
 import { runCase } from '../mock-server/src/runner/run-case.cjs';
 import { openSession, startHost } from '../mock-server/src/runner/session.cjs';
 import { ALL_LINES, installOf } from '../test/e2e/n8n-app.cjs';
-import { median, memoryOf } from './support.cjs';
+import { alternatedMedians, memoryOf } from './support.cjs';
 
 /**
  * What a Wait of three days costs a case: the follow-up example (examples/follow-up-after-3-days:
@@ -62,16 +62,11 @@ export async function benchWaits(): Promise<void> {
 		});
 		const sessions = await Promise.all(loaded.map((l) => openSession(l, host)));
 		try {
-			const times: [number[], number[]] = [[], []];
-			// One of each first: n8n compiles and caches on a workflow's first runs.
-			for (let i = -1; i < RUNS; i++)
-				for (const c of [0, 1] as const) {
-					const started = performance.now();
-					const result = await runCase(sessions[c], loaded[c], loaded[c].spec.cases[0]);
-					if (!result.passed) throw new Error(JSON.stringify(result.failures));
-					if (i >= 0) times[c].push(performance.now() - started);
-				}
-			const [without, withIt] = times.map(median);
+			const one = (c: 0 | 1) => async () => {
+				const result = await runCase(sessions[c], loaded[c], loaded[c].spec.cases[0]);
+				if (!result.passed) throw new Error(JSON.stringify(result.failures));
+			};
+			const [without, withIt] = await alternatedMedians(RUNS, [one(0), one(1)]);
 			console.log(
 				`  n8n ${version}: without the Wait ${(without / 1000).toFixed(3)} s/case, with a Wait of 3 days ${(withIt / 1000).toFixed(3)} s/case: ${withIt >= without ? '+' : ''}${((withIt - without) / 1000).toFixed(3)} s; n8n peak RSS ${memoryOf(host.app.pid!).peakMB} MB`,
 			);

@@ -5,7 +5,7 @@ import { loadTestFile } from '../mock-server/src/runner/file/load.cjs';
 import { runCase } from '../mock-server/src/runner/run-case.cjs';
 import { openSession, startHost } from '../mock-server/src/runner/session.cjs';
 import { ALL_LINES, installOf } from '../test/e2e/n8n-app.cjs';
-import { memoryOf } from './support.cjs';
+import { alternatedMedians, memoryOf } from './support.cjs';
 
 /**
  * What `sent` and `response` expectations cost: the project's Webhook intake (a real request to
@@ -64,9 +64,6 @@ const FILE = {
 	],
 };
 
-const median = (values: number[]) =>
-	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 export async function benchWorkflowExpectations(): Promise<void> {
 	console.log(
 		`\nsent and response expectations: the Webhook intake case without and with them (median of ${RUNS} each)`,
@@ -84,16 +81,11 @@ export async function benchWorkflowExpectations(): Promise<void> {
 		});
 		const session = await openSession(loaded, host);
 		try {
-			const times: [number[], number[]] = [[], []];
-			// One of each first: n8n compiles and caches on a workflow's first runs.
-			for (let i = -1; i < RUNS; i++)
-				for (const c of [0, 1] as const) {
-					const started = performance.now();
-					const result = await runCase(session, loaded, loaded.spec.cases[c]);
-					if (!result.passed) throw new Error(JSON.stringify(result.failures));
-					if (i >= 0) times[c].push(performance.now() - started);
-				}
-			const [without, withThem] = times.map(median);
+			const one = (c: 0 | 1) => async () => {
+				const result = await runCase(session, loaded, loaded.spec.cases[c]);
+				if (!result.passed) throw new Error(JSON.stringify(result.failures));
+			};
+			const [without, withThem] = await alternatedMedians(RUNS, [one(0), one(1)]);
 			console.log(
 				`  n8n ${version}: without ${(without / 1000).toFixed(3)} s/case, with sent and response ${(withThem / 1000).toFixed(3)} s/case: ${withThem >= without ? '+' : ''}${((withThem / without - 1) * 100).toFixed(1)} %; n8n peak RSS ${memoryOf(host.app.pid!).peakMB} MB`,
 			);
