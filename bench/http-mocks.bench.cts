@@ -1,11 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadTestFile } from '../mock-server/src/runner/file/load.cjs';
-import { runCase } from '../mock-server/src/runner/run-case.cjs';
-import { openSession, startHost } from '../mock-server/src/runner/session.cjs';
-import { ALL_LINES, installOf } from '../test/e2e/n8n-app.cjs';
-import { alternatedMedians, memoryOf } from './support.cjs';
+import { timeTwoCases } from './two-cases.cjs';
 
 /**
  * What running nodes for real against HTTP mocks costs a case: the project's morning pull
@@ -62,36 +56,19 @@ export async function benchHttpMocks(): Promise<void> {
 	console.log(
 		`\nReal nodes against HTTP mocks: the morning pull with its HTTP Request and Slack nodes real, and stubbed (median of ${RUNS} each)`,
 	);
-	for (const version of LINES) {
-		const line = ALL_LINES.find((l) => l.version === version)!;
-		const dir = mkdtempSync(join(tmpdir(), 'bench-mocks-'));
-		writeFileSync(join(dir, 'stubbed.test.json'), JSON.stringify(stubbed));
-		writeFileSync(join(dir, 'real.test.json'), JSON.stringify(real));
-		const loaded = ['stubbed', 'real'].map((name) =>
-			loadTestFile(join(dir, `${name}.test.json`), dir),
-		);
-		const host = await startHost({
-			n8n: installOf(line),
-			nodes: { folder: ROOT },
-			dir: join(dir, 'n8n'),
-			progress: () => undefined,
-		});
-		const sessions = await Promise.all(loaded.map((l) => openSession(l, host)));
-		try {
-			const one = (c: 0 | 1) => async () => {
-				const result = await runCase(sessions[c], loaded[c], loaded[c].spec.cases[0]);
-				if (!result.passed) throw new Error(JSON.stringify(result.failures));
-			};
-			const [stubs, mocks] = await alternatedMedians(RUNS, [one(0), one(1)]);
+	await timeTwoCases({
+		lines: LINES,
+		runs: RUNS,
+		files: { 'stubbed.test.json': stubbed, 'real.test.json': real },
+		cases: [
+			{ file: 'stubbed.test.json', case: 0 },
+			{ file: 'real.test.json', case: 0 },
+		],
+		report: (version, [stubs, mocks], peakMB) =>
 			console.log(
-				`  n8n ${version}: stubbed ${(stubs / 1000).toFixed(3)} s/case, real against mocks ${(mocks / 1000).toFixed(3)} s/case: ${(mocks / stubs).toFixed(2)}x; n8n peak RSS ${memoryOf(host.app.pid!).peakMB} MB`,
-			);
-		} finally {
-			await Promise.all(sessions.map((s) => s.close()));
-			await host.close();
-			rmSync(dir, { recursive: true, force: true });
-		}
-	}
+				`  n8n ${version}: stubbed ${(stubs / 1000).toFixed(3)} s/case, real against mocks ${(mocks / 1000).toFixed(3)} s/case: ${(mocks / stubs).toFixed(2)}x; n8n peak RSS ${peakMB} MB`,
+			),
+	});
 }
 
 if (require.main === module)

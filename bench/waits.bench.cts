@@ -1,11 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadTestFile } from '../mock-server/src/runner/file/load.cjs';
-import { runCase } from '../mock-server/src/runner/run-case.cjs';
-import { openSession, startHost } from '../mock-server/src/runner/session.cjs';
-import { ALL_LINES, installOf } from '../test/e2e/n8n-app.cjs';
-import { alternatedMedians, memoryOf } from './support.cjs';
+import { timeTwoCases } from './two-cases.cjs';
 
 /**
  * What a Wait of three days costs a case: the follow-up example (examples/follow-up-after-3-days:
@@ -45,37 +40,23 @@ export async function benchWaits(): Promise<void> {
 	console.log(
 		`\nA Wait of 3 days: the follow-up example with and without its Wait (median of ${RUNS} each)`,
 	);
-	for (const version of LINES) {
-		const line = ALL_LINES.find((l) => l.version === version)!;
-		const dir = mkdtempSync(join(tmpdir(), 'bench-waits-'));
-		writeFileSync(join(dir, 'without.json'), JSON.stringify(withoutTheWait()));
-		writeFileSync(join(dir, 'with.test.json'), JSON.stringify(file(EXAMPLE)));
-		writeFileSync(join(dir, 'without.test.json'), JSON.stringify(file('without.json')));
-		const loaded = ['without', 'with'].map((name) =>
-			loadTestFile(join(dir, `${name}.test.json`), dir),
-		);
-		const host = await startHost({
-			n8n: installOf(line),
-			nodes: { folder: ROOT },
-			dir: join(dir, 'n8n'),
-			progress: () => undefined,
-		});
-		const sessions = await Promise.all(loaded.map((l) => openSession(l, host)));
-		try {
-			const one = (c: 0 | 1) => async () => {
-				const result = await runCase(sessions[c], loaded[c], loaded[c].spec.cases[0]);
-				if (!result.passed) throw new Error(JSON.stringify(result.failures));
-			};
-			const [without, withIt] = await alternatedMedians(RUNS, [one(0), one(1)]);
+	await timeTwoCases({
+		lines: LINES,
+		runs: RUNS,
+		files: {
+			'without.json': withoutTheWait(),
+			'with.test.json': file(EXAMPLE),
+			'without.test.json': file('without.json'),
+		},
+		cases: [
+			{ file: 'without.test.json', case: 0 },
+			{ file: 'with.test.json', case: 0 },
+		],
+		report: (version, [without, withIt], peakMB) =>
 			console.log(
-				`  n8n ${version}: without the Wait ${(without / 1000).toFixed(3)} s/case, with a Wait of 3 days ${(withIt / 1000).toFixed(3)} s/case: ${withIt >= without ? '+' : ''}${((withIt - without) / 1000).toFixed(3)} s; n8n peak RSS ${memoryOf(host.app.pid!).peakMB} MB`,
-			);
-		} finally {
-			await Promise.all(sessions.map((s) => s.close()));
-			await host.close();
-			rmSync(dir, { recursive: true, force: true });
-		}
-	}
+				`  n8n ${version}: without the Wait ${(without / 1000).toFixed(3)} s/case, with a Wait of 3 days ${(withIt / 1000).toFixed(3)} s/case: ${withIt >= without ? '+' : ''}${((withIt - without) / 1000).toFixed(3)} s; n8n peak RSS ${peakMB} MB`,
+			),
+	});
 }
 
 if (require.main === module)

@@ -1,11 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadTestFile } from '../mock-server/src/runner/file/load.cjs';
-import { runCase } from '../mock-server/src/runner/run-case.cjs';
-import { openSession, startHost } from '../mock-server/src/runner/session.cjs';
-import { ALL_LINES, installOf } from '../test/e2e/n8n-app.cjs';
-import { alternatedMedians, memoryOf } from './support.cjs';
+import { timeTwoCases } from './two-cases.cjs';
 
 /**
  * What `sent` and `response` expectations cost: the project's Webhook intake (a real request to
@@ -68,33 +62,19 @@ export async function benchWorkflowExpectations(): Promise<void> {
 	console.log(
 		`\nsent and response expectations: the Webhook intake case without and with them (median of ${RUNS} each)`,
 	);
-	for (const version of LINES) {
-		const line = ALL_LINES.find((l) => l.version === version)!;
-		const dir = mkdtempSync(join(tmpdir(), 'bench-expectations-'));
-		writeFileSync(join(dir, 'intake.test.json'), JSON.stringify(FILE));
-		const loaded = loadTestFile(join(dir, 'intake.test.json'), dir);
-		const host = await startHost({
-			n8n: installOf(line),
-			nodes: { folder: ROOT },
-			dir: join(dir, 'n8n'),
-			progress: () => undefined,
-		});
-		const session = await openSession(loaded, host);
-		try {
-			const one = (c: 0 | 1) => async () => {
-				const result = await runCase(session, loaded, loaded.spec.cases[c]);
-				if (!result.passed) throw new Error(JSON.stringify(result.failures));
-			};
-			const [without, withThem] = await alternatedMedians(RUNS, [one(0), one(1)]);
+	await timeTwoCases({
+		lines: LINES,
+		runs: RUNS,
+		files: { 'intake.test.json': FILE },
+		cases: [
+			{ file: 'intake.test.json', case: 0 },
+			{ file: 'intake.test.json', case: 1 },
+		],
+		report: (version, [without, withThem], peakMB) =>
 			console.log(
-				`  n8n ${version}: without ${(without / 1000).toFixed(3)} s/case, with sent and response ${(withThem / 1000).toFixed(3)} s/case: ${withThem >= without ? '+' : ''}${((withThem / without - 1) * 100).toFixed(1)} %; n8n peak RSS ${memoryOf(host.app.pid!).peakMB} MB`,
-			);
-		} finally {
-			await session.close();
-			await host.close();
-			rmSync(dir, { recursive: true, force: true });
-		}
-	}
+				`  n8n ${version}: without ${(without / 1000).toFixed(3)} s/case, with sent and response ${(withThem / 1000).toFixed(3)} s/case: ${withThem >= without ? '+' : ''}${((withThem / without - 1) * 100).toFixed(1)} %; n8n peak RSS ${peakMB} MB`,
+			),
+	});
 }
 
 if (require.main === module)
