@@ -110,25 +110,34 @@ function unstubbed(spec: TestFile, workflow: Workflow, start: string, where = ''
 	return found;
 }
 
-/** Every mock of the file with where it is: the file's, each case's, each run's `before`. */
-function mocksWithPlaces(spec: TestFile): { mock: MockSpec; at: PropertyKey[] }[] {
+/** A case's own mocks (its list, its and its runs' `before` changes), with where each is in it. */
+function mocksOfCase(c: TestFile['cases'][number]): { mock: MockSpec; at: PropertyKey[] }[] {
+	const before = (changes: NonNullable<typeof c.before>, at: PropertyKey[]) =>
+		changes.flatMap((change, k) =>
+			'mock' in change ? [{ mock: change.mock, at: [...at, k, 'mock'] }] : [],
+		);
 	return [
-		...(spec.mocks ?? []).map((mock, i) => ({ mock, at: ['mocks', i] })),
-		...spec.cases.flatMap((c, i) => [
-			...(c.mocks ?? []).map((mock, j) => ({ mock, at: ['cases', i, 'mocks', j] })),
-			...(c.before ?? []).flatMap((change, j) =>
-				'mock' in change ? [{ mock: change.mock, at: ['cases', i, 'before', j, 'mock'] }] : [],
-			),
-			...(Array.isArray(c.runs) ? c.runs : []).flatMap((r, j) =>
-				(r.before ?? []).flatMap((change, k) =>
-					'mock' in change
-						? [{ mock: change.mock, at: ['cases', i, 'runs', j, 'before', k, 'mock'] }]
-						: [],
-				),
-			),
-		]),
+		...(c.mocks ?? []).map((mock, j) => ({ mock, at: ['mocks', j] })),
+		...before(c.before ?? [], ['before']),
+		...(Array.isArray(c.runs) ? c.runs : []).flatMap((r, j) =>
+			before(r.before ?? [], ['runs', j, 'before']),
+		),
 	];
 }
+
+/** Every mock of the file with where it is: the file's, then each case's. */
+const mocksWithPlaces = (spec: TestFile): { mock: MockSpec; at: PropertyKey[] }[] => [
+	...(spec.mocks ?? []).map((mock, i) => ({ mock, at: ['mocks', i] })),
+	...spec.cases.flatMap((c, i) =>
+		mocksOfCase(c).map(({ mock, at }) => ({ mock, at: ['cases', i, ...at] })),
+	),
+];
+
+/** The mocks a case runs with: the file's and its own. */
+const caseMocks = (spec: TestFile, c: TestFile['cases'][number]): MockSpec[] => [
+	...(spec.mocks ?? []),
+	...mocksOfCase(c).map(({ mock }) => mock),
+];
 
 /** `use:` naming answers the runner does not ship, or overriding a whole service's. */
 function unknownShipped(spec: TestFile): Misfit[] {
@@ -146,10 +155,6 @@ function unknownShipped(spec: TestFile): Misfit[] {
  * and a request a mock of its host does not take fails its case (the proxy names it).
  */
 function unmockedUrls(spec: TestFile, workflow: Workflow, start: string): Misfit[] {
-	const mocks = mocksWithPlaces(spec);
-	// The mocks a case runs with: the file's and its own (a run's too).
-	const given = (i: number) =>
-		mocks.filter(({ at }) => at[0] === 'mocks' || at[1] === i).map(({ mock }) => mock);
 	return workflow.nodes
 		.filter((n) => n.type === HTTP_REQUEST && needsStub(n, start) && !spec.stubs?.[n.name])
 		.flatMap((node) => {
@@ -158,9 +163,7 @@ function unmockedUrls(spec: TestFile, workflow: Workflow, start: string): Misfit
 			const method = (
 				typeof node.parameters?.method === 'string' ? node.parameters.method : 'GET'
 			).toUpperCase();
-			const real = spec.cases.flatMap((c, i) =>
-				!c.stubs?.[node.name] && mocksIn(spec, c) ? [i] : [],
-			);
+			const real = spec.cases.filter((c) => !c.stubs?.[node.name] && mocksIn(spec, c));
 			const parsed = new URL(url);
 			const sent: Exchange = {
 				method,
@@ -170,10 +173,10 @@ function unmockedUrls(spec: TestFile, workflow: Workflow, start: string): Misfit
 				query: {},
 				headers: {},
 			};
-			// Only the method and URL are known before it runs: the rest of a mock is not held against it.
-			// A mock for the node's service at all: its URL (any method), or its host. One that
-			// differs only in method or path is a case's failure to show, not a file's to refuse
-			// (the workflow may be what changed: a PUT where the service takes a POST).
+			// Only the method and URL are known before it runs. A mock for the node's service at all
+			// will do: its URL (any method), or its host. One that differs in method or path is a
+			// case's failure to show, not a file's to refuse (the workflow may be what changed: a
+			// PUT where the service takes a POST).
 			const answers = (mock: MockSpec) =>
 				// A use: naming nothing shipped is said on its own (unknownShipped).
 				(mock.use === undefined || !useProblem(mock.use, false)) &&
@@ -182,7 +185,7 @@ function unmockedUrls(spec: TestFile, workflow: Workflow, start: string): Misfit
 						!misses(m.request!, sent).includes('url') ||
 						(URL.canParse(m.request!.url) && new URL(m.request!.url).host === parsed.host),
 				);
-			if (!real.length || real.some((i) => given(i).some(answers))) return [];
+			if (!real.length || real.some((c) => caseMocks(spec, c).some(answers))) return [];
 			return [
 				{
 					at: spec.mocks ? ['mocks'] : ['workflow'],
@@ -194,12 +197,7 @@ function unmockedUrls(spec: TestFile, workflow: Workflow, start: string): Misfit
 
 /** Whether a case gives mocks (its own, the file's, or a run's): its unstubbed nodes run for real. */
 export const mocksIn = (spec: TestFile, c: TestFile['cases'][number]): boolean =>
-	!!spec.mocks?.length ||
-	!!c.mocks?.length ||
-	[
-		...(c.before ?? []),
-		...(Array.isArray(c.runs) ? c.runs.flatMap((r) => r.before ?? []) : []),
-	].some((change) => 'mock' in change);
+	caseMocks(spec, c).length > 0;
 
 /**
  * Requests and their answers where they cannot be: a request to a workflow whose start is neither
