@@ -39,26 +39,26 @@ export function credentialUses(nodes: WorkflowNode[]): CredentialUse[] {
 	return [...uses.values()];
 }
 
+/** A credential type and the types it extends, the farthest first (their fields come first). */
+function lineageOf(type: string, types: Map<string, CredentialType>): CredentialType[] {
+	const described = types.get(type);
+	if (!described) return [];
+	return [...(described.extends ?? []).flatMap((p) => lineageOf(p, types)), described];
+}
+
 /** The values of a credential's secret fields (passwords, tokens): masked wherever shown. */
 export function secretsOf(
 	type: string,
 	types: Map<string, CredentialType>,
 	data: Record<string, unknown>,
 ): string[] {
-	const secret = new Set<string>();
-	const visit = (name: string) => {
-		const described = types.get(name);
-		for (const parent of described?.extends ?? []) visit(parent);
-		for (const property of described?.properties ?? [])
-			if (property.typeOptions?.password) secret.add(property.name);
-	};
-	visit(type);
+	const secret = lineageOf(type, types).flatMap((t) =>
+		t.properties.filter((p) => p.typeOptions?.password).map((p) => p.name),
+	);
 	const token = data.oauthTokenData as Record<string, unknown> | undefined;
-	return [
-		...[...secret].map((name) => data[name]),
-		token?.access_token,
-		token?.refresh_token,
-	].filter((v): v is string => typeof v === 'string' && v.length >= 4);
+	return [...secret.map((name) => data[name]), token?.access_token, token?.refresh_token].filter(
+		(v): v is string => typeof v === 'string' && v.length >= 4,
+	);
 }
 
 /** A credential's fields, the given ones kept and the others made up from its type (and parents). */
@@ -68,21 +68,16 @@ export function madeUpData(
 	given: Record<string, unknown> = {},
 ): Record<string, unknown> {
 	const data: Record<string, unknown> = {};
-	const fill = (name: string) => {
-		const described = types.get(name);
-		if (!described) return;
-		for (const parent of described.extends ?? []) fill(parent);
-		for (const property of described.properties) {
-			if (property.type === 'notice') continue;
-			data[property.name] =
-				property.type === 'string' && !property.default
-					? madeUpString(property.name, property.typeOptions?.password)
-					: property.default;
-		}
-	};
-	fill(type);
+	const lineage = lineageOf(type, types);
+	for (const property of lineage.flatMap((t) => t.properties)) {
+		if (property.type === 'notice') continue;
+		data[property.name] =
+			property.type === 'string' && !property.default
+				? madeUpString(property.name, property.typeOptions?.password)
+				: property.default;
+	}
 	// A token as if the sign-in had happened: no OAuth2 flow runs in a test.
-	if (isOAuth2(type, types))
+	if (lineage.some((t) => t.name === 'oAuth2Api'))
 		data.oauthTokenData = {
 			access_token: 'test-access-token',
 			refresh_token: 'test-refresh-token',
@@ -102,9 +97,6 @@ const madeUpString = (name: string, secret?: boolean): string =>
 		: secret
 			? `test-secret-${name}`
 			: `test-${name}`;
-
-const isOAuth2 = (type: string, types: Map<string, CredentialType>): boolean =>
-	type === 'oAuth2Api' || (types.get(type)?.extends ?? []).some((p) => isOAuth2(p, types));
 
 /** The credentials made for a test file's n8n, and the secrets in them (for masking). */
 export interface MadeUpCredentials {
