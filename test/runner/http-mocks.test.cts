@@ -166,14 +166,14 @@ describe('HTTP mocks', () => {
 					},
 					{ url: '/\\/me$/', none: { method: 'POST' } },
 				],
-				journal,
+				{ journal, secrets: [] },
 				'expect.http',
 			),
 		).toEqual([]);
 		expect(
 			checkHttp(
 				[{ method: 'POST', url: CONTACTS, every: { 'body.mail': '/@/' }, requests: 1 }],
-				journal,
+				{ journal, secrets: [] },
 				'expect.http',
 			),
 		).toEqual([
@@ -183,6 +183,14 @@ describe('HTTP mocks', () => {
 			},
 			expect.objectContaining({ at: 'expect.http.0.every.body.mail' }),
 		]);
+		// A failure shows the request whole, the test's secrets masked in it.
+		const [failure] = checkHttp(
+			[{ method: 'POST', url: CONTACTS, every: { 'body.email': 'b@x.test' } }],
+			{ journal, secrets: ['k1'] },
+			'expect.http',
+		);
+		expect(failure.message).toContain('"x-api-key":"***"');
+		expect(failure.message).not.toContain('k1');
 	});
 
 	it('checks requests in order, each step after the one before, naming the step that did not come', () => {
@@ -199,7 +207,7 @@ describe('HTTP mocks', () => {
 					{ url: TOKEN, has: { 'body.grant_type': 'refresh_token' } },
 					{ method: 'post', url: CONTACTS, has: { status: 201 } },
 				],
-				journal,
+				{ journal, secrets: [] },
 				'expect.httpOrder',
 			),
 		).toEqual([]);
@@ -207,7 +215,7 @@ describe('HTTP mocks', () => {
 		expect(
 			checkHttpOrder(
 				[{ url: CONTACTS, has: { status: 201 } }, { url: TOKEN }],
-				journal,
+				{ journal, secrets: [] },
 				'expect.httpOrder',
 			),
 		).toEqual([
@@ -248,7 +256,7 @@ describe('HTTP mocks', () => {
 					{ url: CONTACTS, node: 'Push to CRM', requests: 3 },
 					{ url: '/slack/', node: 'Tell sales', requests: 0 },
 				],
-				journal,
+				{ journal, secrets: [] },
 				'expect.http',
 			),
 		).toEqual([]);

@@ -293,8 +293,8 @@ async function playCase(
 		),
 	);
 	failures.push(...neverFailures(mocks));
-	if (e.http) failures.push(...checkHttp(e.http, mocks.journal, 'expect.http'));
-	if (e.httpOrder) failures.push(...checkHttpOrder(e.httpOrder, mocks.journal, 'expect.httpOrder'));
+	if (e.http) failures.push(...checkHttp(e.http, mocks, 'expect.http'));
+	if (e.httpOrder) failures.push(...checkHttpOrder(e.httpOrder, mocks, 'expect.httpOrder'));
 	if (e.service)
 		failures.push(
 			...(await checkService(e.service, await serviceView(session, before), 'expect.service')),

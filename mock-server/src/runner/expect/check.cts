@@ -217,6 +217,8 @@ export function checkItems(
 	where: string,
 	note: string,
 	noun = 'item',
+	/** An item as a failure shows it whole (a request with its credentials masked). */
+	whole: (index: number) => unknown = (index) => items[index],
 ): Failure[] {
 	const failures: Failure[] = [];
 	if (e.items !== undefined && !countHolds(e.items, items.length))
@@ -229,7 +231,7 @@ export function checkItems(
 		if (bad >= 0)
 			failures.push({
 				at: `${at}.every.${field}`,
-				message: `expected every ${noun}${where} to have ${field} = ${shown(value)}; ${noun} ${bad + 1} of ${items.length} has ${shown(fieldOf(items[bad], field))} (${noun}: ${shown(items[bad])})`,
+				message: `expected every ${noun}${where} to have ${field} = ${shown(value)}; ${noun} ${bad + 1} of ${items.length} has ${shown(fieldOf(items[bad], field))} (${noun}: ${shown(whole(bad))})`,
 			});
 		else if (!items.length && e.items === undefined)
 			failures.push({
@@ -248,7 +250,7 @@ export function checkItems(
 		if (bad >= 0)
 			failures.push({
 				at: `${at}.none.${field}`,
-				message: `expected no ${noun}${where} with ${field} = ${shown(value)}; ${noun} ${bad + 1} has ${shown(fieldOf(items[bad], field))} (${noun}: ${shown(items[bad])})`,
+				message: `expected no ${noun}${where} with ${field} = ${shown(value)}; ${noun} ${bad + 1} has ${shown(fieldOf(items[bad], field))} (${noun}: ${shown(whole(bad))})`,
 			});
 	}
 	return failures;

@@ -24,28 +24,40 @@ const recordOf = (e: Exchange): Record<string, unknown> => ({
 	node: e.node,
 });
 
+/** Which requests an expectation or a step is about: by method, URL and the node that sent them. */
+type Selector = Pick<HttpExpectation, 'method' | 'url' | 'node'>;
+
+const selects = (selector: Selector, e: Exchange): boolean =>
+	(!selector.method || selector.method.toUpperCase() === e.method) &&
+	urlMatches(selector.url, e) &&
+	(!selector.node || (e.node === selector.node && !e.workflow));
+
+const describeSelector = (selector: Selector): string =>
+	`${selector.method ? `${selector.method.toUpperCase()} ` : ''}${selector.url}${selector.node ? ` from "${selector.node}"` : ''}`;
+
+/**
+ * Requests as sent against expect.http: matched on what was sent, shown with the test's secrets
+ * masked (a failure prints the request whole).
+ */
 export function checkHttp(
 	expectations: HttpExpectation[],
-	journal: Exchange[],
+	mocks: Pick<MockSet, 'journal' | 'secrets'>,
 	at: string,
 ): Failure[] {
+	const { journal, secrets } = mocks;
 	return expectations.flatMap((e, i) => {
-		const sent = journal.filter(
-			(x) =>
-				(!e.method || e.method.toUpperCase() === x.method) &&
-				urlMatches(e.url, x) &&
-				(!e.node || (x.node === e.node && !x.workflow)),
-		);
+		const sent = journal.filter((x) => selects(e, x));
 		const others = journal.length - sent.length;
 		return checkItems(
 			sent.map(recordOf),
 			{ items: e.requests, every: e.every, some: e.some, none: e.none },
 			`${at}.${i}`,
-			` to ${e.method ? `${e.method.toUpperCase()} ` : ''}${e.url}${e.node ? ` from "${e.node}"` : ''}`,
+			` to ${describeSelector(e)}`,
 			sent.length
 				? ''
-				: ` (${others ? `the nodes sent ${others} other request(s), the first: ${exchangeLine(journal[0])}` : 'the nodes sent no request to another service'})`,
+				: ` (${others ? `the nodes sent ${others} other request(s), the first: ${exchangeLine(masked(journal[0], secrets))}` : 'the nodes sent no request to another service'})`,
 			'request',
+			(index) => recordOf(masked(sent[index], secrets)),
 		);
 	});
 }
@@ -54,13 +66,16 @@ export function checkHttp(
  * Requests in an order: for each step, a request after the one the step before took (the first
  * that fits). A step none fits is named, with the requests that came after the step before.
  */
-export function checkHttpOrder(steps: HttpStep[], journal: Exchange[], at: string): Failure[] {
+export function checkHttpOrder(
+	steps: HttpStep[],
+	mocks: Pick<MockSet, 'journal' | 'secrets'>,
+	at: string,
+): Failure[] {
+	const { journal, secrets } = mocks;
 	let from = 0;
 	for (const [i, step] of steps.entries()) {
 		const fits = (e: Exchange) =>
-			(!step.method || step.method.toUpperCase() === e.method) &&
-			urlMatches(step.url, e) &&
-			(!step.node || (e.node === step.node && !e.workflow)) &&
+			selects(step, e) &&
 			Object.entries(step.has ?? {}).every(([field, value]) =>
 				valueMatches(value, fieldOf(recordOf(e), field)),
 			);
@@ -70,11 +85,11 @@ export function checkHttpOrder(steps: HttpStep[], journal: Exchange[], at: strin
 			continue;
 		}
 		const earlier = journal.slice(0, from).some(fits);
-		const after = journal.slice(from).map(exchangeLine);
+		const after = journal.slice(from).map((e) => exchangeLine(masked(e, secrets)));
 		return [
 			{
 				at: `${at}.${i}`,
-				message: `expected ${step.method ? `${step.method.toUpperCase()} ` : ''}${step.url}${step.has ? ` with ${shown(step.has)}` : ''} ${i ? `after step ${i} (request ${from})` : 'among the requests'}${earlier ? ': one came, but before' : ''}; ${after.length ? `the requests ${i ? 'after it' : 'sent'}: ${after.slice(0, 6).join(', ')}${after.length > 6 ? ', ...' : ''}` : `no request came ${i ? 'after it' : 'at all'}`}`,
+				message: `expected ${describeSelector(step)}${step.has ? ` with ${shown(step.has)}` : ''} ${i ? `after step ${i} (request ${from})` : 'among the requests'}${earlier ? ': one came, but before' : ''}; ${after.length ? `the requests ${i ? 'after it' : 'sent'}: ${after.slice(0, 6).join(', ')}${after.length > 6 ? ', ...' : ''}` : `no request came ${i ? 'after it' : 'at all'}`}`,
 			},
 		];
 	}
