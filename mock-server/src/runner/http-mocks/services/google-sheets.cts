@@ -5,6 +5,8 @@ const API = 'https://sheets.googleapis.com/v4/spreadsheets/';
 const REFERENCE = 'https://developers.google.com/workspace/sheets/api/reference/rest/v4';
 /** A spreadsheet ID, then the rest of the path. */
 const ID = '[^/?:]+';
+/** A range of a spreadsheet (read with GET, written with PUT). */
+const RANGE = urlPattern(API, `${ID}/values/[^/?]+(\\?.*)?`);
 
 /**
  * Google Sheets (n8n's Google Sheets node: append, append or update, read rows). The node first
@@ -40,7 +42,7 @@ export const googleSheets: Service = {
 		values: {
 			title: 'the rows of a range (read rows; the header row append reads)',
 			docs: `${REFERENCE}/spreadsheets.values/get`,
-			request: { method: 'GET', url: urlPattern(API, `${ID}/values/[^/?]+(\\?.*)?`) },
+			request: { method: 'GET', url: RANGE },
 			answer: {
 				json: {
 					range: 'Sheet1!A1:Z1000',
@@ -92,7 +94,7 @@ export const googleSheets: Service = {
 		update: {
 			title: 'a range written (append writes the rows it added)',
 			docs: `${REFERENCE}/spreadsheets.values/update`,
-			request: { method: 'PUT', url: urlPattern(API, `${ID}/values/[^/?]+(\\?.*)?`) },
+			request: { method: 'PUT', url: RANGE },
 			answer: {
 				json: {
 					spreadsheetId: '{{request.segments.2}}',
