@@ -16,7 +16,6 @@ import { runWorkflowTests, type WorkflowTestOptions } from './run.cjs';
 import { formFieldNames } from './workflow/form.cjs';
 import {
 	FORM_TRIGGER,
-	HTTP_REQUEST,
 	hasTimeLimit,
 	isChatModel,
 	isTrigger,
@@ -26,6 +25,7 @@ import {
 	resumesOnForm,
 	speaksHttp,
 	WEBHOOK,
+	writtenRequest,
 } from './workflow/node-kinds.cjs';
 import { parameterNames } from './workflow/outputs.cjs';
 import { readersOf, requestFieldsRead, sampleFor, timeReaders } from './workflow/reads.cjs';
@@ -573,9 +573,8 @@ function mockFor(node: WorkflowNode): string | undefined {
 	if (!speaksHttp(node.type)) return undefined;
 	const shipped = shippedFor(node.type);
 	if (shipped) return `mocks: [{ use: ${shipped} }]`;
-	const url = node.parameters?.url;
-	const method = typeof node.parameters?.method === 'string' ? node.parameters.method : 'GET';
-	return node.type === HTTP_REQUEST && typeof url === 'string' && !url.startsWith('=')
-		? `mocks: [{ request: { method: ${method}, url: ${url} }, answer: { json: { ... } } }]`
+	const written = writtenRequest(node);
+	return written
+		? `mocks: [{ request: { method: ${written.method}, url: ${written.url} }, answer: { json: { ... } } }]`
 		: 'mocks: [{ request: { url: ... }, answer: { json: { ... } } }]';
 }

@@ -8,7 +8,6 @@ import { expandUse, shippedFor, useProblem } from '../http-mocks/services/index.
 import { formFieldNames } from '../workflow/form.cjs';
 import {
 	FORM_TRIGGER,
-	HTTP_REQUEST,
 	hasTimeLimit,
 	isChatModel,
 	needsStub,
@@ -18,6 +17,7 @@ import {
 	resumesOnWebhook,
 	takesRequests,
 	waitsForRequest,
+	writtenRequest,
 } from '../workflow/node-kinds.cjs';
 import type { SubWorkflow } from '../workflow/sub-workflows.cjs';
 import type { Workflow, WorkflowNode } from '../workflow/workflow.cjs';
@@ -156,15 +156,12 @@ function unknownShipped(spec: TestFile): Misfit[] {
  */
 function unmockedUrls(spec: TestFile, workflow: Workflow, start: string): Misfit[] {
 	return workflow.nodes
-		.filter((n) => n.type === HTTP_REQUEST && needsStub(n, start) && !spec.stubs?.[n.name])
+		.filter((n) => needsStub(n, start) && !spec.stubs?.[n.name])
 		.flatMap((node) => {
-			const url = node.parameters?.url;
-			if (typeof url !== 'string' || url.startsWith('=') || !URL.canParse(url)) return [];
-			const method = (
-				typeof node.parameters?.method === 'string' ? node.parameters.method : 'GET'
-			).toUpperCase();
+			const written = writtenRequest(node);
+			if (!written) return [];
+			const { method, url, parsed } = written;
 			const real = spec.cases.filter((c) => !c.stubs?.[node.name] && mocksIn(spec, c));
-			const parsed = new URL(url);
 			const sent: Exchange = {
 				method,
 				url,

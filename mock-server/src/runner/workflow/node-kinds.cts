@@ -133,6 +133,23 @@ export const WAIT = 'n8n-nodes-base.wait';
 /** n8n's HTTP Request node: its URL, when written out, is known before it runs. */
 export const HTTP_REQUEST = 'n8n-nodes-base.httpRequest';
 
+/** The request an HTTP Request node sends, where its URL is written out (not an expression). */
+export function writtenRequest(node: {
+	type: string;
+	parameters?: Record<string, unknown>;
+}): { method: string; url: string; parsed: URL } | undefined {
+	const url = node.parameters?.url;
+	if (node.type !== HTTP_REQUEST || typeof url !== 'string' || url.startsWith('='))
+		return undefined;
+	if (!URL.canParse(url)) return undefined;
+	const method = node.parameters?.method;
+	return {
+		method: (typeof method === 'string' ? method : 'GET').toUpperCase(),
+		url,
+		parsed: new URL(url),
+	};
+}
+
 interface NodeLike {
 	type: string;
 	parameters?: Record<string, unknown>;
