@@ -94,7 +94,7 @@ function install(config) {
 	};
 
 	// Client requests waiting with a time-out, to time out at once when the runner says their
-	// answer will never come: each kept with its method and URL while it waits. Node's own
+	// answer will never come: each kept while it waits, with how to read its method and URL. Node's own
 	// requests (a time-out set on them, as axios does without redirects), and follow-redirects'
 	// (axios's transport by default), which time out on a timer of their own.
 	const waiting = new Map();
@@ -110,7 +110,7 @@ function install(config) {
 		if (proto.__testClock) return;
 		const setTimeoutOf = proto.setTimeout;
 		proto.setTimeout = function (ms, callback) {
-			if (ms > 0) keepWhileWaiting(this, () => describe(this));
+			if (ms > 0) keepWhileWaiting(this, describe);
 			return setTimeoutOf.call(this, ms, callback);
 		};
 		Object.defineProperty(proto, '__testClock', { value: true });
@@ -143,7 +143,7 @@ function install(config) {
 		const bare = url.split('?')[0];
 		let count = 0;
 		for (const [request, describe] of [...waiting]) {
-			const seen = describe();
+			const seen = describe(request);
 			const path = String(seen.path || '').split('?')[0];
 			const same =
 				seen.method === method &&
