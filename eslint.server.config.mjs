@@ -20,7 +20,7 @@ const LAZY_MODULES = [
 export default tseslint.config(
 	{ ignores: ['**/dist/**', '**/node_modules/**', 'test-results/**'] },
 	{
-		files: ['mock-server/src/**/*.cts', 'test/**/*.cts', 'bench/**/*.cts'],
+		files: ['mock-server/src/**/*.cts', 'n8n-testkit/src/**/*.cts', 'test/**/*.cts', 'bench/**/*.cts'],
 		extends: [tseslint.configs.recommendedTypeChecked],
 		plugins: { 'import-x': importX },
 		languageOptions: {

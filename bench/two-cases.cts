@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LoadedTestFile, loadTestFile } from '../mock-server/src/runner/file/load.cjs';
-import { runCase } from '../mock-server/src/runner/run-case.cjs';
-import { openSession, type Session, startHost } from '../mock-server/src/runner/session.cjs';
+import { type LoadedTestFile, loadTestFile } from '../n8n-testkit/src/file/load.cjs';
+import { runCase } from '../n8n-testkit/src/run-case.cjs';
+import { openSession, type Session, startHost } from '../n8n-testkit/src/session.cjs';
 import { ALL_LINES, installOf } from '../test/e2e/n8n-app.cjs';
 import { alternatedMedians, memoryOf } from './support.cjs';
 

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { parseDocument, type YAMLSeq } from 'yaml';
-import { DEFAULT_N8N_MEMORY_MB } from '../mock-server/src/runner/hosts.cjs';
-import { childProcessesRss } from '../mock-server/src/runner/n8n/memory.cjs';
-import { runWorkflowTests } from '../mock-server/src/runner/run.cjs';
-import { watchWorkflowTests } from '../mock-server/src/runner/watch.cjs';
+import { DEFAULT_N8N_MEMORY_MB } from '../n8n-testkit/src/hosts.cjs';
+import { childProcessesRss } from '../n8n-testkit/src/n8n/memory.cjs';
+import { runWorkflowTests } from '../n8n-testkit/src/run.cjs';
+import { watchWorkflowTests } from '../n8n-testkit/src/watch.cjs';
 import { ALL_LINES, installOf } from '../test/e2e/n8n-app.cjs';
 import { median } from './support.cjs';
 

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockServer } from '../mock-server/src/api/start.cjs';
-import { loadTestFile } from '../mock-server/src/runner/file/load.cjs';
-import { N8nApp } from '../mock-server/src/runner/n8n/app.cjs';
-import { runCase } from '../mock-server/src/runner/run-case.cjs';
-import { freePort, openSession, startHost } from '../mock-server/src/runner/session.cjs';
+import { loadTestFile } from '../n8n-testkit/src/file/load.cjs';
+import { N8nApp } from '../n8n-testkit/src/n8n/app.cjs';
+import { runCase } from '../n8n-testkit/src/run-case.cjs';
+import { freePort, openSession, startHost } from '../n8n-testkit/src/session.cjs';
 import { ALL_LINES, installOf } from '../test/e2e/n8n-app.cjs';
 import { memoryOf } from './support.cjs';
 

@@ -199,7 +199,7 @@ function swapIntoPlace() {
 	chmodSync(join(dist, 'lead-inbox-mock-server'), 0o755);
 	await bundle(join('api', 'index.cts'), 'lead-inbox-mock-server-api');
 	await bundle('thread.cts', 'lead-inbox-mock-server-helper');
-	await bundle(join('runner', 'command.cts'), 'lead-inbox-mock-server-test');
+	await bundle(join('..', '..', 'n8n-testkit', 'src', 'command.cts'), 'lead-inbox-mock-server-test');
 	declarations();
 	// The test files' JSON Schema (generated from runner/file/schema.cts; a test keeps it in step).
 	copyFileSync(
@@ -207,7 +207,7 @@ function swapIntoPlace() {
 		join(dist, 'workflow-test.schema.json'),
 	);
 	// The test clock n8n's processes load (node --require): plain JavaScript, run on n8n's own Node.
-	copyFileSync(join(src, 'runner', 'clock', 'n8n-clock.cjs'), join(dist, 'n8n-clock.cjs'));
+	copyFileSync(join(__dirname, '..', 'n8n-testkit', 'src', 'clock', 'n8n-clock.cjs'), join(dist, 'n8n-clock.cjs'));
 	copySwaggerUi();
 	await buildDashboard();
 	swapIntoPlace();

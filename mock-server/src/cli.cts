@@ -21,9 +21,9 @@ async function main(): Promise<void> {
 		// The workflow test runner is a bundle of its own (build.cjs): a server never parses it.
 		const entry = RUNS_FROM_BUNDLE
 			? join(__dirname, 'lead-inbox-mock-server-test')
-			: join(__dirname, 'runner', 'command.cts');
+			: join(__dirname, '..', '..', 'n8n-testkit', 'src', 'command.cts');
 		// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on this command only
-		const { testCommand } = require(entry) as typeof import('./runner/command.cjs');
+		const { testCommand } = require(entry) as typeof import('../../n8n-testkit/src/command.cjs');
 		process.exitCode = await testCommand(process.argv.slice(3));
 		return;
 	}

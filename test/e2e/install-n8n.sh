@@ -28,7 +28,7 @@ install_n8n() {
 	# The workflow test runner's installer (what `lead-inbox-mock-server test --n8n VERSION` does),
 	# with that line's Node and npm: the package.json (xlsx pinned from the registry, the native
 	# modules approved), an install without scripts, then sqlite3 (and on 2.x isolated-vm) built.
-	"$HERE/../../node_modules/.bin/tsx" "$HERE/../../mock-server/src/runner/n8n/install.cts" "$version" "$dir" "$tools"
+	"$HERE/../../node_modules/.bin/tsx" "$HERE/../../n8n-testkit/src/n8n/install.cts" "$version" "$dir" "$tools"
 }
 
 # The apps install side by side: mostly downloads and unpacking, which one at a time leaves the

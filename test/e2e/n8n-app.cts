@@ -1,15 +1,15 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { N8nApp as RunnerN8nApp, type RunResult } from '../../mock-server/src/runner/n8n/app.cjs';
-import { installAt } from '../../mock-server/src/runner/n8n/install.cjs';
+import { N8nApp as RunnerN8nApp, type RunResult } from '../../n8n-testkit/src/n8n/app.cjs';
+import { installAt } from '../../n8n-testkit/src/n8n/install.cjs';
 import { processFolder } from './process-folders.cjs';
 
 /*
- * The suite drives n8n through the workflow test runner's driver (mock-server/src/runner/n8n/):
+ * The suite drives n8n through the workflow test runner's driver (n8n-testkit/src/n8n/):
  * one place knows how to install a line, make its user folder, import, run, publish and read
  * executions. What stays here is where this suite keeps its apps and which lines it runs.
  */
-export type { N8nProcess, RunResult } from '../../mock-server/src/runner/n8n/app.cjs';
+export type { N8nProcess, RunResult } from '../../n8n-testkit/src/n8n/app.cjs';
 
 /** Where install-n8n.sh keeps the n8n apps (outside the repository, kept between runs). */
 export const CACHE = process.env.N8N_E2E_CACHE ?? join(homedir(), '.cache', 'n8n-nodes-lead-inbox');

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { N8nApp, type N8nAppOptions } from '../../mock-server/src/runner/n8n/app.cjs';
+import { N8nApp, type N8nAppOptions } from '../../n8n-testkit/src/n8n/app.cjs';
 import { freePort } from '../helpers/ports.cjs';
 import { CACHE, installOf, NEWEST_LINE } from './n8n-app.cjs';
 import { processFolder } from './process-folders.cjs';

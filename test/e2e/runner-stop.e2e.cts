@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { childrenOf } from '../../mock-server/src/runner/n8n/memory.cjs';
+import { childrenOf } from '../../n8n-testkit/src/n8n/memory.cjs';
 import { CACHE, n8nBinOf, NEWEST_LINE } from './n8n-app.cjs';
 import { processFolder } from './process-folders.cjs';
 import { ROOT } from './support.cjs';

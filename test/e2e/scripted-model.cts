@@ -2,7 +2,7 @@ import {
 	type ChatRequest,
 	type ScriptedModel,
 	startScriptedModel as startModel,
-} from '../../mock-server/src/runner/ai/scripted-model.cjs';
+} from '../../n8n-testkit/src/ai/scripted-model.cjs';
 
 export type { ScriptedModel };
 

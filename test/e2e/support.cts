@@ -6,7 +6,7 @@ import {
 	executionsOf as readExecutions,
 	flattedOf as flattedIn,
 	runInEditor as runManually,
-} from '../../mock-server/src/runner/n8n/executions.cjs';
+} from '../../n8n-testkit/src/n8n/executions.cjs';
 import type { Rest } from '../helpers/n8n-rest.cjs';
 import { freePort } from '../helpers/ports.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
@@ -213,7 +213,7 @@ export {
 	executionList,
 	finished,
 	startInEditor,
-} from '../../mock-server/src/runner/n8n/executions.cjs';
+} from '../../n8n-testkit/src/n8n/executions.cjs';
 
 /** An execution as the suite reads it: a node's items of any shape (asserting on them is the point). */
 export type Execution = Omit<RunnerExecution, 'items'> & { items: (node: string) => any[] };

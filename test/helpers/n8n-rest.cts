@@ -1,6 +1,6 @@
 /*
  * n8n's REST API as its editor calls it (the e2e suite's apps, the compose stacks' containers):
- * the workflow test runner's own calls (mock-server/src/runner/n8n/rest.cts), one place for both.
+ * the workflow test runner's own calls (n8n-testkit/src/n8n/rest.cts), one place for both.
  */
 export {
 	n8nReady,
@@ -8,4 +8,4 @@ export {
 	type Rest,
 	setupOwner,
 	signInOwner,
-} from '../../mock-server/src/runner/n8n/rest.cjs';
+} from '../../n8n-testkit/src/n8n/rest.cjs';

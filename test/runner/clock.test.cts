@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ClockControl, PRELOAD } from '../../mock-server/src/runner/clock/clock-control.cjs';
+import { ClockControl, PRELOAD } from '../../n8n-testkit/src/clock/clock-control.cjs';
 
 /**
  * The test clock as n8n's processes get it (node --require of the runner's preload): every

@@ -9,15 +9,15 @@ import {
 	mergeCoverage,
 	outputShape,
 	type WorkflowCoverage,
-} from '../../mock-server/src/runner/coverage/model.cjs';
+} from '../../n8n-testkit/src/coverage/model.cjs';
 import {
 	belowThresholds,
 	coverageLine,
 	parseThresholds,
 	readCoverage,
 	writeCoverage,
-} from '../../mock-server/src/runner/coverage/report.cjs';
-import type { Workflow } from '../../mock-server/src/runner/workflow/workflow.cjs';
+} from '../../n8n-testkit/src/coverage/report.cjs';
+import type { Workflow } from '../../n8n-testkit/src/workflow/workflow.cjs';
 import { launchBrowser, newPage, screenshot } from '../helpers/browser.cjs';
 import { withTempDir } from '../helpers/temp-dir.cjs';
 

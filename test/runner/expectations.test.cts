@@ -4,8 +4,8 @@ import {
 	checkService,
 	type RunView,
 	type ServiceView,
-} from '../../mock-server/src/runner/expect/check.cjs';
-import type { NodeRun } from '../../mock-server/src/runner/n8n/executions.cjs';
+} from '../../n8n-testkit/src/expect/check.cjs';
+import type { NodeRun } from '../../n8n-testkit/src/n8n/executions.cjs';
 
 /**
  * A failed expectation says where it is in the case, what was expected, what came, and the

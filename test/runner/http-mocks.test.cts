@@ -5,19 +5,19 @@ import {
 	checkHttp,
 	checkHttpOrder,
 	unansweredFailures,
-} from '../../mock-server/src/runner/expect/http.cjs';
-import { loadTestFile, TestFileError } from '../../mock-server/src/runner/file/load.cjs';
-import type { MockSpec } from '../../mock-server/src/runner/file/schema.cjs';
-import { madeUpData } from '../../mock-server/src/runner/http-mocks/credentials.cjs';
+} from '../../n8n-testkit/src/expect/http.cjs';
+import { loadTestFile, TestFileError } from '../../n8n-testkit/src/file/load.cjs';
+import type { MockSpec } from '../../n8n-testkit/src/file/schema.cjs';
+import { madeUpData } from '../../n8n-testkit/src/http-mocks/credentials.cjs';
 import {
 	attributeRequests,
 	exchangeLine,
 	masked,
 	parsedBody,
 	type Exchange,
-} from '../../mock-server/src/runner/http-mocks/exchange.cjs';
-import { mailIn } from '../../mock-server/src/runner/http-mocks/mail.cjs';
-import { MockSet } from '../../mock-server/src/runner/http-mocks/mock-set.cjs';
+} from '../../n8n-testkit/src/http-mocks/exchange.cjs';
+import { mailIn } from '../../n8n-testkit/src/http-mocks/mail.cjs';
+import { MockSet } from '../../n8n-testkit/src/http-mocks/mock-set.cjs';
 
 /**
  * HTTP mocks as a test file gives them: which mock answers a request (the first that matches,

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { childProcessesRss, processTreeRss } from '../../mock-server/src/runner/n8n/memory.cjs';
+import { childProcessesRss, processTreeRss } from '../../n8n-testkit/src/n8n/memory.cjs';
 
 /**
  * What --n8n-memory compares with its limit: the resident size of an n8n's processes together (its

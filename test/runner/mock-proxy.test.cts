@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { gzipSync } from 'node:zlib';
-import type { MockSpec } from '../../mock-server/src/runner/file/schema.cjs';
-import { MockSet } from '../../mock-server/src/runner/http-mocks/mock-set.cjs';
-import { MockProxy } from '../../mock-server/src/runner/http-mocks/proxy.cjs';
+import type { MockSpec } from '../../n8n-testkit/src/file/schema.cjs';
+import { MockSet } from '../../n8n-testkit/src/http-mocks/mock-set.cjs';
+import { MockProxy } from '../../n8n-testkit/src/http-mocks/proxy.cjs';
 
 /**
  * The proxy n8n's requests go through, driven the way n8n's HTTP clients drive it: a plain request

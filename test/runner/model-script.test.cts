@@ -1,5 +1,5 @@
-import { ModelScripts } from '../../mock-server/src/runner/ai/script.cjs';
-import { startScriptedModel } from '../../mock-server/src/runner/ai/scripted-model.cjs';
+import { ModelScripts } from '../../n8n-testkit/src/ai/script.cjs';
+import { startScriptedModel } from '../../n8n-testkit/src/ai/scripted-model.cjs';
 
 /**
  * A stubbed chat model plays its script over HTTP as an OpenAI-compatible model: tool calls by

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { N8nNotFound, resolveN8n } from '../../mock-server/src/runner/n8n/install.cjs';
+import { N8nNotFound, resolveN8n } from '../../n8n-testkit/src/n8n/install.cjs';
 import { withTempDir } from '../helpers/temp-dir.cjs';
 
 /**

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { n8nFetch } from '../../mock-server/src/runner/n8n/rest.cjs';
+import { n8nFetch } from '../../n8n-testkit/src/n8n/rest.cjs';
 
 /**
  * n8n answers any request 503 "Database is not ready!" while its last database ping failed (a

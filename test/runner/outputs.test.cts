@@ -1,7 +1,7 @@
-import { outputNameMisfits } from '../../mock-server/src/runner/file/output-names.cjs';
-import type { TestFile } from '../../mock-server/src/runner/file/schema.cjs';
-import { resolveOutput } from '../../mock-server/src/runner/workflow/outputs.cjs';
-import type { Workflow } from '../../mock-server/src/runner/workflow/workflow.cjs';
+import { outputNameMisfits } from '../../n8n-testkit/src/file/output-names.cjs';
+import type { TestFile } from '../../n8n-testkit/src/file/schema.cjs';
+import { resolveOutput } from '../../n8n-testkit/src/workflow/outputs.cjs';
+import type { Workflow } from '../../n8n-testkit/src/workflow/workflow.cjs';
 
 /**
  * A Switch's outputs named as the editor shows them: its rules renamed (Output Key), the others by

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Workflow } from '../../mock-server/src/runner/file/load.cjs';
-import { prepareWorkflow } from '../../mock-server/src/runner/workflow/prepare.cjs';
-import { sentOf } from '../../mock-server/src/runner/workflow/sent.cjs';
-import { findStart } from '../../mock-server/src/runner/workflow/start.cjs';
+import type { Workflow } from '../../n8n-testkit/src/file/load.cjs';
+import { prepareWorkflow } from '../../n8n-testkit/src/workflow/prepare.cjs';
+import { sentOf } from '../../n8n-testkit/src/workflow/sent.cjs';
+import { findStart } from '../../n8n-testkit/src/workflow/start.cjs';
 
 /**
  * The workflow a case runs: the user's export with only its start, its stubs and its credential

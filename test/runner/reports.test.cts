@@ -1,13 +1,13 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunView } from '../../mock-server/src/runner/expect/check.cjs';
-import { writeCaseReport } from '../../mock-server/src/runner/report/case-report.cjs';
-import { caseLines, summaryLines } from '../../mock-server/src/runner/report/console.cjs';
-import { detailLines, runDetail } from '../../mock-server/src/runner/report/detail.cjs';
-import { githubSummary } from '../../mock-server/src/runner/report/github.cjs';
-import { junitXml } from '../../mock-server/src/runner/report/junit.cjs';
-import type { FileResult } from '../../mock-server/src/runner/report/results.cjs';
+import type { RunView } from '../../n8n-testkit/src/expect/check.cjs';
+import { writeCaseReport } from '../../n8n-testkit/src/report/case-report.cjs';
+import { caseLines, summaryLines } from '../../n8n-testkit/src/report/console.cjs';
+import { detailLines, runDetail } from '../../n8n-testkit/src/report/detail.cjs';
+import { githubSummary } from '../../n8n-testkit/src/report/github.cjs';
+import { junitXml } from '../../n8n-testkit/src/report/junit.cjs';
+import type { FileResult } from '../../n8n-testkit/src/report/results.cjs';
 
 /** The reports people and CI read, from one run's results. */
 const files: FileResult[] = [

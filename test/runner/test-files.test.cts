@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
-import { testCommand } from '../../mock-server/src/runner/command.cjs';
-import { loadTestFile, TestFileError } from '../../mock-server/src/runner/file/load.cjs';
-import { referenceTables } from '../../mock-server/src/runner/file/reference.cjs';
-import { testFileJsonSchema } from '../../mock-server/src/runner/file/schema.cjs';
-import { findTestFiles, runWorkflowTests } from '../../mock-server/src/runner/run.cjs';
-import { parseShard, shardOf } from '../../mock-server/src/runner/shard.cjs';
+import { testCommand } from '../../n8n-testkit/src/command.cjs';
+import { loadTestFile, TestFileError } from '../../n8n-testkit/src/file/load.cjs';
+import { referenceTables } from '../../n8n-testkit/src/file/reference.cjs';
+import { testFileJsonSchema } from '../../n8n-testkit/src/file/schema.cjs';
+import { findTestFiles, runWorkflowTests } from '../../n8n-testkit/src/run.cjs';
+import { parseShard, shardOf } from '../../n8n-testkit/src/shard.cjs';
 
 /**
  * Test files as users write them: the project's own load, a wrong one is named with its file, line

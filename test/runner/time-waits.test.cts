@@ -1,5 +1,5 @@
-import { TimeWaits } from '../../mock-server/src/runner/clock/time-waits.cjs';
-import type { Rest } from '../../mock-server/src/runner/n8n/rest.cjs';
+import { TimeWaits } from '../../n8n-testkit/src/clock/time-waits.cjs';
+import type { Rest } from '../../n8n-testkit/src/n8n/rest.cjs';
 
 /**
  * A move of the case's clock passes time as the world does: each wait it passes ends at its own

@@ -2,8 +2,8 @@ import {
 	readersOf,
 	requestFieldsRead,
 	timeReaders,
-} from '../../mock-server/src/runner/workflow/reads.cjs';
-import type { Workflow } from '../../mock-server/src/runner/workflow/workflow.cjs';
+} from '../../n8n-testkit/src/workflow/reads.cjs';
+import type { Workflow } from '../../n8n-testkit/src/workflow/workflow.cjs';
 
 /**
  * What `test init` reads of a workflow: the request fields a Webhook's workflow uses (its first

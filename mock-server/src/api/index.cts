@@ -20,7 +20,7 @@ export type {
 	WorkflowTestResult,
 	WorkflowTestRunDetail,
 	WorkflowTestWorkflowCoverage,
-} from './workflow-test-types.cjs';
+} from '../../../n8n-testkit/src/types.cjs';
 export { runWorkflowTests } from './workflow-tests.cjs';
 export {
 	AdminApiError,

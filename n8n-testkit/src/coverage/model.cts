@@ -18,7 +18,7 @@ import type {
 	WorkflowTestOutcomeCoverage as OutcomeCoverage,
 	WorkflowTestRunDetail as RunDetail,
 	WorkflowTestWorkflowCoverage as WorkflowCoverage,
-} from '../../api/workflow-test-types.cjs';
+} from '../types.cjs';
 import { hasTimeLimit } from '../workflow/node-kinds.cjs';
 import { describedNames } from '../workflow/outputs.cjs';
 import type { Workflow, WorkflowNode } from '../workflow/workflow.cjs';

@@ -4,9 +4,9 @@
  * first time a worker's n8n meets it, each case's detail added as the case ends.
  */
 import { relative } from 'node:path';
-import type { WorkflowTestCaseDetail } from '../../api/workflow-test-types.cjs';
 import type { LoadedTestFile } from '../file/load.cjs';
 import type { N8nHost } from '../session.cjs';
+import type { WorkflowTestCaseDetail } from '../types.cjs';
 import type { Workflow } from '../workflow/workflow.cjs';
 import {
 	addCase,

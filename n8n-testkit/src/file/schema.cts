@@ -4,9 +4,9 @@
  * complete what the runner accepts. Seeds and faults are the server's own schemas.
  */
 import { z } from 'zod';
-import { faultRequest } from '../../contract/admin.cjs';
-import { INBOX_STATUSES } from '../../contract/inboxes.cjs';
-import { seedSchema } from '../../contract/seed.cjs';
+import { faultRequest } from '../../../mock-server/src/contract/admin.cjs';
+import { INBOX_STATUSES } from '../../../mock-server/src/contract/inboxes.cjs';
+import { seedSchema } from '../../../mock-server/src/contract/seed.cjs';
 
 /** A count: exactly n, or a range. */
 const count = z

@@ -3,16 +3,16 @@
  * node's items per run and output (the count and the first few), what stubbed nodes would have
  * sent, the Webhook's answer, the sub-workflows' executions and the requests the service got.
  */
+import { localIso, readable } from '../clock/zoned.cjs';
+import type { RunView } from '../expect/check.cjs';
+import { shown } from '../expect/match.cjs';
 import type {
 	WorkflowTestCaseDetail as CaseDetail,
 	WorkflowTestNodeDetail as NodeDetail,
 	WorkflowTestRunClock as RunClock,
 	WorkflowTestRunDetail as RunDetail,
 	WorkflowTestWaitSkip as WaitSkip,
-} from '../../api/workflow-test-types.cjs';
-import { localIso, readable } from '../clock/zoned.cjs';
-import type { RunView } from '../expect/check.cjs';
-import { shown } from '../expect/match.cjs';
+} from '../types.cjs';
 
 export type { CaseDetail, RunDetail };
 

@@ -2,7 +2,7 @@
  * A case's clock: one time for n8n (its processes, through ClockControl) and the case's reference
  * server, set when the case starts and moved by advanceClock and by the waits the runner skips.
  */
-import type { MockServer } from '../../api/start.cjs';
+import type { MockServer } from '../../../mock-server/src/api/start.cjs';
 import type { ClockControl } from './clock-control.cjs';
 
 /** What a move of the clock passes: the case's waits, each ended at its own instant. */

@@ -11,7 +11,6 @@
  * instant, the earliest first, and a wait for a request whose limit it passes times out there, as
  * n8n's WaitTracker would time it out. A request after that resumes nothing.
  */
-import type { WorkflowTestWaitSkip as WaitSkip } from '../../api/workflow-test-types.cjs';
 import {
 	type Execution,
 	type Flatted,
@@ -20,6 +19,7 @@ import {
 	waitingExecutions,
 } from '../n8n/executions.cjs';
 import { type Rest, until } from '../n8n/rest.cjs';
+import type { WorkflowTestWaitSkip as WaitSkip } from '../types.cjs';
 import { waitsOnTime } from '../workflow/node-kinds.cjs';
 import type { ClockControl } from './clock-control.cjs';
 

@@ -8,10 +8,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import type {
-	WorkflowTestOptions as Options,
-	WorkflowTestResult,
-} from '../api/workflow-test-types.cjs';
 import { CoverageCollector } from './coverage/collect.cjs';
 import {
 	belowThresholds,
@@ -41,6 +37,10 @@ import type { FileResult } from './report/results.cjs';
 import { type CaseResult, runCase } from './run-case.cjs';
 import { type NodesSource, openSession } from './session.cjs';
 import { parseShard, type Shard, shardOf } from './shard.cjs';
+import type {
+	WorkflowTestOptions as Options,
+	WorkflowTestResult,
+} from './types.cjs';
 
 /** The runner's options: the API's, where `n8n` may also be an install already found. */
 export type WorkflowTestOptions = Omit<Options, 'n8n'> & { n8n?: string | N8nInstall };

@@ -16,8 +16,8 @@ import {
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import type { SharedScans } from '../api/options.cjs';
-import { type MockServer, startMockServer } from '../api/start.cjs';
+import type { SharedScans } from '../../mock-server/src/api/options.cjs';
+import { type MockServer, startMockServer } from '../../mock-server/src/api/start.cjs';
 import { ModelScripts } from './ai/script.cjs';
 import { startScriptedModel } from './ai/scripted-model.cjs';
 import { checkClock } from './clock/clock-check.cjs';

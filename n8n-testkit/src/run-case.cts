@@ -3,7 +3,6 @@
  * file's n8n as the case runs it, each run started as its start node would start it, and what came
  * checked against the case's expectations.
  */
-import type { WorkflowTestCaseResult } from '../api/workflow-test-types.cjs';
 import { applyChange } from './changes.cjs';
 import { CaseClock } from './clock/case-clock.cjs';
 import { TimeWaits } from './clock/time-waits.cjs';
@@ -42,6 +41,7 @@ import { n8nFetch, until } from './n8n/rest.cjs';
 import { type CaseDetail, runDetail } from './report/detail.cjs';
 import type { NodeDescription, Session } from './session.cjs';
 import { type CreatedSubWorkflow, createSubWorkflow } from './sub-workflow-runs.cjs';
+import type { WorkflowTestCaseResult } from './types.cjs';
 import { formData } from './workflow/form.cjs';
 import { resumeMethod, resumesOnForm } from './workflow/node-kinds.cjs';
 import { type OutputRef, resolveOutput, unknownOutput } from './workflow/outputs.cjs';

@@ -3,10 +3,6 @@
  * the test file, what was expected, what came, and the nearest item (or request) to what was asked.
  */
 import type {
-	WorkflowTestFailure,
-	WorkflowTestWaitSkip as WaitSkip,
-} from '../../api/workflow-test-types.cjs';
-import type {
 	CaseExpectation,
 	NodeExpectation,
 	ResponseExpectation,
@@ -16,6 +12,10 @@ import type {
 	SubWorkflowExpectation,
 } from '../file/schema.cjs';
 import type { NodeRun } from '../n8n/executions.cjs';
+import type {
+	WorkflowTestFailure,
+	WorkflowTestWaitSkip as WaitSkip,
+} from '../types.cjs';
 import { ERROR_OUTPUT, type OutputRef } from '../workflow/outputs.cjs';
 import type { Sent } from '../workflow/sent.cjs';
 import {

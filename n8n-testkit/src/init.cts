@@ -9,10 +9,10 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { Document, type Pair, type YAMLMap, isMap, isPair, isScalar, isSeq } from 'yaml';
-import type { WorkflowTestCaseDetail } from '../api/workflow-test-types.cjs';
 import { readWorkflow } from './file/load.cjs';
 import { shippedFor } from './http-mocks/services/index.cjs';
 import { runWorkflowTests, type WorkflowTestOptions } from './run.cjs';
+import type { WorkflowTestCaseDetail } from './types.cjs';
 import { formFieldNames } from './workflow/form.cjs';
 import {
 	FORM_TRIGGER,

@@ -2,7 +2,7 @@
  * Changes a case makes before a run (or a trigger check): to the service (any admin API call),
  * the clock, and the answers of other services (a mock).
  */
-import type { MockServer } from '../api/start.cjs';
+import type { MockServer } from '../../mock-server/src/api/start.cjs';
 import type { CaseClock } from './clock/case-clock.cjs';
 import { type Change, seconds } from './file/schema.cjs';
 import type { MockSet } from './http-mocks/mock-set.cjs';

@@ -1,4 +1,4 @@
-import type { WorkflowTestFileResult } from '../../api/workflow-test-types.cjs';
+import type { WorkflowTestFileResult } from '../types.cjs';
 
 /** A test file's outcome: its cases, or why none could run (n8n did not start, say). */
 export type FileResult = WorkflowTestFileResult;

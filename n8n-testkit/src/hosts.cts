@@ -8,7 +8,7 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SharedScans } from '../api/options.cjs';
+import type { SharedScans } from '../../mock-server/src/api/options.cjs';
 import type { LoadedTestFile } from './file/load.cjs';
 import type { N8nInstall } from './n8n/install.cjs';
 import { processTreeRss } from './n8n/memory.cjs';
