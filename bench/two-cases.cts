@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { leadInboxService } from '../mock-server/src/workflow-tests/service.cjs';
 import { type LoadedTestFile, loadTestFile } from '../n8n-testkit/src/file/load.cjs';
 import { runCase } from '../n8n-testkit/src/run-case.cjs';
+import { Services } from '../n8n-testkit/src/services/services.cjs';
 import { openSession, type Session, startHost } from '../n8n-testkit/src/session.cjs';
 import { ALL_LINES, installOf } from '../test/e2e/n8n-app.cjs';
 import { alternatedMedians, memoryOf } from './support.cjs';
@@ -40,7 +42,7 @@ export async function timeTwoCases(options: {
 			writeFileSync(join(dir, name), JSON.stringify(content));
 		const host = await startHost({
 			n8n: installOf(line),
-			nodes: { folder: ROOT },
+			nodes: [{ folder: ROOT }],
 			dir: join(dir, 'n8n'),
 			progress: () => undefined,
 		});
@@ -48,7 +50,7 @@ export async function timeTwoCases(options: {
 		try {
 			for (const { file } of options.cases)
 				if (!sessions.has(file)) {
-					const loaded = loadTestFile(join(dir, file), dir);
+					const loaded = loadTestFile(join(dir, file), dir, new Services([leadInboxService()]));
 					sessions.set(file, { loaded, session: await openSession(loaded, host) });
 				}
 			const one = (ref: CaseRef) => async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { parseDocument, type YAMLSeq } from 'yaml';
+import { leadInboxService } from '../mock-server/src/workflow-tests/service.cjs';
 import { DEFAULT_N8N_MEMORY_MB } from '../n8n-testkit/src/hosts.cjs';
 import { childProcessesRss } from '../n8n-testkit/src/n8n/memory.cjs';
 import { runWorkflowTests } from '../n8n-testkit/src/run.cjs';
@@ -60,9 +61,10 @@ async function benchRerun(version: string): Promise<void> {
 	const passEnded: (() => void)[] = [];
 	const input = new PassThrough();
 	const watching = watchWorkflowTests({
+		services: [leadInboxService()],
 		paths: [dir],
 		n8n: installOf(line),
-		nodes: { folder: ROOT },
+		nodes: [{ folder: ROOT }],
 		cwd: dir,
 		out: (text) => {
 			if (text.includes('\u2717')) console.log(`    ${text}`);
@@ -124,9 +126,10 @@ async function benchMemory(version: string): Promise<void> {
 	let fresh = 0;
 	try {
 		const result = await runWorkflowTests({
+			services: [leadInboxService()],
 			paths: [dir],
 			n8n: installOf(line),
-			nodes: ROOT,
+			nodes: [ROOT],
 			cwd: dir,
 			jobs: 1,
 			out: () => undefined,

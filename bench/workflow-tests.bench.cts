@@ -3,9 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockServer } from '../mock-server/src/api/start.cjs';
+import { leadInboxService } from '../mock-server/src/workflow-tests/service.cjs';
 import { loadTestFile } from '../n8n-testkit/src/file/load.cjs';
 import { N8nApp } from '../n8n-testkit/src/n8n/app.cjs';
 import { runCase } from '../n8n-testkit/src/run-case.cjs';
+import { Services } from '../n8n-testkit/src/services/services.cjs';
 import { freePort, openSession, startHost } from '../n8n-testkit/src/session.cjs';
 import { ALL_LINES, installOf } from '../test/e2e/n8n-app.cjs';
 import { memoryOf } from './support.cjs';
@@ -130,11 +132,15 @@ async function runner(
 			cases: [{ name: 'inventory', expect: { status: 'success' } }],
 		}),
 	);
-	const loaded = loadTestFile(join(dir, 'inventory.test.json'), dir);
+	const loaded = loadTestFile(
+		join(dir, 'inventory.test.json'),
+		dir,
+		new Services([leadInboxService()]),
+	);
 	const started = performance.now();
 	const host = await startHost({
 		n8n: installOf(line),
-		nodes: { folder: ROOT },
+		nodes: [{ folder: ROOT }],
 		dir: join(dir, 'n8n'),
 		progress: () => undefined,
 	});

@@ -21,10 +21,10 @@ async function main(): Promise<void> {
 		// The workflow test runner is a bundle of its own (build.cjs): a server never parses it.
 		const entry = RUNS_FROM_BUNDLE
 			? join(__dirname, 'lead-inbox-mock-server-test')
-			: join(__dirname, '..', '..', 'n8n-testkit', 'src', 'command.cts');
+			: join(__dirname, 'workflow-tests', 'command.cts');
 		// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on this command only
-		const { testCommand } = require(entry) as typeof import('../../n8n-testkit/src/command.cjs');
-		process.exitCode = await testCommand(process.argv.slice(3));
+		const { leadInboxTestCommand } = require(entry) as typeof import('./workflow-tests/command.cjs');
+		process.exitCode = await leadInboxTestCommand(process.argv.slice(3));
 		return;
 	}
 	let config;

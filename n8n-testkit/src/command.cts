@@ -1,23 +1,33 @@
 /**
- * `lead-inbox-mock-server test [FILES|DIRS]`: runs a project's workflow tests in real n8n against
- * the reference server. Exit status: 0 all passed, 1 a case failed, 2 a test file or an option
- * is wrong (nothing run).
+ * `n8n-testkit test [FILES|DIRS]` (and `lead-inbox-mock-server test`, the same command with the
+ * Lead Inbox service given): runs a project's workflow tests in real n8n. Exit status: 0 all
+ * passed, 1 a case failed, 2 a test file or an option is wrong (nothing run).
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { mergeCoverage } from './coverage/model.cjs';
 import { coverageLine, readCoverage, writeCoverage } from './coverage/report.cjs';
 import { initTestFiles } from './init.cjs';
 import { N8nNotFound } from './n8n/install.cjs';
-import { nodesSource } from './nodes-source.cjs';
-import { n8nOf, runWorkflowTests, type WorkflowTestOptions } from './run.cjs';
+import { nodesSources } from './nodes-source.cjs';
+import {
+	findTestFiles,
+	loadTestFiles,
+	n8nOf,
+	packagesUsed,
+	runWorkflowTests,
+	type WorkflowTestOptions,
+} from './run.cjs';
+import type { WorkflowTestService } from './services/service.cjs';
+import { installedServices, loadService, Services } from './services/services.cjs';
 import { stopOnSignals } from './stop-on-signal.cjs';
 import { watchWorkflowTests } from './watch.cjs';
 
-export const TEST_USAGE = `Usage: lead-inbox-mock-server test [FILES|DIRS...] [options]
+const usage = (setup: CommandSetup) => `Usage: ${setup.program} [FILES|DIRS...] [options]
 
 Runs workflow test files (*.test.yaml, *.test.yml, *.test.json; default: those under the current
-folder) in real n8n against the reference server. See docs/testing-workflows.md.
+folder) in real n8n: nodes of other services stubbed or answered by the test's mocks, those of a
+service simulator installed (--service) run against it. See docs/testing-workflows.md.
 
 Options:
   --n8n SPEC      the n8n to run on: an installed n8n (its bin, e.g. $(which n8n), or the folder
@@ -25,12 +35,16 @@ Options:
                   (e.g. 2.40.7). Default: ./node_modules/.bin/n8n
   --n8n-node PATH the Node.js n8n runs on: a node binary or its folder (default: the first
                   node on PATH, as n8n's own bin would pick it)
-  --nodes PATH    the nodes package: a packed .tgz or a package folder
-                  (default: n8n-nodes-lead-inbox in ./node_modules)
+  --nodes PATH    a community node package to install into n8n: a packed .tgz or a package
+                  folder (repeatable; default: each package the workflows use, from
+                  ./node_modules)
+  --service MOD   a service simulator to run those nodes against: a module exporting
+                  workflowTestService() (repeatable; packages the project installed that name
+                  one in their package.json join by themselves)
   --junit FILE    also write a JUnit XML report
   --show          print what each case did under its line, passed or not: each node's items
                   per run (the count and the first), what stubbed nodes would have sent, the
-                  Webhook's answer, sub-workflows, the requests the service got
+                  Webhook's answer, sub-workflows, the requests each service got
   --report DIR    write the same per case as JSON (DIR/<test file>/<nn>-<case>.json)
   --coverage DIR  workflow coverage: which nodes ran and which outputs items crossed, per workflow
                   and case; a line per workflow, DIR/coverage.json and DIR/index.html (a page
@@ -45,15 +59,14 @@ Options:
                   workflow or sub-workflow export), every file on Enter; q quits
   --n8n-memory MB start a worker's n8n afresh before a test file once it uses more than this
                   (its processes together; default 1536)
-  --replay DIR    answer from recordings of the real services (the server's --replay)
-  -h, --help      this help
+${setup.usage ?? ''}  -h, --help      this help
 
-  lead-inbox-mock-server test init WORKFLOW.json... [--out DIR] [--force] [--n8n ...]
+  ${setup.program} init WORKFLOW.json... [--out DIR] [--force] [--n8n ...]
                   writes a first test file for each exported workflow (DIR/<name>.test.yaml,
-                  default the current folder) from one run against the reference server: it
+                  default the current folder) from one run in real n8n: it
                   passes as written; its comments and the lines printed say what to tighten
                   (to run the test files of a folder named init, give it as ./init)
-  lead-inbox-mock-server test coverage merge DIR|FILE... --out DIR
+  ${setup.program} coverage merge DIR|FILE... --out DIR
                   merges coverage of several runs (the same suite on several n8n lines, or
                   shards) into one coverage.json and its pages
 
@@ -73,13 +86,26 @@ function subcommandOf(argv: string[]): string | undefined {
 	return SUBCOMMANDS.has(argv[0]) ? argv[0] : undefined;
 }
 
-export async function testCommand(argv: string[]): Promise<number> {
+/** Who runs the command: how users call it, and the services it brings. */
+export interface CommandSetup {
+	/** The command as users type it (`n8n-testkit test`, `lead-inbox-mock-server test`). */
+	program: string;
+	/** The services the caller gives (the Lead Inbox server's package gives its own). */
+	services?: WorkflowTestService[];
+	/** Help lines for the caller's own options (parsed before the rest reaches the runner). */
+	usage?: string;
+}
+
+const RUNNER: CommandSetup = { program: 'n8n-testkit test' };
+
+export async function testCommand(argv: string[], setup: CommandSetup = RUNNER): Promise<number> {
 	const subcommand = subcommandOf(argv);
-	if (subcommand === 'coverage') return coverageCommand(argv.slice(1));
-	if (subcommand === 'init') return initCommand(argv.slice(1));
-	const parsed = parsedArgs(argv, {
+	if (subcommand === 'coverage') return coverageCommand(argv.slice(1), setup);
+	if (subcommand === 'init') return initCommand(argv.slice(1), setup);
+	const parsed = parsedArgs(argv, setup, {
 		n8n: { type: 'string' },
-		nodes: { type: 'string' },
+		nodes: { type: 'string', multiple: true },
+		service: { type: 'string', multiple: true },
 		'n8n-node': { type: 'string' },
 		junit: { type: 'string' },
 		show: { type: 'boolean' },
@@ -88,7 +114,6 @@ export async function testCommand(argv: string[]): Promise<number> {
 		'coverage-min': { type: 'string' },
 		shard: { type: 'string' },
 		jobs: { type: 'string' },
-		replay: { type: 'string' },
 		watch: { type: 'boolean' },
 		'n8n-memory': { type: 'string' },
 	});
@@ -97,6 +122,8 @@ export async function testCommand(argv: string[]): Promise<number> {
 	const jobs = wholeNumber(values.jobs, '--jobs', 1);
 	const n8nMemoryMb = wholeNumber(values['n8n-memory'], '--n8n-memory', 64);
 	if (jobs === null || n8nMemoryMb === null) return 2;
+	const services = servicesOf(setup, values.service);
+	if (typeof services === 'number') return services;
 	const options = {
 		paths: positionals,
 		n8n: values.n8n,
@@ -105,7 +132,7 @@ export async function testCommand(argv: string[]): Promise<number> {
 		show: values.show,
 		report: values.report,
 		jobs,
-		replay: values.replay,
+		services,
 		n8nMemoryMb,
 	};
 	try {
@@ -157,7 +184,12 @@ async function watchCommand(
 	const cwd = process.cwd();
 	let nodes;
 	try {
-		nodes = nodesSource(options.nodes, cwd);
+		const { loaded } = loadTestFiles(
+			[...new Set(options.paths.flatMap((p) => findTestFiles(resolve(cwd, p))))],
+			cwd,
+			new Services(options.services),
+		);
+		nodes = nodesSources(options.nodes ?? [], packagesUsed(loaded), cwd);
 	} catch (error) {
 		process.stderr.write(`Error: --nodes: ${(error as Error).message}\n`);
 		return 2;
@@ -186,13 +218,13 @@ async function watchCommand(
 }
 
 /** `test coverage merge A B ... --out DIR`: the union of coverage runs, with its pages. */
-function coverageCommand(argv: string[]): number {
-	const parsed = parsedArgs(argv, { out: { type: 'string' } });
+function coverageCommand(argv: string[], setup: CommandSetup): number {
+	const parsed = parsedArgs(argv, setup, { out: { type: 'string' } });
 	if (typeof parsed === 'number') return parsed;
 	const [verb, ...inputs] = parsed.positionals;
 	if (verb !== 'merge' || !inputs.length || !parsed.values.out) {
 		process.stderr.write(
-			'Error: usage: lead-inbox-mock-server test coverage merge DIR|FILE... --out DIR (coverage folders or coverage.json files written by --coverage); to run the test files of a folder named coverage, give it as ./coverage\n',
+			`Error: usage: ${setup.program} coverage merge DIR|FILE... --out DIR (coverage folders or coverage.json files written by --coverage); to run the test files of a folder named coverage, give it as ./coverage\n`,
 		);
 		return 2;
 	}
@@ -211,24 +243,29 @@ function coverageCommand(argv: string[]): number {
 }
 
 /** `test init WORKFLOW.json`: a first test file, from one run of the workflow. */
-async function initCommand(argv: string[]): Promise<number> {
-	const parsed = parsedArgs(argv, {
+async function initCommand(argv: string[], setup: CommandSetup): Promise<number> {
+	const parsed = parsedArgs(argv, setup, {
 		out: { type: 'string' },
 		force: { type: 'boolean' },
 		n8n: { type: 'string' },
 		'n8n-node': { type: 'string' },
-		nodes: { type: 'string' },
+		nodes: { type: 'string', multiple: true },
+		service: { type: 'string', multiple: true },
 	});
 	if (typeof parsed === 'number') return parsed;
 	if (!parsed.positionals.length) {
 		process.stderr.write(
-			'Error: usage: lead-inbox-mock-server test init WORKFLOW.json... [--out DIR] [--force] (exported workflows); to run the test files of a folder named init, give it as ./init\n',
+			`Error: usage: ${setup.program} init WORKFLOW.json... [--out DIR] [--force] (exported workflows); to run the test files of a folder named init, give it as ./init\n`,
 		);
 		return 2;
 	}
+	const services = servicesOf(setup, parsed.values.service);
+	if (typeof services === 'number') return services;
 	const stopped = stopOnSignals((line) => process.stderr.write(`${line}\n`));
 	try {
 		const { exitCode, results } = await initTestFiles({
+			program: setup.program,
+			services,
 			workflows: parsed.positionals,
 			out: parsed.values.out,
 			force: parsed.values.force,
@@ -261,6 +298,7 @@ type Options = NonNullable<ParseArgsConfig['options']>;
  */
 function parsedArgs<T extends Options>(
 	argv: string[],
+	setup: CommandSetup,
 	options: T,
 ): ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: T }>> | number {
 	let parsed;
@@ -271,14 +309,36 @@ function parsedArgs<T extends Options>(
 			options: { ...options, help: { type: 'boolean', short: 'h' } },
 		});
 	} catch (error) {
-		process.stderr.write(`Error: ${(error as Error).message}\n\n${TEST_USAGE}\n`);
+		process.stderr.write(`Error: ${(error as Error).message}\n\n${usage(setup)}\n`);
 		return 2;
 	}
 	if ((parsed.values as { help?: boolean }).help) {
-		process.stdout.write(`${TEST_USAGE}\n`);
+		process.stdout.write(`${usage(setup)}\n`);
 		return 0;
 	}
 	return parsed as never;
+}
+
+/**
+ * The run's services: the caller's, each --service, then each the project installed (one of a
+ * name already given is left out: lead-inbox-mock-server's own, say). A module that does not load
+ * is a wrong option (exit 2).
+ */
+function servicesOf(setup: CommandSetup, modules: string[] = []): WorkflowTestService[] | number {
+	const cwd = process.cwd();
+	const services = [...(setup.services ?? [])];
+	try {
+		for (const module of modules) services.push(loadService(module, cwd));
+		for (const module of installedServices(cwd)) {
+			const service = loadService(module, cwd);
+			if (!services.some((s) => s.name === service.name)) services.push(service);
+		}
+		new Services(services);
+	} catch (error) {
+		process.stderr.write(`Error: --service: ${(error as Error).message}\n`);
+		return 2;
+	}
+	return services;
 }
 
 /** An n8n that cannot be found or installed is a wrong option (exit 2); anything else is thrown. */

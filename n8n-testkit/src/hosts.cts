@@ -4,11 +4,10 @@
  * second. Before each file a worker's host is looked at: one that stopped is started again; one
  * grown past the memory limit is restarted (an n8n grows with every workflow it runs); otherwise
  * n8n's own state the previous file left (Data Tables, variables) is emptied, unless the file keeps
- * it. The pool also keeps the websites' scans its files' servers share.
+ * it.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SharedScans } from '../../mock-server/src/api/options.cjs';
 import type { LoadedTestFile } from './file/load.cjs';
 import type { N8nInstall } from './n8n/install.cjs';
 import { processTreeRss } from './n8n/memory.cjs';
@@ -20,7 +19,7 @@ export const DEFAULT_N8N_MEMORY_MB = 1536;
 
 export interface HostPoolOptions {
 	n8n: N8nInstall;
-	nodes: NodesSource;
+	nodes: NodesSource[];
 	/** Where each host's user folder goes (removed with the pool). */
 	work: string;
 	/** Restart a worker's n8n before a file once it is past this size (MB, its processes together). */
@@ -37,13 +36,6 @@ interface Slot {
 export class HostPool {
 	private readonly slots = new Map<number, Slot>();
 	private started = 0;
-	/**
-	 * The websites' scans, shared by every file's server for the pool's life (a run, a watch): a
-	 * synthetic site's flags are a function of its address, so a site is scanned once, and a
-	 * search case rerun under --watch scans nothing.
-	 */
-	readonly scans: SharedScans = new Map();
-
 	constructor(private readonly options: HostPoolOptions) {}
 
 	/** The version of the n8n the hosts run. */

@@ -1,10 +1,11 @@
 /**
- * `lead-inbox-mock-server test init WORKFLOW.json`: a first test file from the workflow itself. The
- * file's frame comes from the export (the start node's kind and what it takes, a seed, a stub for
- * every node of another service, its sub-workflows' included); its expectations come from a real
- * run of that frame against the reference server (the status, each node's items, fields every item
- * has such as an email, the credits charged and the requests made). The file passes as written;
- * its comments say what to tighten, and what could not be inferred is said on stderr.
+ * `n8n-testkit test init WORKFLOW.json`: a first test file from the workflow itself. The file's
+ * frame comes from the export (the start node's kind and what it takes, a stub for every node of
+ * another service, its sub-workflows' included, and what each service it uses drafts: a seed);
+ * its expectations come from a real run of that frame (the status, each node's items, fields every
+ * item has such as an email, and what each service drafts from what it got: credits charged,
+ * requests). The file passes as written; its comments say what to tighten, and what could not be
+ * inferred is said on stderr.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -12,6 +13,8 @@ import { Document, type Pair, type YAMLMap, isMap, isPair, isScalar, isSeq } fro
 import { readWorkflow } from './file/load.cjs';
 import { shippedFor } from './http-mocks/services/index.cjs';
 import { runWorkflowTests, type WorkflowTestOptions } from './run.cjs';
+import type { WorkflowTestService } from './services/service.cjs';
+import { Services } from './services/services.cjs';
 import type { WorkflowTestCaseDetail } from './types.cjs';
 import { formFieldNames } from './workflow/form.cjs';
 import {
@@ -19,7 +22,6 @@ import {
 	hasTimeLimit,
 	isChatModel,
 	isTrigger,
-	LEAD_INBOX_TRIGGER,
 	needsStub,
 	resumeMethod,
 	resumesOnForm,
@@ -34,7 +36,10 @@ import { findStart } from './workflow/start.cjs';
 import { callsOf, findSubWorkflows, type SubWorkflow } from './workflow/sub-workflows.cjs';
 import type { Workflow, WorkflowNode } from './workflow/workflow.cjs';
 
-export interface InitOptions extends Pick<WorkflowTestOptions, 'n8n' | 'n8nNode' | 'nodes'> {
+export interface InitOptions
+	extends Pick<WorkflowTestOptions, 'n8n' | 'n8nNode' | 'nodes' | 'services'> {
+	/** The command as users type it, for the file's first comment (default n8n-testkit test). */
+	program?: string;
 	/** Exported workflows: a test file each. */
 	workflows: string[];
 	/** Where the test files go (default the working folder). */
@@ -70,7 +75,13 @@ function frame(
 	workflowPath: string,
 	start: WorkflowNode,
 	outDir: string,
-): { spec: Record<string, unknown>; notes: string[]; subs: SubWorkflow[] } {
+	services: Services,
+): {
+	spec: Record<string, unknown>;
+	notes: string[];
+	subs: SubWorkflow[];
+	used: WorkflowTestService[];
+} {
 	const notes: string[] = [];
 	const subs = findSubWorkflows(workflow, workflowPath, {
 		listed: [],
@@ -94,7 +105,11 @@ function frame(
 		...subs.map((s) => [s.workflow, ''] as const),
 	])
 		for (const node of w.nodes) {
-			if (!needsStub(node, startName) && !unfollowed.has(node.name)) continue;
+			if (
+				!needsStub(node, startName, (type) => services.claims(type)) &&
+				!unfollowed.has(node.name)
+			)
+				continue;
 			if (isChatModel(node.type)) {
 				stubs[node.name] = { model: [{ answer: 'An answer written by test init.' }] };
 				notes.push(
@@ -116,6 +131,8 @@ function frame(
 		notes.push(
 			`to run a stubbed node for real (n8n's own code sending its requests, its answer read as in production), take away its stub and answer its requests with mocks: ${couldRunReal.join('; ')}`,
 		);
+	const nodes = [workflow, ...subs.map((s) => s.workflow)].flatMap((w) => w.nodes);
+	const used = services.usedBy({}, nodes);
 	const testCase: Record<string, unknown> = { name: 'runs as exported (written by test init)' };
 	if (start.type === WEBHOOK) {
 		const method = (start.parameters?.httpMethod as string | undefined) ?? 'GET';
@@ -147,7 +164,7 @@ function frame(
 	} else if (/chatTrigger$/i.test(start.type)) {
 		testCase.input = [{ sessionId: 'test-init', action: 'sendMessage', chatInput: 'Hello' }];
 		notes.push(`the chat message to "${start.name}" is "Hello": write what a user would ask`);
-	} else if (start.type === LEAD_INBOX_TRIGGER) {
+	} else if (services.polls(start.type)) {
 		testCase.runs = 2;
 		notes.push(
 			`"${start.name}" is checked twice (the first check remembers, the second finds no change): add a run with a change between them (runs: [{...}, { before: [...] }])`,
@@ -182,32 +199,12 @@ function frame(
 		workflow: relative(outDir, workflowPath) || basename(workflowPath),
 		...(triggers.length > 1 ? { start: start.name } : {}),
 		...(clock ? { clock } : {}),
-		seed: {
-			accounts: [
-				{
-					apiKey: 'lik_test_init_account_01',
-					credits: 1000,
-					// Inboxes only for a workflow that reads or adds to them.
-					...(usesInboxes([workflow, ...subs.map((s) => s.workflow)])
-						? {
-								pools: [
-									{
-										name: 'Test pool',
-										inboxes: [
-											{ emailAddress: 'sales@gmail.com' },
-											{ emailAddress: 'team@outlook.com', status: 'paused' },
-										],
-									},
-								],
-							}
-						: {}),
-				},
-			],
-		},
+		// What each service the workflow uses starts every case with (a seed).
+		...drafted(used.map((service) => service.draft?.file?.(nodes))),
 		...(Object.keys(stubs).length ? { stubs } : {}),
 		cases: [testCase, ...waitCases.map((c) => c.testCase)],
 	};
-	return { spec, notes, subs };
+	return { spec, notes, subs, used };
 }
 
 /** Sample values for request fields, so a first run follows the happy path. */
@@ -249,19 +246,6 @@ function limitedWaitCases(
 		wait: wait.name,
 		testCase: { name, ...start, runs: [{}, { resume: r }] },
 	}));
-}
-
-const LEAD_SEARCH = '/api/v1/niche-finder-leads';
-
-/** The package's nodes that read or add to an account's pools and inboxes. */
-const INBOX_NODES = ['listPools', 'listInboxes', 'createInboxes', 'leadInboxTrigger'];
-
-function usesInboxes(workflows: Workflow[]): boolean {
-	return workflows.some((w) =>
-		w.nodes.some((n) =>
-			INBOX_NODES.some((type) => n.type.replace(/Tool$/, '') === `n8n-nodes-lead-inbox.${type}`),
-		),
-	);
 }
 
 /** A field every item has with an email in it: the stable field a first test checks. */
@@ -320,19 +304,14 @@ function nodesAfter(
 	);
 }
 
-/** The expectations of the one case, from what its run did. */
+/** The expectations of the one case, from what its run did (and what each service drafts of it). */
 function expectations(
 	workflow: Workflow,
 	detail: WorkflowTestCaseDetail,
 	subs: { name: string; workflow: Workflow }[],
+	used: WorkflowTestService[],
 ): Record<string, unknown> {
 	const last = detail.runs[detail.runs.length - 1];
-	const requests = new Map<string, number>();
-	for (const line of detail.requests) {
-		const [method, path] = line.split(' ');
-		const key = `${method} ${path}`;
-		requests.set(key, (requests.get(key) ?? 0) + 1);
-	}
 	const workflows = Object.fromEntries(
 		subs.flatMap((sub) => {
 			const ran = detail.workflows?.[sub.name];
@@ -346,51 +325,66 @@ function expectations(
 				: [];
 		}),
 	);
-	// How many lead searches a run makes, and what they charge, depends on the websites' scans
-	// (New Leads Wanted searches deeper when fewer match a pixel filter): a range, not that run's.
-	const searched = [...requests.keys()].some((key) => key.endsWith(LEAD_SEARCH));
 	return {
 		status: last.status,
 		...(last.error ? { error: { node: last.error.node } } : {}),
 		nodes: nodeExpectations(workflow, last.nodes),
 		...(Object.keys(workflows).length ? { workflows } : {}),
-		service: {
-			creditsCharged:
-				searched && detail.creditsCharged > 0 ? { atLeast: 1 } : detail.creditsCharged,
-			requests: [...requests].map(([key, times]) => {
-				const [method, path] = key.split(' ');
-				return { method, path, times: path === LEAD_SEARCH ? { atLeast: 1 } : times };
-			}),
-			nothingElse: true,
-		},
+		...serviceExpectations(detail, used),
 	};
 }
+
+/** What each service drafts from what it got in the case (Lead Inbox: expect.service). */
+function serviceExpectations(
+	detail: WorkflowTestCaseDetail,
+	used: WorkflowTestService[],
+): Record<string, unknown> {
+	return drafted(
+		used.map((service) => {
+			const got = detail.services?.[service.name];
+			return got && service.draft?.expect?.(got);
+		}),
+	);
+}
+
+/** The fields services drafted, together. */
+const drafted = (parts: (Record<string, unknown> | undefined)[]): Record<string, unknown> =>
+	Object.fromEntries(parts.flatMap((part) => Object.entries(part ?? {})));
 
 const SCHEMA = 'workflow-test.schema.json';
 
 /**
- * The test file format's JSON Schema as an editor loads it, relative to the file written: the
- * project's installed lead-inbox-mock-server (node_modules/lead-inbox-mock-server/dist/...), else
- * the schema shipped beside this program.
+ * The test file format's JSON Schema as an editor loads it, relative to the file written: the one
+ * a service the file uses ships (its fields composed in), else the runner's, from the project's
+ * node_modules when installed there, else beside this program.
  */
-function schemaFor(dir: string): string {
+function schemaFor(dir: string, used: WorkflowTestService[]): string {
+	const own = used.find((s) => s.jsonSchema && existsSync(s.jsonSchema))?.jsonSchema;
+	if (own) return relative(dir, own);
 	for (let at = dir; ; at = dirname(at)) {
-		const installed = join(at, 'node_modules', 'lead-inbox-mock-server', 'dist', SCHEMA);
+		const installed = join(at, 'node_modules', 'n8n-testkit', SCHEMA);
 		if (existsSync(installed)) return relative(dir, installed);
 		if (dirname(at) === at) break;
 	}
-	// Bundled: dist/ holds the program and the schema; from the sources: mock-server/.
-	const own = [join(__dirname, SCHEMA), join(__dirname, '..', '..', SCHEMA)].find(existsSync);
-	return own ? relative(dir, own) : SCHEMA;
+	// Bundled: dist/ beside the package's schema; from the sources: n8n-testkit/.
+	const shipped = [join(__dirname, '..', SCHEMA), join(__dirname, '..', '..', SCHEMA)].find(
+		existsSync,
+	);
+	return shipped ? relative(dir, shipped) : SCHEMA;
 }
 
 /** Comments on the file's parts: where each came from and what to tighten. */
-function annotate(doc: Document, notes: string[], schemaPath: string): void {
+function annotate(
+	doc: Document,
+	notes: string[],
+	schemaPath: string,
+	by: { program: string; used: WorkflowTestService[] },
+): void {
 	doc.commentBefore = [
 		` yaml-language-server: $schema=${schemaPath}`,
-		' Written by `lead-inbox-mock-server test init` from one run against the reference server: it',
-		' passes as written. Tighten it: the counts below are what that run did, not what the workflow',
-		' must do. Reference: docs/testing-workflows.md.',
+		` Written by \`${by.program} init\` from one run in real n8n: it passes as written.`,
+		' Tighten it: the counts below are what that run did, not what the workflow must do.',
+		' Reference: docs/testing-workflows.md.',
 		...(notes.length ? [' To do:', ...notes.map((n) => ` - ${n}`)] : []),
 	].join('\n');
 	const comment = (path: (string | number)[], text: string) => {
@@ -400,10 +394,12 @@ function annotate(doc: Document, notes: string[], schemaPath: string): void {
 	const root = doc.contents as YAMLMap;
 	const pair = (key: string) =>
 		root.items.find((p): p is Pair => isPair(p) && isScalar(p.key) && p.key.value === key);
-	const seed = pair('seed');
-	if (seed && isScalar(seed.key))
-		seed.key.commentBefore =
-			' The service before every case: an account with credits (and a pool of two inboxes where the workflow uses inboxes); make it what the workflow expects.';
+	// What each service says of the fields it drafted.
+	for (const service of by.used)
+		for (const [key, text] of Object.entries(service.draft?.comments?.file ?? {})) {
+			const field = pair(key);
+			if (field && isScalar(field.key)) field.key.commentBefore = ` ${text}`;
+		}
 	const clock = pair('clock');
 	if (clock && isScalar(clock.key))
 		clock.key.commentBefore = isMap(clock.value)
@@ -430,10 +426,9 @@ function annotate(doc: Document, notes: string[], schemaPath: string): void {
 				'What ran after the Wait (and what ran in neither run: the branch not taken).',
 			);
 		});
-	comment(
-		['cases', 0, 'expect', 'service'],
-		"What the reference server saw: the credits charged and every request (nothingElse: no other); lead searches as ranges (how many, and what they charge, depends on the websites' scans).",
-	);
+	for (const service of by.used)
+		for (const [key, text] of Object.entries(service.draft?.comments?.expect ?? {}))
+			comment(['cases', 0, 'expect', key], text);
 }
 
 /**
@@ -457,6 +452,7 @@ export async function initTestFiles(
 ): Promise<{ exitCode: 0 | 1 | 2; results: InitResult[] }> {
 	const cwd = options.cwd ?? process.cwd();
 	const outDir = resolve(cwd, options.out ?? '.');
+	const services = new Services(options.services);
 	const planned = options.workflows.map((given) => {
 		const workflowPath = resolve(cwd, given);
 		const file = join(outDir, `${basename(workflowPath).replace(/\.json$/i, '')}.test.yaml`);
@@ -475,7 +471,7 @@ export async function initTestFiles(
 		};
 	const frames = planned.map((p) => ({
 		...p,
-		...frame(p.workflow!, p.workflowPath, p.start as WorkflowNode, outDir),
+		...frame(p.workflow!, p.workflowPath, p.start as WorkflowNode, outDir, services),
 	}));
 
 	// The frames run once, as files of their own beside where the test files go (so paths hold).
@@ -497,6 +493,7 @@ export async function initTestFiles(
 			n8n: options.n8n,
 			n8nNode: options.n8nNode,
 			nodes: options.nodes,
+			services: options.services,
 			show: true,
 			out: () => undefined,
 			progress: options.progress,
@@ -527,7 +524,7 @@ export async function initTestFiles(
 		if (waits.length) {
 			for (const { testCase, detail } of waits) {
 				const [before, after] = detail.runs;
-				const { service } = expectations(f.workflow!, detail, f.subs);
+				const drafted = serviceExpectations(detail, f.used);
 				(testCase.runs as Record<string, unknown>[])[0].expect = {
 					status: before.status,
 					nodes: nodesThatRan(f.workflow!, before.nodes),
@@ -537,7 +534,7 @@ export async function initTestFiles(
 					...(after.error ? { error: { node: after.error.node } } : {}),
 					nodes: nodesAfter(f.workflow!, before.nodes, after.nodes),
 				};
-				testCase.expect = { service };
+				if (Object.keys(drafted).length) testCase.expect = drafted;
 			}
 			f.spec.cases = waits.map((w) => w.testCase);
 		} else f.spec.cases = [(f.spec.cases as unknown[])[0]];
@@ -552,6 +549,7 @@ export async function initTestFiles(
 				f.workflow!,
 				ran.detail,
 				f.subs,
+				f.used,
 			);
 		const doc = new Document(f.spec);
 		const notes = [...f.notes];
@@ -560,7 +558,10 @@ export async function initTestFiles(
 			notes.push(
 				`its run failed${last.error?.node ? ` at "${last.error.node}"` : ''}${last.error?.message ? ` (${last.error.message})` : ''}, so the case expects that failure: give the input that makes it succeed, and a case of its own for the failure`,
 			);
-		annotate(doc, notes, schemaFor(dirname(f.file)));
+		annotate(doc, notes, schemaFor(dirname(f.file), f.used), {
+			program: options.program ?? 'n8n-testkit test',
+			used: f.used,
+		});
 		mkdirSync(dirname(f.file), { recursive: true });
 		writeFileSync(f.file, doc.toString({ lineWidth: 100 }));
 		return { workflow: f.given, file: f.file, notes };

@@ -1,8 +1,9 @@
 /**
- * The nodes package a test run installs into n8n: the path given (a packed .tgz or a folder), or
- * the one the project installed; refused before anything starts when it lacks the built files its
- * package.json points n8n at (a pack or a clone without `npm run build`: n8n would load nothing and
- * say only "Unrecognized credential type").
+ * The community node packages a test run installs into n8n: the paths given (--nodes: a packed .tgz
+ * or a folder), and every other package the workflows' nodes come from, as the project installed
+ * it; each refused before anything starts when it lacks the built files its package.json points n8n
+ * at (a pack or a clone without `npm run build`: n8n would load nothing and say only
+ * "Unrecognized credential type").
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -10,9 +11,8 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import type { NodesSource } from './session.cjs';
 
-const PACKAGE = 'n8n-nodes-lead-inbox';
-
 interface Manifest {
+	name?: string;
 	n8n?: { nodes?: string[]; credentials?: string[] };
 }
 
@@ -68,25 +68,49 @@ function checkBuilt(source: NodesSource): void {
 	);
 }
 
-export function nodesSource(path: string | undefined, cwd: string): NodesSource {
-	let source: NodesSource;
-	if (path) {
+/** n8n's own node packages, in every n8n: never installed by the runner. */
+const N8N_OWN = new Set(['n8n-nodes-base', '@n8n/n8n-nodes-langchain']);
+
+/** The community packages nodes come from (a type is "<package>.<node>"), n8n's own left out. */
+export function communityPackages(types: Iterable<string>): string[] {
+	const packages = new Set<string>();
+	for (const type of types) {
+		const at = type.lastIndexOf('.');
+		if (at > 0 && !N8N_OWN.has(type.slice(0, at))) packages.add(type.slice(0, at));
+	}
+	return [...packages].sort();
+}
+
+/** A package's name, from its tarball or folder. */
+function nameOf(source: NodesSource): string | undefined {
+	if ('tarball' in source) return readTarball(source.tarball).manifest.name;
+	return (JSON.parse(readFileSync(join(source.folder, 'package.json'), 'utf8')) as Manifest).name;
+}
+
+/**
+ * The packages to install: each path given, then each package `used` that none of them is, from
+ * the project's node_modules (said how to install when it is not there).
+ */
+export function nodesSources(paths: string[], used: string[], cwd: string): NodesSource[] {
+	const given = paths.map((path) => {
 		const full = resolve(cwd, path);
 		if (!existsSync(full)) throw new Error(`no such file or folder: ${full}`);
-		source = statSync(full).isDirectory() ? { folder: full } : { tarball: full };
-	} else {
-		try {
-			source = {
-				folder: dirname(
-					createRequire(join(cwd, 'package.json')).resolve(`${PACKAGE}/package.json`),
-				),
-			};
-		} catch {
-			throw new Error(
-				`${PACKAGE} is not installed in this project: npm install --save-dev ${PACKAGE}, or pass --nodes (a packed .tgz or the package folder)`,
-			);
-		}
-	}
-	checkBuilt(source);
-	return source;
+		return statSync(full).isDirectory() ? { folder: full } : { tarball: full };
+	});
+	const names = new Set(given.map(nameOf));
+	const installed = used
+		.filter((name) => !names.has(name))
+		.map((name) => {
+			try {
+				const manifest = createRequire(join(cwd, 'package.json')).resolve(`${name}/package.json`);
+				return { folder: dirname(manifest) };
+			} catch {
+				throw new Error(
+					`the workflows use nodes of ${name}, which is not installed in this project: npm install --save-dev ${name}, or pass --nodes (a packed .tgz or the package folder)`,
+				);
+			}
+		});
+	const sources = [...given, ...installed];
+	sources.forEach(checkBuilt);
+	return sources;
 }

@@ -9,11 +9,9 @@ import { TimeWaits } from './clock/time-waits.cjs';
 import {
 	checkDistinct,
 	checkRun,
-	checkService,
 	checkSubWorkflow,
 	type Failure,
 	type RunView,
-	type ServiceView,
 } from './expect/check.cjs';
 import { checkHttp, checkHttpOrder, neverFailures, unansweredFailures } from './expect/http.cjs';
 import { shown } from './expect/match.cjs';
@@ -53,6 +51,13 @@ import { findStart } from './workflow/start.cjs';
 
 export type CaseResult = WorkflowTestCaseResult;
 
+export interface CaseOptions {
+	/** Keeps what the case did (--show, --report, coverage, the upgrade check). */
+	detail?: boolean;
+	/** The instant a case's clock starts at when neither it nor its file gives one. */
+	clock?: string;
+}
+
 const RUN_TIMEOUT_MS = 5 * 60_000;
 /**
  * How often n8n's executions are listed while a run goes on: a run is seen ended within this
@@ -66,7 +71,7 @@ export async function runCase(
 	session: Session,
 	loaded: LoadedTestFile,
 	testCase: TestCase,
-	options: { detail?: boolean } = {},
+	options: CaseOptions = {},
 ): Promise<CaseResult> {
 	// Other services' answers: the case's mocks first, then the file's.
 	const caseAt = `cases.${loaded.spec.cases.indexOf(testCase)}`;
@@ -87,27 +92,31 @@ async function playCase(
 	session: Session,
 	loaded: LoadedTestFile,
 	testCase: TestCase,
-	options: { mocks: MockSet; caseAt: string; detail?: boolean },
+	options: { mocks: MockSet; caseAt: string } & CaseOptions,
 ): Promise<CaseResult> {
 	const { mocks, caseAt } = options;
 	const started = Date.now();
-	const { server, rest } = session;
+	const { rest } = session;
+	const services = session.services.map((s) => s.session);
 	const start = findStart(loaded.workflow, loaded.spec.start) as WorkflowNode;
 	const stubs = { ...loaded.spec.stubs, ...testCase.stubs };
 	const adapt = {
 		stubs,
 		modelCredential: session.model?.credential,
-		credential: session.credential,
+		polls: loaded.polls,
+		serviceCredentials: session.services.flatMap(({ service, credential }) =>
+			credential ? [{ claims: (type: string) => service.claims(type), credential }] : [],
+		),
 		madeUp: session.madeUp,
 		label: `test: ${testCase.name}`,
 	};
 	await session.reset();
 	const zone = workflowZone(loaded.workflow);
-	// The case's clock, n8n's and the server's: from the instant the file or case gives, or now.
-	const clock = new CaseClock(session.clock, server);
+	// The case's clock, n8n's and the services': from the instant the file or case gives, or now.
+	const clock = new CaseClock(session.clock, services);
 	// Answers that give the time ({{now}}) give the case's.
 	mocks.now = () => clock.now();
-	const startsAt = clockInstant(testCase.clock ?? loaded.spec.clock);
+	const startsAt = clockInstant(testCase.clock ?? loaded.spec.clock) ?? options.clock;
 	await clock.set(startsAt ? Date.parse(startsAt) : Date.now());
 	// Sub-workflows first (callees before callers), each published: the workflow calls them by ID.
 	const subs: CreatedSubWorkflow[] = [];
@@ -142,12 +151,10 @@ async function playCase(
 			),
 		),
 	);
-	const { accountId } = session;
-	if (testCase.seed) await server.admin.seed(testCase.seed as never);
-	for (const fault of testCase.faults ?? []) await server.admin.faults.arm(fault as never);
+	for (const service of services) await service.beginCase(testCase as Record<string, unknown>);
 	for (const [i, change] of (testCase.before ?? []).entries())
-		await applyChange(server, accountId, change, { clock, mocks, at: `${caseAt}.before.${i}` });
-	const before = await server.admin.accounts.get(accountId);
+		await applyChange(services, change, { clock, mocks, at: `${caseAt}.before.${i}` });
+	for (const service of services) await service.firstRunStarts?.();
 
 	const created = await rest('POST', '/workflows', prepared.workflow);
 	if (created.status !== 200)
@@ -197,15 +204,14 @@ async function playCase(
 			const skipped = published.waits.skips.length;
 			if (r > 0 && testCase.advanceClock !== undefined)
 				await applyChange(
-					server,
-					accountId,
+					services,
 					{ advanceClock: testCase.advanceClock },
 					{ clock, mocks, at: `${caseAt}.advanceClock` },
 				);
 			const runClock = clockInstant(run.clock);
 			if (runClock !== undefined) await clock.moveTo(Date.parse(runClock), `runs.${r}.clock`);
 			for (const [i, change] of (run.before ?? []).entries())
-				await applyChange(server, accountId, change, {
+				await applyChange(services, change, {
 					clock,
 					mocks,
 					at: `${caseAt}.runs.${r}.before.${i}`,
@@ -295,10 +301,8 @@ async function playCase(
 	failures.push(...neverFailures(mocks));
 	if (e.http) failures.push(...checkHttp(e.http, mocks, 'expect.http'));
 	if (e.httpOrder) failures.push(...checkHttpOrder(e.httpOrder, mocks, 'expect.httpOrder'));
-	if (e.service)
-		failures.push(
-			...(await checkService(e.service, await serviceView(session, before), 'expect.service')),
-		);
+	for (const service of services)
+		if (service.verify) failures.push(...(await service.verify(e as Record<string, unknown>)));
 	for (const [name, expectation] of Object.entries(e.workflows ?? {})) {
 		const ran = subViews.find((v) => v.sub.sub.name === name)!;
 		failures.push(
@@ -317,8 +321,11 @@ async function playCase(
 
 	/** What the case did, for --show and --report. */
 	async function caseDetail(): Promise<CaseDetail> {
-		const after = await server.admin.accounts.get(session.accountId);
-		const requests = await server.admin.requests.list();
+		const served = await Promise.all(
+			session.services.map(
+				async ({ service, session: s }) => [service.name, await s.detail?.()] as const,
+			),
+		);
 		return {
 			runs: views.map((view) => runDetail(view, zone)),
 			...(subViews.length
@@ -331,9 +338,12 @@ async function playCase(
 						),
 					}
 				: {}),
-			requests: requests.map(requestLine),
+			...(served.some(([, d]) => d)
+				? {
+						services: Object.fromEntries(served.flatMap(([name, d]) => (d ? [[name, d]] : []))),
+					}
+				: {}),
 			...(mocks.journal.length ? { http: mocks.reportLines() } : {}),
-			creditsCharged: Math.max(0, before.credits - after.credits),
 		};
 	}
 }
@@ -788,50 +798,4 @@ function viewOf(executions: Execution[], start: StartPlan | undefined): RunView 
 		nodes,
 		outputIndex,
 	};
-}
-
-/** The service after the case, next to the account as it was before the first run. */
-async function serviceView(
-	session: Session,
-	before: { credits: number; contactCount: number },
-): Promise<ServiceView> {
-	const { admin } = session.server;
-	const after = await admin.accounts.get(session.accountId);
-	const pools = await admin.accounts.pools(session.accountId);
-	const line = requestLine;
-	return {
-		creditsCharged: Math.max(0, before.credits - after.credits),
-		credits: after.credits,
-		contactsAdded: after.contactCount - before.contactCount,
-		contacts: after.contactCount,
-		pools: pools.map((p) => ({ name: p.name, inboxes: p.inboxes })),
-		requests: async (filter) => {
-			const matching = await admin.requests.list(filter as never);
-			const near =
-				(
-					await admin.requests.list({
-						method: filter.method as string | undefined,
-						path: filter.path as string | undefined,
-						limit: 1,
-					})
-				)[0] ?? (await admin.requests.list({ limit: 1 }))[0];
-			return {
-				ids: matching.map((r) => r.id),
-				nearest: near ? line(near) : 'none: the workflow made no request',
-			};
-		},
-		allRequests: async () =>
-			(await admin.requests.list()).map((r) => ({ id: r.id, line: line(r) })),
-	};
-}
-
-/** A request the service got, as failures and reports show it. */
-function requestLine(r: {
-	method: string;
-	path: string;
-	query: unknown;
-	status: number | null;
-	body?: unknown;
-}): string {
-	return `${r.method} ${r.path} ${JSON.stringify(r.query)} -> ${r.status ?? 'dropped'} (body ${JSON.stringify(r.body) ?? 'not kept'})`;
 }

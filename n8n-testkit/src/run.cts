@@ -27,7 +27,7 @@ import { outputNameMisfits } from './file/output-names.cjs';
 import { HostPool } from './hosts.cjs';
 import { describedAt, describedNodes } from './n8n/descriptions.cjs';
 import { type N8nInstall, resolveN8n } from './n8n/install.cjs';
-import { nodesSource } from './nodes-source.cjs';
+import { communityPackages, nodesSources } from './nodes-source.cjs';
 import { writeCaseReport } from './report/case-report.cjs';
 import { caseLines, summaryLines } from './report/console.cjs';
 import { detailLines } from './report/detail.cjs';
@@ -35,6 +35,7 @@ import { appendGithubSummary } from './report/github.cjs';
 import { writeJunit } from './report/junit.cjs';
 import type { FileResult } from './report/results.cjs';
 import { type CaseResult, runCase } from './run-case.cjs';
+import { Services } from './services/services.cjs';
 import { type NodesSource, openSession } from './session.cjs';
 import { parseShard, type Shard, shardOf } from './shard.cjs';
 import type {
@@ -87,11 +88,12 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 			path: '',
 			message: 'no test files (*.test.yaml, *.test.yml, *.test.json) there',
 		});
-	const { loaded, problems: fileProblems } = loadTestFiles(files, cwd);
+	const services = new Services(options.services);
+	const { loaded, problems: fileProblems } = loadTestFiles(files, cwd, services);
 	problems.push(...fileProblems);
-	let nodes: NodesSource | undefined;
+	let nodes: NodesSource[] | undefined;
 	try {
-		nodes = nodesSource(options.nodes, cwd);
+		nodes = nodesSources(options.nodes ?? [], packagesUsed(loaded), cwd);
 	} catch (error) {
 		problems.push({ file: '--nodes', path: '', message: (error as Error).message });
 	}
@@ -128,6 +130,7 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 		results = await runFiles(pool, loaded, { ...options, cwd, out, progress, coverage });
 	} finally {
 		await pool.close();
+		await services.close();
 	}
 
 	for (const line of summaryLines(results, Date.now() - started)) out(line);
@@ -154,16 +157,28 @@ export async function runWorkflowTests(options: WorkflowTestOptions): Promise<Wo
 	};
 }
 
+/** The community packages the files' workflows (and their sub-workflows) use nodes of. */
+export function packagesUsed(loaded: LoadedTestFile[]): string[] {
+	return communityPackages(
+		loaded.flatMap((f) =>
+			[f.workflow, ...f.subWorkflows.map((s) => s.workflow)].flatMap((w) =>
+				w.nodes.filter((n) => !n.disabled).map((n) => n.type),
+			),
+		),
+	);
+}
+
 /** Loads test files: the ones that load, and every problem of the others (none is thrown). */
 export function loadTestFiles(
 	files: string[],
 	cwd: string,
+	services: Services,
 ): { loaded: LoadedTestFile[]; problems: FileProblem[] } {
 	const loaded: LoadedTestFile[] = [];
 	const problems: FileProblem[] = [];
 	for (const file of files) {
 		try {
-			loaded.push(loadTestFile(file, cwd));
+			loaded.push(loadTestFile(file, cwd, services));
 		} catch (error) {
 			if (error instanceof TestFileError) problems.push(...error.problems);
 			else if ((error as NodeJS.ErrnoException).code === 'ENOENT')
@@ -175,7 +190,7 @@ export function loadTestFiles(
 }
 
 /** What running files needs beside the pool: the options that shape a case's run and its report. */
-interface RunContext extends Pick<WorkflowTestOptions, 'jobs' | 'show' | 'report' | 'replay'> {
+interface RunContext extends Pick<WorkflowTestOptions, 'jobs' | 'show' | 'report'> {
 	cwd: string;
 	out: (line: string) => void;
 	progress: (line: string) => void;
@@ -211,7 +226,7 @@ export async function runFiles(
 			let session;
 			try {
 				const host = await pool.hostFor(w, test);
-				session = await openSession(test, host, { replay: context.replay, scans: pool.scans });
+				session = await openSession(test, host);
 				for (const testCase of test.spec.cases) {
 					context.progress(`[${test.file}] running "${testCase.name}"`);
 					const caseStarted = Date.now();
@@ -270,7 +285,7 @@ function notRun(name: string, message: string, durationMs = 0): CaseResult {
 function outputNameProblems(
 	loaded: LoadedTestFile[],
 	n8n: N8nInstall,
-	nodes: NodesSource,
+	nodes: NodesSource[],
 ): FileProblem[] {
 	const named = loaded.some((f) => JSON.stringify(f.spec.cases).includes('"output":"'));
 	if (!named) return [];

@@ -1,8 +1,8 @@
 /**
  * What test files run on. An n8n of its own per worker (`--jobs`): a fresh user folder with the
- * nodes package installed, started once and reused by the worker's files one after another. A
- * reference server of its own per test file (its seed, its clock: files never see each other's
- * time or faults), with a Lead Inbox credential in that n8n pointing at it.
+ * community node packages installed, started once and reused by the worker's files one after
+ * another. The services a file uses opened for it alone (their seed, their clock: files never see
+ * each other's time or faults), with their credentials in that n8n pointing at them.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -16,8 +16,6 @@ import {
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import type { SharedScans } from '../../mock-server/src/api/options.cjs';
-import { type MockServer, startMockServer } from '../../mock-server/src/api/start.cjs';
 import { ModelScripts } from './ai/script.cjs';
 import { startScriptedModel } from './ai/scripted-model.cjs';
 import { checkClock } from './clock/clock-check.cjs';
@@ -31,9 +29,10 @@ import { defaultCache, type N8nInstall } from './n8n/install.cjs';
 import { RUNNER_ENV } from './n8n/lines.cjs';
 import type { Rest } from './n8n/rest.cjs';
 import { atVersion } from './n8n/versions.cjs';
+import type { ServiceSession, WorkflowTestService } from './services/service.cjs';
 import { staysInside } from './workflow/node-kinds.cjs';
 
-/** The nodes package to install: a packed tarball, or an installed package's folder. */
+/** A community node package to install: a packed tarball, or an installed package's folder. */
 export type NodesSource = { tarball: string } | { folder: string };
 
 /** A started n8n, reused by the test files of one worker. */
@@ -62,14 +61,19 @@ export interface NodeDescription {
 	outputNames?: string[];
 }
 
-/** A test file's server and credential, on its worker's n8n. */
+/** A service opened for a test file, with the credential its nodes get in n8n. */
+export interface OpenService {
+	service: WorkflowTestService;
+	session: ServiceSession;
+	credential?: { type: string; id: string; name: string };
+}
+
+/** A test file's services and credentials, on its worker's n8n. */
 export interface Session extends Omit<N8nHost, 'close'> {
-	server: MockServer;
-	/** The credential's account (its ID changes with every reset). */
-	accountId: string;
-	/** Puts the service back as the file's seed has it: every account, the clock, faults, journal. */
+	/** The services the file uses, opened for it. */
+	services: OpenService[];
+	/** Puts every service back as the file has it (before each case). */
 	reset(): Promise<void>;
-	credential: { id: string; name: string };
 	/** Made-up credentials for the nodes that run for real against mocks, by type and export name. */
 	madeUp: Map<string, { id: string; name: string }>;
 	/** The secrets in the made-up credentials (given or made up): masked in every report. */
@@ -139,7 +143,7 @@ async function migratedDatabase(
 /** Starts an n8n for a worker's test files. */
 export async function startHost(options: {
 	n8n: N8nInstall;
-	nodes: NodesSource;
+	nodes: NodesSource[];
 	dir: string;
 	progress: (line: string) => void;
 }): Promise<N8nHost> {
@@ -182,9 +186,15 @@ export async function startHost(options: {
 			(f) => f.startsWith('database.sqlite') && !f.endsWith('-shm'),
 		))
 			copyFileSync(join(dirname(template), file), join(options.dir, '.n8n', file));
-		options.progress(`installing the nodes package into a fresh n8n ${options.n8n.version} folder`);
-		if ('tarball' in options.nodes) await app.installPackage(options.nodes.tarball);
-		else app.installPackageFolder(options.nodes.folder);
+		if (options.nodes.length)
+			options.progress(
+				`installing ${options.nodes.length === 1 ? 'the community node package' : `${options.nodes.length} community node packages`} into a fresh n8n ${options.n8n.version} folder`,
+			);
+		// Tarballs through npm first, then folders copied in (npm would prune a copy it did not make).
+		for (const source of options.nodes)
+			if ('tarball' in source) await app.installPackage(source.tarball);
+		for (const source of options.nodes)
+			if ('folder' in source) app.installPackageFolder(source.folder);
 		options.progress(`starting n8n ${options.n8n.version}`);
 		// At debug level n8n logs each event a trigger hands on (every line supported says it so).
 		const main = await app.start({ N8N_LOG_LEVEL: 'debug' });
@@ -232,87 +242,67 @@ export async function startHost(options: {
 }
 
 /**
- * A test file's reference server, and a Lead Inbox credential in the host's n8n pointing at it
- * (made through n8n's API: every node of the package in the file's workflow uses it, whichever
- * credential the export names).
+ * A test file's services opened (each claimed node's credential made in the host's n8n, pointing at
+ * its simulator: every node the service claims uses it, whichever credential the export names),
+ * the scripted model when the file stubs one, and the made-up credentials of the nodes that run for
+ * real against mocks.
  */
-export async function openSession(
-	loaded: LoadedTestFile,
-	host: N8nHost,
-	options: { replay?: string; scans?: SharedScans } = {},
-): Promise<Session> {
+export async function openSession(loaded: LoadedTestFile, host: N8nHost): Promise<Session> {
 	const { spec } = loaded;
-	const server = await startMockServer(
-		{
-			seed: spec.seed as never,
-			replay: options.replay,
-			log: false,
-			// A site's flags, once scanned, stay: runs a clock advance apart see the same websites,
-			// however a loaded machine timed the first scan.
-			scanCacheTtl: 365 * 86400,
-			// Twice the server's default per-site time-out: on a machine loaded with n8n processes
-			// (a CI runner, test files side by side) a local site can take over a second to answer, and
-			// a scan that times out leaves the site's codes unknown, so a pixel filter would drop it. The
-			// synthetic sites made slow (10 s) still time out, as with the real service.
-			scanTimeout: 2000,
-		},
-		// The run's scans (the pool's), so a site is scanned once for all its files and passes.
-		{ scans: options.scans },
-	);
+	const opened: OpenService[] = [];
+	const closeOpened = () => Promise.all(opened.map((o) => o.session.close()));
 	try {
-		const index =
-			spec.seed && spec.credential
-				? spec.seed.accounts.findIndex((a) => a.apiKey === spec.credential)
-				: 0;
-		const apiKey = spec.seed ? spec.seed.accounts[index].apiKey : server.apiKey;
-		/** The credential's account: applying the seed again changes nothing and answers each account's ID. */
-		const accountOf = async () =>
-			spec.seed
-				? (await server.admin.seed(spec.seed as never)).accounts[index].accountId
-				: (await server.admin.accounts.list()).find((a) => a.dev)!.id;
-		const name = `Lead Inbox (workflow test: ${loaded.file})`.slice(0, 128);
-		const created = await host.rest('POST', '/credentials', {
-			name,
-			type: 'leadInboxApi',
-			data: { apiKey, leadsBaseUrl: server.url, inboxBaseUrl: `${server.url}/api/v1` },
-		});
-		if (created.status !== 200)
-			throw new Error(`n8n refused the credential: ${JSON.stringify(created.body).slice(0, 500)}`);
-		const credential = { id: String((created.body as { data: { id: string } }).data.id), name };
+		const nodes = [loaded.workflow, ...loaded.subWorkflows.map((s) => s.workflow)].flatMap(
+			(w) => w.nodes,
+		);
+		for (const service of loaded.services) {
+			const session = await service.open({
+				file: loaded.file,
+				spec: spec as Record<string, unknown>,
+				nodes,
+			});
+			const one: OpenService = { service, session };
+			opened.push(one);
+			if (session.credential) {
+				const name = `${service.name} (workflow test: ${loaded.file})`.slice(0, 128);
+				const created = await host.rest('POST', '/credentials', { name, ...session.credential });
+				if (created.status !== 200)
+					throw new Error(
+						`n8n refused the ${service.name} credential: ${JSON.stringify(created.body).slice(0, 500)}`,
+					);
+				one.credential = {
+					type: session.credential.type,
+					id: String((created.body as { data: { id: string } }).data.id),
+					name,
+				};
+			}
+		}
 		const model = stubsModels(spec) ? await scriptedModelFor(host, loaded.file) : undefined;
 		// The credentials of the nodes that may run for real (a file with mocks), made up.
 		const madeUp = spec.cases.some((c) => mocksIn(spec, c))
 			? await createCredentials(
 					host.rest,
-					credentialUses(
-						[loaded.workflow, ...loaded.subWorkflows.map((s) => s.workflow)]
-							.flatMap((w) => w.nodes)
-							.filter((n) => !staysInside(n.type) && !n.disabled),
-					),
+					credentialUses(nodes.filter((n) => !staysInside(n.type, loaded.claims) && !n.disabled)),
 					spec.credentials ?? {},
 					`workflow test: ${loaded.file}`,
 				)
 			: { created: new Map<string, { id: string; name: string }>(), secrets: [] };
-		const session: Session = {
+		return {
 			...host,
-			server,
-			accountId: await accountOf(),
+			services: opened,
 			reset: async () => {
-				await server.admin.reset();
-				session.accountId = await accountOf();
+				for (const { session } of opened) await session.reset();
 			},
-			credential,
 			madeUp: madeUp.created,
 			secrets: madeUp.secrets,
 			...(model ? { model: { scripts: model.scripts, credential: model.credential } } : {}),
 			close: async () => {
 				await model?.server.close();
-				await server.close();
+				await closeOpened();
 			},
 		};
-		return session;
 	} catch (error) {
-		await server.close();
+		await closeOpened();
 		throw error;
 	}
 }

@@ -1,7 +1,14 @@
 /**
  * The workflow test runner's options and results (docs/testing-workflows.md), written out here so
- * the package's declarations stand on their own; the runner (src/runner/) uses the same types.
+ * the package's declarations stand on their own; the runner uses the same types.
  */
+import type {
+	WorkflowTestFailure,
+	WorkflowTestService,
+	WorkflowTestServiceDetail,
+} from './services/service.cjs';
+
+export type { WorkflowTestFailure, WorkflowTestServiceDetail };
 
 export interface WorkflowTestOptions {
 	/** Test files, or folders searched for *.test.yaml, *.test.yml and *.test.json (default: the working folder). */
@@ -13,16 +20,23 @@ export interface WorkflowTestOptions {
 	n8n?: string;
 	/** The Node.js n8n runs on: a node binary or its folder (default: the first node on PATH). */
 	n8nNode?: string;
-	/** The nodes package: a packed .tgz or a package folder (default: the project's node_modules). */
-	nodes?: string;
+	/**
+	 * Community node packages to install into n8n: packed .tgz files or package folders. Every other
+	 * package the workflows use nodes of is taken from the project's node_modules.
+	 */
+	nodes?: string[];
 	/** Also writes a JUnit XML report there. */
 	junit?: string;
 	/** Appends a Markdown summary there (default $GITHUB_STEP_SUMMARY when set). */
 	githubSummary?: string;
 	/** Test files run side by side (default: one per two cores). */
 	jobs?: number;
-	/** Answers from recordings of the real services (the server's --replay). */
-	replay?: string;
+	/**
+	 * The services workflows' nodes run against (besides the HTTP mocks): their simulators, given by
+	 * the caller (lead-inbox-mock-server gives its own). The command adds --service and those the
+	 * project installed (services/services.cts).
+	 */
+	services?: WorkflowTestService[];
 	/** Where paths are taken from (default the process's working folder). */
 	cwd?: string;
 	/** Each result line (default: stdout). */
@@ -114,20 +128,13 @@ export interface WorkflowTestCaseDetail {
 	runs: WorkflowTestRunDetail[];
 	/** Per sub-workflow (by name): its executions in the case, together. */
 	workflows?: Record<string, WorkflowTestRunDetail & { executions: number }>;
-	/** The requests the service got in the case, in order: method, path, query, status. */
-	requests: string[];
+	/** What each service of the file got in the case (by its name): its requests and facts. */
+	services?: Record<string, WorkflowTestServiceDetail>;
 	/** The requests real nodes sent to other services, in order, with their answers (credentials masked). */
 	http?: string[];
-	/** Credits the case's runs took from the credential's account. */
-	creditsCharged: number;
 }
 
-export interface WorkflowTestFailure {
-	/** Where in the case: expect.nodes.HubSpot.every.email */
-	at: string;
-	/** What was expected, what came, and the nearest item or request. */
-	message: string;
-}
+
 
 export interface WorkflowTestCaseResult {
 	name: string;

@@ -19,15 +19,16 @@ import { HostPool } from './hosts.cjs';
 import type { N8nInstall } from './n8n/install.cjs';
 import { summaryLines } from './report/console.cjs';
 import { findTestFiles, loadTestFiles, runFiles, type WorkflowTestOptions } from './run.cjs';
+import { Services } from './services/services.cjs';
 import type { NodesSource } from './session.cjs';
 
 export interface WatchOptions
 	extends Pick<
 		WorkflowTestOptions,
-		'paths' | 'jobs' | 'show' | 'report' | 'replay' | 'n8nMemoryMb'
+		'paths' | 'jobs' | 'show' | 'report' | 'services' | 'n8nMemoryMb'
 	> {
 	n8n: N8nInstall;
-	nodes: NodesSource;
+	nodes: NodesSource[];
 	cwd: string;
 	out: (line: string) => void;
 	progress: (line: string) => void;
@@ -47,6 +48,7 @@ const SETTLE_MS = 100;
 export async function watchWorkflowTests(options: WatchOptions): Promise<number> {
 	const { cwd, out } = options;
 	const paths = options.paths.length ? options.paths : ['.'];
+	const services = new Services(options.services);
 	const pool = new HostPool({
 		n8n: options.n8n,
 		nodes: options.nodes,
@@ -71,7 +73,7 @@ export async function watchWorkflowTests(options: WatchOptions): Promise<number>
 		const found = [...new Set(paths.flatMap((p) => findTestFiles(resolve(cwd, p))))].filter(
 			existsSync,
 		);
-		const { loaded, problems } = loadTestFiles(found, cwd);
+		const { loaded, problems } = loadTestFiles(found, cwd, services);
 		// Fingerprints taken before the run: a change saved while it runs reruns the file after it.
 		const prints = new Map(loaded.map((t) => [t.file, fingerprint(t, cwd)]));
 		const due = loaded.filter((t) => which === 'all' || ran.get(t.file) !== prints.get(t.file));
@@ -193,6 +195,7 @@ export async function watchWorkflowTests(options: WatchOptions): Promise<number>
 	for (const watcher of watchers.values()) watcher.close();
 	await running;
 	await pool.close();
+	await services.close();
 	return failing.size ? 1 : 0;
 }
 

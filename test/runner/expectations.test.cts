@@ -1,10 +1,5 @@
-import {
-	checkDistinct,
-	checkRun,
-	checkService,
-	type RunView,
-	type ServiceView,
-} from '../../n8n-testkit/src/expect/check.cjs';
+import { checkService, type ServiceView } from '../../mock-server/src/workflow-tests/expect.cjs';
+import { checkDistinct, checkRun, type RunView } from '../../n8n-testkit/src/expect/check.cjs';
 import type { NodeRun } from '../../n8n-testkit/src/n8n/executions.cjs';
 
 /**

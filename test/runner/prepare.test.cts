@@ -12,11 +12,28 @@ import { findStart } from '../../n8n-testkit/src/workflow/start.cjs';
 const PROJECT = join(__dirname, '..', 'workflow-tests', 'project', 'workflows');
 const load = (name: string): Workflow =>
 	JSON.parse(readFileSync(join(PROJECT, `${name}.json`), 'utf8'));
-const credential = { id: 'leadInboxTest0001', name: 'Lead Inbox (workflow test)' };
+/** The Lead Inbox service's credential, for the package's nodes (as a run's session gives it). */
+const serviceCredentials = [
+	{
+		claims: (type: string) => type.startsWith('n8n-nodes-lead-inbox.'),
+		credential: {
+			type: 'leadInboxApi',
+			id: 'leadInboxTest0001',
+			name: 'Lead Inbox (workflow test)',
+		},
+	},
+];
+const polls = (type: string) => type === 'n8n-nodes-lead-inbox.leadInboxTrigger';
 const prepare = (workflow: Workflow, stubs = {}) => {
 	const start = findStart(workflow);
 	if (typeof start === 'string') throw new Error(start);
-	return prepareWorkflow(workflow, { start, stubs, credential, label: 'test: a case' });
+	return prepareWorkflow(workflow, {
+		start,
+		stubs,
+		serviceCredentials,
+		polls,
+		label: 'test: a case',
+	});
 };
 const byName = (workflow: Workflow, name: string) => workflow.nodes.find((n) => n.name === name)!;
 
@@ -98,7 +115,7 @@ describe('the workflow a case runs', () => {
 			start: findStart(source) as never,
 			stubs: { HubSpot: 'passThrough' },
 			record: new Set(['HubSpot']),
-			credential,
+			serviceCredentials,
 			label: 'test: a case',
 		});
 		expect(sent.HubSpot.expressions).toEqual([
@@ -152,7 +169,9 @@ describe('the workflow a case runs', () => {
 
 	it("the package's nodes use the test's credential, whichever one the export names", () => {
 		const { workflow } = prepare(load('onboard-inboxes'), { 'Tell the team': 'passThrough' });
-		expect(byName(workflow, 'Create Inboxes').credentials).toEqual({ leadInboxApi: credential });
+		expect(byName(workflow, 'Create Inboxes').credentials).toEqual({
+			leadInboxApi: { id: 'leadInboxTest0001', name: 'Lead Inbox (workflow test)' },
+		});
 	});
 
 	it('the start node: the only trigger, or the one named; none or several say what to do', () => {

@@ -75,13 +75,13 @@ describe('reports', () => {
 			startLocal: '2027-03-29T09:00:00.098+02:00',
 			endLocal: '2027-03-29T09:00:02.570+02:00',
 		});
-		expect(detailLines({ runs: [berlin], requests: [], creditsCharged: 0 }).slice(0, 4)).toEqual([
+		expect(detailLines({ runs: [berlin] }).slice(0, 4)).toEqual([
 			'      run 1: success',
 			'        clock 2027-03-29T07:00:00.098Z \u2192 2027-03-29T07:00:02.570Z (Europe/Berlin: Mon 2027-03-29 09:00:00 +02:00 \u2192 Mon 2027-03-29 09:00:02 +02:00)',
 			'        "Wait for a reply" timed out, no request having come: the clock moved from 2027-03-01T09:00:00.486Z to 2027-03-03T09:00:00.000Z at once',
 			'        "Wait until Monday" waited on time: its end, 2027-03-04T08:00:00.000Z, had passed (the clock was at 2027-03-04T09:00:00.500Z): resumed at once',
 		]);
-		expect(detailLines({ runs: [runDetail(view)], requests: [], creditsCharged: 0 })[1]).toBe(
+		expect(detailLines({ runs: [runDetail(view)] })[1]).toBe(
 			'        clock 2027-03-29T07:00:00.098Z \u2192 2027-03-29T07:00:02.570Z',
 		);
 		expect(
@@ -129,8 +129,13 @@ describe('reports', () => {
 			workflows: {
 				Notify: { executions: 2, ...runDetail({ ...view, sent: {}, response: undefined }) },
 			},
-			requests: ['POST /api/v1/niche-finder-leads {} -> 200 (body {"count":4})'],
-			creditsCharged: 4,
+			services: {
+				'Lead Inbox': {
+					requests: ['POST /api/v1/niche-finder-leads {} -> 200 (body {"count":4})'],
+					facts: ['4 credit(s) charged'],
+					counts: { creditsCharged: 4 },
+				},
+			},
 		};
 		expect(detailLines(detail)).toEqual([
 			'      run 1: success',
@@ -143,7 +148,7 @@ describe('reports', () => {
 			'        Fetch Leads: outputs 0: 4, 1: 1  first: {"name":"Lead 1","email":"l1@x.test"}',
 			'        Has email?: outputs 0: 2, 1: 2 (2 runs)  first: {"name":"Lead 1","email":"l1@x.test"}',
 			'        HubSpot: 0 items',
-			'      service: 1 request, 4 credit(s) charged',
+			'      Lead Inbox: 1 request, 4 credit(s) charged',
 			'        POST /api/v1/niche-finder-leads {} -> 200 (body {"count":4})',
 		]);
 		// --report: the same, per case, as JSON in a folder per test file.

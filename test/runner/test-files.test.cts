@@ -5,11 +5,14 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
-import { testCommand } from '../../n8n-testkit/src/command.cjs';
+import { leadInboxTestCommand as testCommand } from '../../mock-server/src/workflow-tests/command.cjs';
+import { leadInboxSchema } from '../../mock-server/src/workflow-tests/schema.cjs';
+import { leadInboxService } from '../../mock-server/src/workflow-tests/service.cjs';
 import { loadTestFile, TestFileError } from '../../n8n-testkit/src/file/load.cjs';
 import { referenceTables } from '../../n8n-testkit/src/file/reference.cjs';
 import { testFileJsonSchema } from '../../n8n-testkit/src/file/schema.cjs';
 import { findTestFiles, runWorkflowTests } from '../../n8n-testkit/src/run.cjs';
+import { Services } from '../../n8n-testkit/src/services/services.cjs';
 import { parseShard, shardOf } from '../../n8n-testkit/src/shard.cjs';
 
 /**
@@ -17,7 +20,9 @@ import { parseShard, shardOf } from '../../n8n-testkit/src/shard.cjs';
  * and path before anything runs, and the published JSON Schema accepts what the runner accepts.
  */
 const ROOT = join(__dirname, '..', '..');
+/** The Lead Inbox server's schema: the runner's format with the service's fields. */
 const SCHEMA = join(ROOT, 'mock-server', 'workflow-test.schema.json');
+const RUNNER_SCHEMA = join(ROOT, 'n8n-testkit', 'workflow-test.schema.json');
 const DOC = join(ROOT, 'docs', 'testing-workflows.md');
 const TEST_FILES = [
 	...findTestFiles(join(ROOT, 'examples', 'workflow-tests')),
@@ -39,7 +44,7 @@ function project(files: Record<string, string>): string {
 
 const problemsOf = (dir: string, file: string) => {
 	try {
-		loadTestFile(file, dir);
+		loadTestFile(file, dir, new Services([leadInboxService()]));
 	} catch (error) {
 		if (error instanceof TestFileError)
 			return error.problems.map((p) => `${p.file}:${p.line ?? '-'}: ${p.path}: ${p.message}`);
@@ -430,9 +435,11 @@ describe('workflow test files', () => {
 			'missing.test.yaml:3: cases.0.expect.workflows.Send a lead to the CRM: the workflow calls no sub-workflow named "Send a lead to the CRM" (it calls none the runner creates)',
 		]);
 		expect(problemsOf(dir, 'listed.test.yaml')).toEqual([]);
-		expect(loadTestFile('listed.test.yaml', dir).subWorkflows.map((s) => s.name)).toEqual([
-			'Send a lead to the CRM',
-		]);
+		expect(
+			loadTestFile('listed.test.yaml', dir, new Services([leadInboxService()])).subWorkflows.map(
+				(s) => s.name,
+			),
+		).toEqual(['Send a lead to the CRM']);
 		expect(problemsOf(dir, 'loop.test.yaml')).toEqual([
 			'loop.test.yaml:2: workflows: workflows call each other (Send a lead to the CRM → Send a lead to the CRM): the runner creates a sub-workflow before its callers, so it cannot create a cycle; stub node "Again"',
 		]);
@@ -521,10 +528,11 @@ describe('workflow test files', () => {
 		});
 		const lines: string[] = [];
 		const result = await runWorkflowTests({
+			services: [leadInboxService()],
 			paths: ['.'],
 			cwd: dir,
 			n8n: 'never-resolved',
-			nodes: ROOT,
+			nodes: [ROOT],
 			out: (l) => lines.push(l),
 			progress: (l) => lines.push(l),
 		});
@@ -561,10 +569,11 @@ describe('workflow test files', () => {
 		]) {
 			const lines: string[] = [];
 			const result = await runWorkflowTests({
+				services: [leadInboxService()],
 				paths: ['.'],
 				cwd: dir,
 				n8n: 'never-resolved',
-				nodes,
+				nodes: [nodes],
 				out: (l) => lines.push(l),
 				progress: (l) => lines.push(l),
 			});
@@ -575,10 +584,22 @@ describe('workflow test files', () => {
 		}
 	});
 
-	it("the published JSON Schema is generated from the runner's own (UPDATE_SCHEMA=1 rewrites it)", () => {
-		const generated = `${JSON.stringify(testFileJsonSchema(), null, '\t')}\n`;
-		if (process.env.UPDATE_SCHEMA) writeFileSync(SCHEMA, generated);
-		expect(readFileSync(SCHEMA, 'utf8')).toBe(generated);
+	it("the published JSON Schemas are generated from the runner's own and the Lead Inbox service's (UPDATE_SCHEMA=1 rewrites them)", () => {
+		for (const [path, generated] of [
+			[RUNNER_SCHEMA, testFileJsonSchema()],
+			[
+				SCHEMA,
+				testFileJsonSchema(
+					'https://github.com/n8n-nodes-lead-inbox/n8n-nodes-lead-inbox/blob/main/mock-server/workflow-test.schema.json',
+					[leadInboxSchema],
+					'Lead Inbox workflow test file',
+				),
+			],
+		] as const) {
+			const text = `${JSON.stringify(generated, null, '\t')}\n`;
+			if (process.env.UPDATE_SCHEMA) writeFileSync(path, text);
+			expect(readFileSync(path, 'utf8')).toBe(text);
+		}
 	});
 
 	it("the docs' format reference is generated from the JSON Schema (UPDATE_SCHEMA=1 rewrites it)", () => {

@@ -20,8 +20,8 @@ export type {
 	WorkflowTestResult,
 	WorkflowTestRunDetail,
 	WorkflowTestWorkflowCoverage,
-} from '../../../n8n-testkit/src/types.cjs';
-export { runWorkflowTests } from './workflow-tests.cjs';
+} from '../../../n8n-testkit/src/index.cjs';
+export { runWorkflowTests, type LeadInboxWorkflowTestOptions } from './workflow-tests.cjs';
 export {
 	AdminApiError,
 	AdminClient,

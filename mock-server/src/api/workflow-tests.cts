@@ -1,11 +1,24 @@
 /**
  * The workflow test runner as a function, for Jest or Vitest users: the `test` command's work
- * (docs/testing-workflows.md). Its types are written out in workflow-test-types.cts.
+ * (docs/testing-workflows.md), n8n-testkit's runWorkflowTests with the Lead Inbox service given.
  */
-import { runWorkflowTests as run } from '../../../n8n-testkit/src/run.cjs';
-import type { WorkflowTestOptions, WorkflowTestResult } from '../../../n8n-testkit/src/types.cjs';
+import {
+	runWorkflowTests as run,
+	type WorkflowTestOptions,
+	type WorkflowTestResult,
+} from '../../../n8n-testkit/src/index.cjs';
+import { leadInboxService } from '../workflow-tests/service.cjs';
 
-/** Runs workflow test files in real n8n against the reference server. */
-export async function runWorkflowTests(options: WorkflowTestOptions): Promise<WorkflowTestResult> {
-	return await run(options);
+/** The runner's options, and the Lead Inbox service's own. */
+export interface LeadInboxWorkflowTestOptions extends WorkflowTestOptions {
+	/** The Lead Inbox service answers from recordings of the real services (the server's --replay). */
+	replay?: string;
+}
+
+/** Runs workflow test files in real n8n, the Lead Inbox nodes against the reference server. */
+export async function runWorkflowTests(
+	options: LeadInboxWorkflowTestOptions,
+): Promise<WorkflowTestResult> {
+	const { replay, services = [], ...rest } = options;
+	return await run({ ...rest, services: [leadInboxService({ replay }), ...services] });
 }

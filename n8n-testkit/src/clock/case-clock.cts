@@ -1,8 +1,8 @@
 /**
- * A case's clock: one time for n8n (its processes, through ClockControl) and the case's reference
- * server, set when the case starts and moved by advanceClock and by the waits the runner skips.
+ * A case's clock: one time for n8n (its processes, through ClockControl) and the file's services,
+ * set when the case starts and moved by advanceClock and by the waits the runner skips.
  */
-import type { MockServer } from '../../../mock-server/src/api/start.cjs';
+import type { ServiceSession } from '../services/service.cjs';
 import type { ClockControl } from './clock-control.cjs';
 
 /** What a move of the clock passes: the case's waits, each ended at its own instant. */
@@ -16,7 +16,7 @@ export class CaseClock {
 
 	constructor(
 		private readonly n8n: ClockControl,
-		private readonly server: MockServer,
+		private readonly services: ServiceSession[],
 	) {}
 
 	/** The case's time now, in epoch milliseconds. */
@@ -24,10 +24,10 @@ export class CaseClock {
 		return this.n8n.now();
 	}
 
-	/** Sets n8n's and the server's clock to `ms` (passing nothing); both run on from there. */
+	/** Sets n8n's and the services' clocks to `ms` (passing nothing); all run on from there. */
 	async set(ms: number): Promise<void> {
 		await this.n8n.set(ms);
-		await this.server.admin.setClock(this.n8n.now());
+		for (const service of this.services) await service.setClock?.(this.n8n.now());
 	}
 
 	/** Moves the clock forward to `ms`; an instant it has passed is refused, naming `at`. */

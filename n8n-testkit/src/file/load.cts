@@ -7,12 +7,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
+import type { WorkflowTestService } from '../services/service.cjs';
+import { Services } from '../services/services.cjs';
+import type { Claimed } from '../workflow/node-kinds.cjs';
 import { nextFiring, scheduleCrons, schedulesOf, workflowZone } from '../workflow/schedule.cjs';
 import { findStart } from '../workflow/start.cjs';
 import { findSubWorkflows, type SubWorkflow } from '../workflow/sub-workflows.cjs';
 import type { Workflow } from '../workflow/workflow.cjs';
 import { field, keysOf, type Misfit, misfits, nodeNamesIn } from './misfits.cjs';
-import { type ClockSpec, type TestFile, testFileSchema } from './schema.cjs';
+import type { ClockSpec, TestFile } from './schema.cjs';
 
 export interface FileProblem {
 	file: string;
@@ -43,11 +46,21 @@ export interface LoadedTestFile {
 	subWorkflows: SubWorkflow[];
 	/** A problem at a path of the file, with its line: for checks made after loading. */
 	problem(path: PropertyKey[], message: string): FileProblem;
+	/** The services the file uses (a node of its workflows they claim, or their fields). */
+	services: WorkflowTestService[];
+	/** Whether a service of the run claims a node type: it runs for real against it. */
+	claims: Claimed;
+	/** Whether a node type is a service's polling trigger. */
+	polls: Claimed;
 }
 
 export type { Connections, Workflow, WorkflowNode } from '../workflow/workflow.cjs';
 
-export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile {
+export function loadTestFile(
+	path: string,
+	cwd = process.cwd(),
+	services = new Services(),
+): LoadedTestFile {
 	const file = relative(cwd, resolve(cwd, path)) || path;
 	const text = readFileSync(resolve(cwd, path), 'utf8');
 	const lines = new LineCounter();
@@ -82,7 +95,7 @@ export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile 
 	// nodes left to call other services.
 	const problems: FileProblem[] = [];
 	const raw: unknown = doc.toJS();
-	const parsed = testFileSchema.safeParse(raw);
+	const parsed = services.fileSchema().safeParse(raw);
 	if (!parsed.success)
 		for (const issue of parsed.error.issues) {
 			const { path: at, line, message } = explain(issue);
@@ -120,30 +133,34 @@ export function loadTestFile(path: string, cwd = process.cwd()): LoadedTestFile 
 		);
 	if (parsed.success && workflow) {
 		const spec = parsed.data;
-		if (
-			spec.credential !== undefined &&
-			!spec.seed?.accounts.some((a) => a.apiKey === spec.credential)
-		)
-			problems.push(
-				problem(
-					['credential'],
-					`no account of the file's seed has this key: give one of ${spec.seed?.accounts.map((a) => a.apiKey).join(', ') || "the seed's keys (the file has no seed)"}`,
-				),
-			);
+		for (const service of services.list)
+			for (const { path, message } of service.check?.(spec as Record<string, unknown>) ?? [])
+				problems.push(problem(path, message));
 		const start = findStart(workflow, spec.start);
 		if (typeof start === 'string')
 			problems.push(problem(spec.start ? ['start'] : ['workflow'], start));
 		else
 			problems.push(
-				...misfits(spec, workflow, start, subWorkflows).map(({ at, message }) =>
-					problem(at, message),
+				...misfits(spec, workflow, start, subWorkflows, (type) => services.claims(type)).map(
+					({ at, message }) => problem(at, message),
 				),
 			);
 		problems.push(...resolveClocks(spec, workflow).map(({ at, message }) => problem(at, message)));
 	}
 	if (problems.length || !parsed.success || !workflow || !workflowPath)
 		throw new TestFileError(problems);
-	return { file, spec: parsed.data, workflowPath, workflow, subWorkflows, problem };
+	const nodes = [workflow, ...subWorkflows.map((s) => s.workflow)].flatMap((w) => w.nodes);
+	return {
+		file,
+		spec: parsed.data,
+		workflowPath,
+		workflow,
+		subWorkflows,
+		problem,
+		services: services.usedBy(parsed.data as Record<string, unknown>, nodes),
+		claims: (type) => services.claims(type),
+		polls: (type) => services.polls(type),
+	};
 }
 
 /**

@@ -10,6 +10,7 @@ import {
 	FORM_TRIGGER,
 	hasTimeLimit,
 	isChatModel,
+	type Claimed,
 	needsStub,
 	resumeMethod,
 	resumesOnForm,
@@ -34,12 +35,13 @@ export function misfits(
 	workflow: Workflow,
 	start: WorkflowNode,
 	subWorkflows: SubWorkflow[] = [],
+	claimed?: Claimed,
 ): Misfit[] {
 	return [
-		...unstubbed(spec, workflow, start.name),
+		...unstubbed(spec, workflow, start.name, '', claimed),
 		// A sub-workflow starts at its Execute Workflow Trigger, which runs inside n8n.
 		...subWorkflows.flatMap((sub) =>
-			unstubbed(spec, sub.workflow, '', ` in sub-workflow "${sub.name}"`),
+			unstubbed(spec, sub.workflow, '', ` in sub-workflow "${sub.name}"`, claimed),
 		),
 		...unknownShipped(spec),
 		...unmockedUrls(spec, workflow, start.name),
@@ -84,9 +86,15 @@ export const keysOf = (value: unknown): string[] =>
  * case's): one problem at the file's stubs when no case stubs a node, else one per case that
  * does not.
  */
-function unstubbed(spec: TestFile, workflow: Workflow, start: string, where = ''): Misfit[] {
+function unstubbed(
+	spec: TestFile,
+	workflow: Workflow,
+	start: string,
+	where = '',
+	claimed?: Claimed,
+): Misfit[] {
 	const found: Misfit[] = [];
-	for (const node of workflow.nodes.filter((n) => needsStub(n, start))) {
+	for (const node of workflow.nodes.filter((n) => needsStub(n, start, claimed))) {
 		if (spec.stubs?.[node.name]) continue;
 		const http = speaksHttp(node.type);
 		const shipped = shippedFor(node.type);

@@ -1,15 +1,14 @@
 /**
  * The test file's format (YAML or JSON), in one place: the loader checks files with it and the
  * published JSON Schema (workflow-test.schema.json) is generated from it, so editors validate and
- * complete what the runner accepts. Seeds and faults are the server's own schemas.
+ * complete what the runner accepts. Services add their own fields (their seeds, changes and
+ * expectations: services/service.cts), composed in by testFileSchemaFor.
  */
 import { z } from 'zod';
-import { faultRequest } from '../../../mock-server/src/contract/admin.cjs';
-import { INBOX_STATUSES } from '../../../mock-server/src/contract/inboxes.cjs';
-import { seedSchema } from '../../../mock-server/src/contract/seed.cjs';
+import type { ServiceSchema } from '../services/service.cjs';
 
 /** A count: exactly n, or a range. */
-const count = z
+export const count = z
 	.union([
 		z.int().min(0),
 		z
@@ -181,60 +180,6 @@ const runExpectation = z
 		response: responseExpectation.optional(),
 	})
 	.meta({ id: 'RunExpectation', description: 'What one run must show.' });
-
-const requestExpectation = z
-	.strictObject({
-		method: z.string().optional().meta({ description: 'GET or POST.' }),
-		path: z.string().optional().meta({ description: 'Exact path, or a prefix ending with *.' }),
-		status: z
-			.int()
-			.min(100)
-			.max(599)
-			.optional()
-			.meta({ description: 'The status the server answered.' }),
-		query: z
-			.record(z.string(), z.string())
-			.optional()
-			.meta({ description: 'Query parameters with these values, as text.' }),
-		body: z.unknown().optional().meta({ description: 'A JSON subset of the request body.' }),
-		bodyContains: z
-			.string()
-			.optional()
-			.meta({ description: 'Text the recorded body (JSON) contains.' }),
-		times: count
-			.optional()
-			.meta({ description: 'How many matching requests (default at least 1).' }),
-	})
-	.meta({ id: 'RequestExpectation' });
-
-const serviceExpectation = z.strictObject({
-	creditsCharged: count
-		.optional()
-		.meta({ description: "Credits the case's runs took from the account." }),
-	credits: count.optional().meta({ description: "The account's credits after the case." }),
-	contactsAdded: count.optional(),
-	contacts: count.optional().meta({ description: "The account's contacts after the case." }),
-	pools: count.optional().meta({ description: "The account's pools after the case." }),
-	inboxes: z
-		.union([
-			count,
-			z.strictObject({
-				pool: z.string().optional().meta({ description: 'Only this pool (by name).' }),
-				count: count.optional(),
-				status: z.partialRecord(z.enum(INBOX_STATUSES), count).optional(),
-			}),
-		])
-		.optional()
-		.meta({ description: "The account's inboxes after the case: a count, or by pool and status." }),
-	requests: z.array(requestExpectation).optional().meta({
-		description:
-			'Requests the workflow made, as the journal recorded them (matched as requests.verify matches).',
-	}),
-	nothingElse: z
-		.boolean()
-		.optional()
-		.meta({ description: 'true: every request the workflow made matches one of `requests`.' }),
-});
 
 /** A sub-workflow's executions in a case (every call of it together). */
 const subWorkflowExpectation = z
@@ -412,88 +357,35 @@ const httpStep = z
 	})
 	.meta({ id: 'HttpStep', description: 'A request in an expected order.' });
 
-const caseExpectation = runExpectation
-	.extend({
-		everyRun: runExpectation.optional().meta({ description: 'What every run must show.' }),
-		distinct: z
-			.strictObject({
-				node: z.string().min(1).meta({ description: 'The node whose items are read (every run).' }),
-				field: z
-					.string()
-					.min(1)
-					.meta({ description: 'The field (dot path); empty values are not counted.' }),
-				output: z
-					.union([z.int().min(0), z.string().min(1)])
-					.optional()
-					.meta({ description: 'Which output (default the first).' }),
-				count: count.optional(),
-			})
-			.optional()
-			.meta({ description: "A field's values across all runs: never one twice, and how many." }),
-		service: serviceExpectation
-			.optional()
-			.meta({ description: 'The service after the whole case.' }),
-		http: z.array(httpExpectation).optional().meta({
-			description: 'Requests the real nodes sent to other services over the case, as sent.',
-		}),
-		httpOrder: z.array(httpStep).min(2).optional().meta({
-			description:
-				'Requests sent in this order over the case: a request for each step, each after the one before (others may come between).',
-		}),
-		workflows: z.record(z.string(), subWorkflowExpectation).optional().meta({
-			description:
-				'Per sub-workflow (by its name): what its executions in the case did, all together.',
-		}),
-	})
-	.meta({
-		id: 'CaseExpectation',
+const caseExpectation = runExpectation.extend({
+	everyRun: runExpectation.optional().meta({ description: 'What every run must show.' }),
+	distinct: z
+		.strictObject({
+			node: z.string().min(1).meta({ description: 'The node whose items are read (every run).' }),
+			field: z
+				.string()
+				.min(1)
+				.meta({ description: 'The field (dot path); empty values are not counted.' }),
+			output: z
+				.union([z.int().min(0), z.string().min(1)])
+				.optional()
+				.meta({ description: 'Which output (default the first).' }),
+			count: count.optional(),
+		})
+		.optional()
+		.meta({ description: "A field's values across all runs: never one twice, and how many." }),
+	http: z.array(httpExpectation).optional().meta({
+		description: 'Requests the real nodes sent to other services over the case, as sent.',
+	}),
+	httpOrder: z.array(httpStep).min(2).optional().meta({
 		description:
-			'status, error and nodes: the last run (the only one, by default); everyRun: each run.',
-	});
-
-/** A change to the service between runs (or trigger checks). */
-const change = z
-	.union([
-		z.strictObject({
-			advanceClock: duration.meta({
-				description: "Moves the case's clock forward: n8n's and the service's.",
-			}),
-		}),
-		z.strictObject({
-			inboxStatus: z
-				.strictObject({
-					inbox: z.string().min(1).meta({ description: 'The inbox: its email address or ID.' }),
-					status: z
-						.enum(INBOX_STATUSES)
-						.meta({ description: 'Its new status, as a provider sets it.' }),
-				})
-				.meta({ description: "Sets an inbox's status (the credential's account)." }),
-		}),
-		z.strictObject({ credits: z.int().min(0).meta({ description: "Set the account's credits." }) }),
-		z.strictObject({ fault: faultRequest }),
-		z.strictObject({
-			clearFaults: z.literal(true).meta({ description: 'Clears every fault armed.' }),
-		}),
-		z.strictObject({ seed: seedSchema }),
-		z.strictObject({
-			mock: mock.meta({ description: 'A mock added before this run, tried before the others.' }),
-		}),
-		z.strictObject({
-			admin: z
-				.strictObject({
-					method: z
-						.enum(['GET', 'POST', 'PATCH', 'PUT', 'DELETE'])
-						.meta({ description: 'The HTTP method.' }),
-					path: z.string().startsWith('/').meta({
-						description:
-							"Under /__admin: /accounts/{accountId}/... ({accountId}: the credential's account).",
-					}),
-					body: z.unknown().optional().meta({ description: 'The JSON body.' }),
-				})
-				.meta({ description: 'Any admin API call (mock-server/README.md, Admin API).' }),
-		}),
-	])
-	.meta({ id: 'Change', description: 'One change to the service: one of the fields below.' });
+			'Requests sent in this order over the case: a request for each step, each after the one before (others may come between).',
+	}),
+	workflows: z.record(z.string(), subWorkflowExpectation).optional().meta({
+		description:
+			'Per sub-workflow (by its name): what its executions in the case did, all together.',
+	}),
+});
 
 const items = z
 	.array(z.record(z.string(), z.unknown()))
@@ -611,25 +503,123 @@ const resume = z
 			"Resumes the execution the last run left waiting (status waiting: a Wait on a webhook or a form): a real request to its resume URL, as n8n makes it, or (timeout) its time limit passing; expect.response checks n8n's answer to the request, the rest what the execution did after it.",
 	});
 
-const run = z
-	.strictObject({
-		before: z
-			.array(change)
-			.optional()
-			.meta({ description: 'Changes to the service before this run.' }),
-		clock: clock.optional().meta({
-			description:
-				"Moves the case's clock to this instant before this run (after advanceClock): a weekly run on its next Monday, wherever a Wait left the clock. Forward only: an instant the clock has passed fails the case.",
+/** The runner's own changes; services add theirs (testFileSchemaFor). */
+const ownChanges = [
+	z.strictObject({
+		advanceClock: duration.meta({
+			description: "Moves the case's clock forward: n8n's and every service's.",
 		}),
-		input: items.optional(),
-		request: request.optional(),
-		resume: resume.optional(),
-		expect: runExpectation.optional(),
-	})
-	.meta({ id: 'Run' });
+	}),
+	z.strictObject({
+		mock: mock.meta({ description: 'A mock added before this run, tried before the others.' }),
+	}),
+] as const;
 
-const testCase = z
-	.strictObject({
+/**
+ * A composed schema's name in the JSON Schema's $defs: each composition (the runner's own, one
+ * with a service's fields) makes these schemas anew, and zod keeps one schema per name, so the
+ * newest composition takes the name (the JSON Schema is generated right after composing).
+ */
+function named(id: string, description?: string): { id: string; description?: string } {
+	const stale = z.globalRegistry._idmap.get(id);
+	if (stale) z.globalRegistry.remove(stale);
+	return { id, ...(description ? { description } : {}) };
+}
+
+/** The parts services add, merged; a field two services (or a service and the runner) claim is refused. */
+function mergeParts(
+	parts: ServiceSchema[],
+	own: { file: z.ZodRawShape; case: z.ZodRawShape; expect: z.ZodRawShape },
+) {
+	const merged = { file: {}, case: {}, expect: {}, changes: [] } as {
+		file: Record<string, z.ZodType>;
+		case: Record<string, z.ZodType>;
+		expect: Record<string, z.ZodType>;
+		changes: z.ZodType[];
+	};
+	for (const part of parts) {
+		for (const where of ['file', 'case', 'expect'] as const)
+			for (const [key, schema] of Object.entries(part[where] ?? {})) {
+				if (key in merged[where] || key in own[where])
+					throw new Error(`two services define the test file's ${where} field "${key}"`);
+				merged[where][key] = schema;
+			}
+		merged.changes.push(...(part.changes ?? []));
+	}
+	return merged;
+}
+
+/** The test file's schema with the fields the services add (their seeds, changes, expectations). */
+export function testFileSchemaFor(parts: ServiceSchema[], title = 'n8n workflow test file') {
+	const ownCase = testCaseShape();
+	const ownFile = fileShape();
+	const merged = mergeParts(parts, {
+		file: ownFile,
+		case: ownCase,
+		expect: caseExpectation.shape,
+	});
+	// The services' fields are typed as the runner sees them: not at all (it hands them over), so
+	// the composed schema's type is the runner's own.
+	const none = (shape: Record<string, z.ZodType>) => shape as Record<never, z.ZodType>;
+	const theirs = merged.changes as unknown as (typeof ownChanges)[number][];
+	const change = z
+		.union([ownChanges[0], ownChanges[1], ...theirs])
+		.meta(named('Change', 'One change before a run: one of the fields below.'));
+	const expectation = caseExpectation
+		.extend(none(merged.expect))
+		.meta(
+			named(
+				'CaseExpectation',
+				'status, error and nodes: the last run (the only one, by default); everyRun: each run.',
+			),
+		);
+	const run = z
+		.strictObject({
+			before: z
+				.array(change)
+				.optional()
+				.meta({ description: 'Changes before this run (to a service, the clock, the mocks).' }),
+			clock: clock.optional().meta({
+				description:
+					"Moves the case's clock to this instant before this run (after advanceClock): a weekly run on its next Monday, wherever a Wait left the clock. Forward only: an instant the clock has passed fails the case.",
+			}),
+			input: items.optional(),
+			request: request.optional(),
+			resume: resume.optional(),
+			expect: runExpectation.optional(),
+		})
+		.meta(named('Run'));
+	const testCase = z
+		.strictObject({
+			...ownCase,
+			...none(merged.case),
+			before: z
+				.array(change)
+				.optional()
+				.meta({
+					description: 'Changes before the first run (to a service, the clock, the mocks).',
+				}),
+			runs: z
+				.union([z.int().min(1).max(100), z.array(run).min(1).max(100)])
+				.optional()
+				.meta({
+					description:
+						'How many runs (default 1), or each run with its own changes and expectations.',
+				}),
+			expect: expectation.optional().meta({
+				description:
+					'What the case must show (a case of runs with their own expect may leave it out).',
+			}),
+		})
+		.meta(named('Case'));
+	return z
+		.strictObject({ ...ownFile, ...none(merged.file), cases: z.array(testCase).min(1) })
+		.meta({ ...named('WorkflowTestFile'), title });
+}
+
+/** A case's fields the runner itself reads (runs, before and expect are added with the services'). */
+function testCaseShape() {
+	return {
 		name: z
 			.string()
 			.trim()
@@ -637,40 +627,19 @@ const testCase = z
 			.meta({ description: 'What the case shows, as the reports name it.' }),
 		input: items.optional().meta({ description: 'The items the start node hands on (every run).' }),
 		request: request.optional(),
-		seed: seedSchema
-			.optional()
-			.meta({ description: "Applied after the file's seed, for this case." }),
-		faults: z
-			.array(faultRequest)
-			.optional()
-			.meta({ description: "Armed before the first run (the server's fault format)." }),
 		stubs: stubs.optional(),
 		mocks: mocks.optional(),
-		before: z
-			.array(change)
-			.optional()
-			.meta({ description: 'Changes to the service before the first run.' }),
-		runs: z
-			.union([z.int().min(1).max(100), z.array(run).min(1).max(100)])
-			.optional()
-			.meta({
-				description:
-					'How many runs (default 1), or each run with its own changes and expectations.',
-			}),
 		clock: clock.optional(),
 		advanceClock: duration.optional().meta({
 			description:
-				"Moves the case's clock (n8n's and the service's) before each run after the first.",
+				"Moves the case's clock (n8n's and every service's) before each run after the first.",
 		}),
-		expect: caseExpectation.optional().meta({
-			description:
-				'What the case must show (a case of runs with their own expect may leave it out).',
-		}),
-	})
-	.meta({ id: 'Case' });
+	};
+}
 
-export const testFileSchema = z
-	.strictObject({
+/** A file's fields the runner itself reads. */
+function fileShape() {
+	return {
 		$schema: z.string().optional(),
 		workflow: z
 			.string()
@@ -681,16 +650,9 @@ export const testFileSchema = z
 			.min(1)
 			.optional()
 			.meta({ description: 'The node runs start from, when the workflow has several triggers.' }),
-		seed: seedSchema
-			.optional()
-			.meta({ description: "The server's seed, applied before every case." }),
 		clock: clock.optional().meta({
 			description:
 				"The instant every case's clock starts at, unless the case gives its own (ISO 8601 with Z or an offset). Default: this machine's time as each case starts.",
-		}),
-		credential: z.string().optional().meta({
-			description:
-				"The Lead Inbox credential's API key: default the seed's first account, else a dev account.",
 		}),
 		workflows: z.array(z.string().min(1)).optional().meta({
 			description:
@@ -710,22 +672,23 @@ export const testFileSchema = z
 			description:
 				"Start from the Data Tables and variables the worker's n8n holds from the files it ran before (default false: emptied before each file; cases of one file always share them).",
 		}),
-		cases: z.array(testCase).min(1),
-	})
-	.meta({ id: 'WorkflowTestFile', title: 'Lead Inbox workflow test file' });
+	};
+}
+
+/** The runner's own format, no service's fields: what the runner's code reads (its types). */
+export const testFileSchema = testFileSchemaFor([]);
 
 export type TestFile = z.output<typeof testFileSchema>;
 export type TestCase = TestFile['cases'][number];
-export type Change = z.output<typeof change>;
+export type Change = NonNullable<TestCase['before']>[number];
 export type Count = z.output<typeof count>;
 export type Stub = z.output<typeof stub>;
 export type Turn = z.output<typeof turn>;
 export type NodeExpectation = z.output<typeof nodeExpectation>;
 export type SentExpectation = z.output<typeof sentExpectation>;
 export type RunExpectation = z.output<typeof runExpectation>;
-export type CaseExpectation = z.output<typeof caseExpectation>;
-export type ServiceExpectation = z.output<typeof serviceExpectation>;
-export type RunSpec = z.output<typeof run>;
+export type CaseExpectation = NonNullable<TestCase['expect']>;
+export type RunSpec = Exclude<TestCase['runs'], number | undefined>[number];
 export type RequestSpec = z.output<typeof request>;
 export type ResumeSpec = z.output<typeof resume>;
 export type ClockSpec = z.output<typeof clock>;
@@ -737,9 +700,16 @@ export type HttpStep = z.output<typeof httpStep>;
 export type ResponseExpectation = z.output<typeof responseExpectation>;
 export type SubWorkflowExpectation = z.output<typeof subWorkflowExpectation>;
 
-/** The JSON Schema editors validate test files with (published as workflow-test.schema.json). */
-export function testFileJsonSchema(): Record<string, unknown> {
-	const schema = z.toJSONSchema(testFileSchema, {
+/**
+ * The JSON Schema editors validate test files with (published as workflow-test.schema.json): the
+ * runner's format, or with a service's fields composed in (the Lead Inbox server ships that one).
+ */
+export function testFileJsonSchema(
+	id = 'https://github.com/n8n-nodes-lead-inbox/n8n-nodes-lead-inbox/blob/main/n8n-testkit/workflow-test.schema.json',
+	parts: ServiceSchema[] = [],
+	title?: string,
+): Record<string, unknown> {
+	const schema = z.toJSONSchema(testFileSchemaFor(parts, title), {
 		io: 'input',
 		unrepresentable: 'any',
 		target: 'draft-2020-12',
@@ -751,10 +721,7 @@ export function testFileJsonSchema(): Record<string, unknown> {
 		...Object.values((schema.$defs ?? {}) as Record<string, Record<string, unknown>>),
 	])
 		delete definition.id;
-	return {
-		$id: 'https://github.com/n8n-nodes-lead-inbox/n8n-nodes-lead-inbox/blob/main/mock-server/workflow-test.schema.json',
-		...schema,
-	};
+	return { $id: id, ...schema };
 }
 
 /** A duration as seconds. */

@@ -4,7 +4,7 @@
  * the project's own end-to-end suite both drive n8n through this class.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
@@ -157,10 +157,11 @@ export class N8nApp {
 
 	/** Installs a packed community package the way the README says: into <user folder>/.n8n/nodes. */
 	async installPackage(tarball: string): Promise<void> {
-		writeFileSync(
-			join(this.nodesDir, 'package.json'),
-			'{"name":"installed-nodes","private":true}\n',
-		);
+		if (!existsSync(join(this.nodesDir, 'package.json')))
+			writeFileSync(
+				join(this.nodesDir, 'package.json'),
+				'{"name":"installed-nodes","private":true}\n',
+			);
 		await run('npm', ['install', '--omit=peer', '--omit=dev', '--no-audit', '--no-fund', tarball], {
 			cwd: this.nodesDir,
 			env: this.env,
@@ -184,9 +185,18 @@ export class N8nApp {
 			dereference: true,
 			filter: (source) => !source.slice(folder.length).includes('node_modules'),
 		});
+		// Beside the packages installed before it (tarballs are installed first: npm would prune a copy).
+		const manifest = join(this.nodesDir, 'package.json');
+		const before = existsSync(manifest)
+			? (JSON.parse(readFileSync(manifest, 'utf8')) as { dependencies?: Record<string, string> })
+			: {};
 		writeFileSync(
-			join(this.nodesDir, 'package.json'),
-			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [name]: version } }),
+			manifest,
+			JSON.stringify({
+				name: 'installed-nodes',
+				private: true,
+				dependencies: { ...before.dependencies, [name]: version },
+			}),
 		);
 	}
 

@@ -90,17 +90,18 @@ function ofPackage(n8n: N8nInstall, nodes: NodesSource): DescribedNode[] {
 }
 
 /**
- * Every node description found on disk: n8n's own nodes and the package's. What cannot be read
+ * Every node description found on disk: n8n's own nodes and the community packages'. What cannot be read
  * (a package whose classes do not load outside n8n) is left out: its nodes are checked once n8n runs.
  */
-export function describedNodes(n8n: N8nInstall, nodes: NodesSource): DescribedNode[] {
-	let own: DescribedNode[] = [];
-	try {
-		own = ofPackage(n8n, nodes);
-	} catch {
-		own = [];
-	}
-	return [...builtIn(n8n), ...own];
+export function describedNodes(n8n: N8nInstall, nodes: NodesSource[]): DescribedNode[] {
+	const community = nodes.flatMap((source) => {
+		try {
+			return ofPackage(n8n, source);
+		} catch {
+			return [];
+		}
+	});
+	return [...builtIn(n8n), ...community];
 }
 
 /** The description of a node's type at its version (else its type's first). */

@@ -130,10 +130,12 @@ export function detailLines(detail: CaseDetail): string[] {
 		);
 		lines.push(...runLines(sub, '        '));
 	}
-	lines.push(
-		`      service: ${plural(detail.requests.length, 'request')}, ${detail.creditsCharged} credit(s) charged`,
-	);
-	for (const request of detail.requests) lines.push(`        ${request}`);
+	for (const [name, service] of Object.entries(detail.services ?? {})) {
+		lines.push(
+			`      ${name}: ${[plural(service.requests.length, 'request'), ...service.facts].join(', ')}`,
+		);
+		for (const request of service.requests) lines.push(`        ${request}`);
+	}
 	if (detail.http?.length) {
 		lines.push(`      other services: ${plural(detail.http.length, 'request')}`);
 		for (const request of detail.http) lines.push(`        ${request}`);

@@ -1,11 +1,10 @@
 /**
- * Which nodes a test may run for real: the package's own (they reach the reference server) and
- * n8n's nodes that work inside n8n. Every other node (HubSpot, Slack, HTTP Request, an AI model)
- * would call another service: a test must stub it, so that it can never charge or create on a
- * real one. An allow-list, not a block-list: a node the list does not know is treated as outside.
+ * Which nodes a test may run for real: n8n's nodes that work inside n8n, and those a service of
+ * the run claims (services/: they reach its simulator). Every other node (HubSpot, Slack, HTTP
+ * Request, an AI model) would call another service: a test stubs it or answers its requests with
+ * mocks, so that it can never charge or create on a real one. An allow-list, not a block-list: a
+ * node the list does not know is treated as outside.
  */
-
-const OWN_PACKAGE = 'n8n-nodes-lead-inbox.';
 
 /** n8n-nodes-base nodes that read and write only inside n8n (and its user folder). */
 const INSIDE_N8N = new Set(
@@ -117,8 +116,6 @@ export function isSchedule(type: string): boolean {
 	].includes(type);
 }
 
-export const LEAD_INBOX_TRIGGER = `${OWN_PACKAGE}leadInboxTrigger`;
-
 /** n8n's Webhook: a test may call it for real (a case's request). */
 export const WEBHOOK = 'n8n-nodes-base.webhook';
 
@@ -189,12 +186,13 @@ export const resumeMethod = (node: NodeLike): string =>
 		? node.parameters.httpMethod
 		: 'GET';
 
-export const isOwnNode = (type: string): boolean => type.startsWith(OWN_PACKAGE);
-
-/** Whether a node of this type stays inside n8n and the reference server. */
-export function staysInside(type: string): boolean {
-	return isOwnNode(type) || INSIDE_N8N.has(type) || INSIDE_N8N_AI.has(type);
+/** Whether a node asks no service but those of the run (`claimed`: a service runs it). */
+export function staysInside(type: string, claimed: Claimed = () => false): boolean {
+	return claimed(type) || INSIDE_N8N.has(type) || INSIDE_N8N_AI.has(type);
 }
+
+/** Whether a service of the run claims a node type (Services.claims). */
+export type Claimed = (type: string) => boolean;
 
 /**
  * Nodes of other services that speak another protocol than HTTP (databases, SMTP, IMAP, FTP,
@@ -237,9 +235,10 @@ export const speaksHttp = (type: string): boolean => !NOT_HTTP.has(type);
 export function needsStub(
 	node: { name: string; type: string; disabled?: boolean; parameters?: Record<string, unknown> },
 	start: string,
+	claimed?: Claimed,
 ): boolean {
 	// Execute Workflow fetching its workflow from a URL fetches it from another service.
 	const fetched =
 		node.type === 'n8n-nodes-base.executeWorkflow' && node.parameters?.source === 'url';
-	return !node.disabled && node.name !== start && (fetched || !staysInside(node.type));
+	return !node.disabled && node.name !== start && (fetched || !staysInside(node.type, claimed));
 }

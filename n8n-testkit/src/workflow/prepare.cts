@@ -8,7 +8,7 @@
  * - Stubbed nodes: pass-through (n8n's No Operation), given items, or a chat model answered by the
  *   runner's scripted model, under the node's name; beside
  *   those a case reads `sent` of, recorders of what they would have sent (sent.cts).
- * - The package's nodes use the test's credential (whichever one the export names).
+ * - A service's nodes use its credential (whichever one the export names).
  * - Calls of sub-workflows (Execute Workflow) go to the case's copies of them, made the same way.
  * Nodes that would call another service must be stubbed: the test file's check refuses one that is
  * not before anything starts (file/misfits.cts).
@@ -19,10 +19,8 @@ import type { Stub } from '../file/schema.cjs';
 import { useMadeUpCredentials } from '../http-mocks/credentials.cjs';
 import {
 	FORM_TRIGGER,
-	isOwnNode,
 	staysInside,
 	isSchedule,
-	LEAD_INBOX_TRIGGER,
 	takesRequests,
 } from './node-kinds.cjs';
 import { addRecorders, type SentPlan } from './sent.cjs';
@@ -60,7 +58,13 @@ export interface AdaptOptions {
 	record?: Set<string>;
 	/** The credential of the scripted chat model (an OpenAI credential pointing at it). */
 	modelCredential?: { id: string; name: string };
-	credential: { id: string; name: string };
+	/** The credentials of the file's services, each for the nodes its service claims. */
+	serviceCredentials?: {
+		claims(type: string): boolean;
+		credential: { type: string; id: string; name: string };
+	}[];
+	/** Whether a node type is a service's polling trigger (a run is one poll). */
+	polls?(type: string): boolean;
 	/** Made-up credentials for the nodes that run for real against mocks, by type and export name. */
 	madeUp?: Map<string, { id: string; name: string }>;
 	/** The sub-workflows created for the case: the export's ID to the ID in the test's n8n. */
@@ -96,14 +100,21 @@ export function adaptWorkflow(
 		saveManualExecutions: true,
 	};
 
-	for (const node of workflow.nodes)
-		if (isOwnNode(node.type) && !node.disabled)
-			node.credentials = { ...node.credentials, leadInboxApi: options.credential };
+	// A service's nodes get its credential (whichever the export names), pointing at its simulator.
+	for (const node of workflow.nodes) {
+		const served = options.serviceCredentials?.find((s) => s.claims(node.type));
+		if (served && !node.disabled)
+			node.credentials = {
+				...node.credentials,
+				[served.credential.type]: { id: served.credential.id, name: served.credential.name },
+			};
+	}
 	// Nodes of other services left unstubbed run for real, against the case's mocks.
+	const claimed = (type: string) => options.serviceCredentials?.some((s) => s.claims(type)) ?? false;
 	if (options.madeUp)
 		useMadeUpCredentials(
 			workflow,
-			(node) => !staysInside(node.type) && !options.stubs[node.name],
+			(node) => !staysInside(node.type, claimed) && !options.stubs[node.name],
 			options.madeUp,
 		);
 	for (const { node, id } of callsOf(workflow)) {
@@ -132,7 +143,7 @@ export function prepareWorkflow(
 	const { workflow, sent } = adaptWorkflow(source, options);
 
 	const start = options.start;
-	if (start.type === LEAD_INBOX_TRIGGER) {
+	if (options.polls?.(start.type)) {
 		// Checks are driven by the runner (an activation polls once); n8n's own schedule is moved to
 		// a date that does not come during a test (29 February), so it never adds a check.
 		const trigger = workflow.nodes.find((n) => n.name === start.name)!;
