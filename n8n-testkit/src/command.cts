@@ -5,6 +5,7 @@
  */
 import { join, resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { type ComparedN8n, checkUpgrade } from './compare/run.cjs';
 import { mergeCoverage } from './coverage/model.cjs';
 import { coverageLine, readCoverage, writeCoverage } from './coverage/report.cjs';
 import { initTestFiles } from './init.cjs';
@@ -34,7 +35,15 @@ Options:
                   holding node_modules/n8n), or a version to install into a cache the first time
                   (e.g. 2.40.7). Default: ./node_modules/.bin/n8n
   --n8n-node PATH the Node.js n8n runs on: a node binary or its folder (default: the first
-                  node on PATH, as n8n's own bin would pick it)
+                  node on PATH, as n8n's own bin would pick it); with two --n8n, once for
+                  both or once each, in the same order
+  --compare       with --n8n given twice (--n8n 1.123.81 --n8n 2.40.7 --compare): the upgrade
+                  check. The suite runs on each version (one pinned clock), each with its own
+                  verdict, then what differs is listed case by case and node by node: items,
+                  errors, a Webhook's answer, what stubs and mocks received, the services'
+                  requests. --report, --coverage: a folder per version (and compare.json);
+                  --junit, the GitHub summary: both versions and the check. Exit 3 when every
+                  case passed on both but they differ
   --nodes PATH    a community node package to install into n8n: a packed .tgz or a package
                   folder (repeatable; default: each package the workflows use, from
                   ./node_modules)
@@ -71,7 +80,8 @@ ${setup.usage ?? ''}  -h, --help      this help
                   shards) into one coverage.json and its pages
 
 Exit status: 0 all passed, 1 a case failed (or coverage below --coverage-min), 2 a test file or
-an option is wrong (nothing run). A GitHub job summary is appended to $GITHUB_STEP_SUMMARY when
+an option is wrong (nothing run), 3 (--compare) every case passed on both versions but they
+differ. A GitHub job summary is appended to $GITHUB_STEP_SUMMARY when
 it is set.`;
 
 /** The subcommands of `test`. */
@@ -103,10 +113,11 @@ export async function testCommand(argv: string[], setup: CommandSetup = RUNNER):
 	if (subcommand === 'coverage') return coverageCommand(argv.slice(1), setup);
 	if (subcommand === 'init') return initCommand(argv.slice(1), setup);
 	const parsed = parsedArgs(argv, setup, {
-		n8n: { type: 'string' },
+		n8n: { type: 'string', multiple: true },
 		nodes: { type: 'string', multiple: true },
 		service: { type: 'string', multiple: true },
-		'n8n-node': { type: 'string' },
+		'n8n-node': { type: 'string', multiple: true },
+		compare: { type: 'boolean' },
 		junit: { type: 'string' },
 		show: { type: 'boolean' },
 		report: { type: 'string' },
@@ -124,10 +135,12 @@ export async function testCommand(argv: string[], setup: CommandSetup = RUNNER):
 	if (jobs === null || n8nMemoryMb === null) return 2;
 	const services = servicesOf(setup, values.service);
 	if (typeof services === 'number') return services;
+	const n8ns = n8nsOf(values.n8n ?? [], values['n8n-node'] ?? [], values.compare ?? false);
+	if (typeof n8ns === 'number') return n8ns;
 	const options = {
 		paths: positionals,
-		n8n: values.n8n,
-		n8nNode: values['n8n-node'],
+		n8n: n8ns[0].n8n,
+		n8nNode: n8ns[0].n8nNode,
 		nodes: values.nodes,
 		show: values.show,
 		report: values.report,
@@ -137,7 +150,7 @@ export async function testCommand(argv: string[], setup: CommandSetup = RUNNER):
 	};
 	try {
 		if (values.watch) {
-			const whole = (['junit', 'coverage', 'coverage-min', 'shard'] as const).filter(
+			const whole = (['junit', 'coverage', 'coverage-min', 'shard', 'compare'] as const).filter(
 				(option) => values[option] !== undefined,
 			);
 			if (whole.length) {
@@ -149,21 +162,55 @@ export async function testCommand(argv: string[], setup: CommandSetup = RUNNER):
 			return await watchCommand(options);
 		}
 		const stopped = stopOnSignals((line) => process.stderr.write(`${line}\n`));
+		const whole = {
+			...options,
+			junit: values.junit,
+			coverage: values.coverage,
+			coverageMin: values['coverage-min'],
+			shard: values.shard,
+		};
 		try {
-			const result = await runWorkflowTests({
-				...options,
-				junit: values.junit,
-				coverage: values.coverage,
-				coverageMin: values['coverage-min'],
-				shard: values.shard,
-			});
-			return result.exitCode;
+			if (n8ns.length === 2) {
+				const { n8n: _n8n, n8nNode: _n8nNode, ...rest } = whole;
+				const [a, b] = n8ns as ComparedN8n[];
+				return (await checkUpgrade(rest, [a, b])).exitCode;
+			}
+			return (await runWorkflowTests(whole)).exitCode;
 		} finally {
 			stopped();
 		}
 	} catch (error) {
 		return n8nProblem(error);
 	}
+}
+
+/**
+ * The n8n versions to run on, each with its Node.js: one --n8n, or two with --compare (the upgrade
+ * check). --n8n-node is given once (for every version) or once per --n8n, in the same order.
+ */
+function n8nsOf(
+	n8n: string[],
+	nodes: string[],
+	compare: boolean,
+): { n8n?: string; n8nNode?: string }[] | number {
+	const fail = (message: string) => {
+		process.stderr.write(`Error: ${message}\n`);
+		return 2;
+	};
+	if (compare && n8n.length !== 2)
+		return fail(
+			`--compare checks an upgrade between two n8n versions: give --n8n twice (e.g. --n8n 1.123.81 --n8n 2.40.7 --compare), not ${n8n.length}`,
+		);
+	if (!compare && n8n.length > 1)
+		return fail(
+			'--n8n is given more than once: add --compare to run the suite on both and see what differs (two versions), or run once per version',
+		);
+	if (nodes.length > 1 && nodes.length !== n8n.length)
+		return fail(
+			`--n8n-node is given ${nodes.length} times for ${n8n.length} --n8n: give it once (every version runs on it) or once per --n8n, in the same order`,
+		);
+	if (!n8n.length) return [{ n8nNode: nodes[0] }];
+	return n8n.map((one, i) => ({ n8n: one, n8nNode: nodes[nodes.length > 1 ? i : 0] }));
 }
 
 /** An option's whole number (undefined when not given), or null once its error is said. */

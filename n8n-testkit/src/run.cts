@@ -190,7 +190,8 @@ export function loadTestFiles(
 }
 
 /** What running files needs beside the pool: the options that shape a case's run and its report. */
-interface RunContext extends Pick<WorkflowTestOptions, 'jobs' | 'show' | 'report'> {
+interface RunContext
+	extends Pick<WorkflowTestOptions, 'jobs' | 'show' | 'report' | 'detail' | 'clock'> {
 	cwd: string;
 	out: (line: string) => void;
 	progress: (line: string) => void;
@@ -231,7 +232,12 @@ export async function runFiles(
 					context.progress(`[${test.file}] running "${testCase.name}"`);
 					const caseStarted = Date.now();
 					const outcome = await runCase(session, test, testCase, {
-						detail: context.show || context.report !== undefined || coverage !== undefined,
+						detail:
+							context.detail ||
+							context.show ||
+							context.report !== undefined ||
+							coverage !== undefined,
+						clock: context.clock,
 					}).catch((error: Error) =>
 						notRun(
 							testCase.name,

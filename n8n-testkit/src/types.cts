@@ -43,6 +43,13 @@ export interface WorkflowTestOptions {
 	out?: (line: string) => void;
 	/** Each progress line (default: stderr). */
 	progress?: (line: string) => void;
+	/** Keeps what each case did in the result (`detail`), as show, report and coverage do. */
+	detail?: boolean;
+	/**
+	 * The instant a case's clock starts at when neither the case nor its file gives one (ISO 8601):
+	 * the upgrade check pins one for both versions. Default: the machine's time as each case starts.
+	 */
+	clock?: string;
 	/** Prints what each case did under its line, passed or not (`detail` is kept either way). */
 	show?: boolean;
 	/** Writes what each case did as JSON there: one file per case, under a folder per test file. */

@@ -119,11 +119,21 @@ describe('the community-node package', () => {
 		}
 	});
 
-	it('keeps the reference server out of the node package, and its dependencies in step with the repo', () => {
-		const server = JSON.parse(readFileSync(join(ROOT, 'mock-server', 'package.json'), 'utf8'));
+	it('keeps the reference server and the runner out of the node package, and their dependencies in step with the repo', () => {
+		const read = (folder: string) =>
+			JSON.parse(readFileSync(join(ROOT, folder, 'package.json'), 'utf8'));
+		const server = read('mock-server');
+		const runner = read('n8n-testkit');
 		expect(server.bin).toEqual({ 'lead-inbox-mock-server': 'dist/lead-inbox-mock-server' });
-		// The standalone package pins what the repository's own tests run against.
-		for (const [name, version] of Object.entries(server.dependencies as Record<string, string>))
-			expect([name, version]).toEqual([name, pkg.devDependencies[name]]);
+		expect(runner.bin).toEqual({ 'n8n-testkit': 'dist/n8n-testkit' });
+		// The standalone packages pin what the repository's own tests run against; the server
+		// depends on the runner of this repository, at its version (the repository links it).
+		expect(server.dependencies['n8n-testkit']).toBe(runner.version);
+		expect(pkg.devDependencies['n8n-testkit']).toBe('file:n8n-testkit');
+		for (const [name, version] of Object.entries({
+			...server.dependencies,
+			...runner.dependencies,
+		} as Record<string, string>))
+			if (name !== 'n8n-testkit') expect([name, version]).toEqual([name, pkg.devDependencies[name]]);
 	});
 });

@@ -1,9 +1,10 @@
 /** The GitHub job summary (GITHUB_STEP_SUMMARY): a table of cases, and each failure under it. */
 import { appendFileSync } from 'node:fs';
 import type { CoverageFile } from '../coverage/model.cjs';
+import { markdownCell } from './markup.cjs';
 import { type FileResult, seconds, totals } from './results.cjs';
 
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const cell = markdownCell;
 
 export function githubSummary(files: FileResult[], coverage?: CoverageFile): string {
 	const { passed, failed } = totals(files);
