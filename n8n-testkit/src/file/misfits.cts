@@ -22,7 +22,8 @@ import {
 } from '../workflow/node-kinds.cjs';
 import type { SubWorkflow } from '../workflow/sub-workflows.cjs';
 import type { Workflow, WorkflowNode } from '../workflow/workflow.cjs';
-import type { MockSpec, RequestSpec, ResumeSpec, RunExpectation, TestFile } from './schema.cjs';
+import type { MockSpec, RequestSpec, ResumeSpec, TestFile } from './schema.cjs';
+import { nodeExpectationsOf } from './walk.cjs';
 
 export interface Misfit {
 	at: PropertyKey[];
@@ -389,27 +390,16 @@ function modelStubsOff(spec: TestFile, workflows: Workflow[]): Misfit[] {
 
 /** `sent` read of a node the case does not stub: only a stubbed node's sending is recorded. */
 function sentWithoutStub(spec: TestFile): Misfit[] {
-	const found: Misfit[] = [];
-	spec.cases.forEach((c, i) => {
-		const stubbed = (node: string) => !!(spec.stubs?.[node] ?? c.stubs?.[node]);
-		const check = (e: Pick<RunExpectation, 'nodes'> | undefined, at: PropertyKey[]) => {
-			for (const [node, list] of Object.entries(e?.nodes ?? {}))
-				(Array.isArray(list) ? list : [list]).forEach((x, k) => {
-					if (x.sent && !stubbed(node))
-						found.push({
-							at: [...at, 'nodes', node, ...(Array.isArray(list) ? [k] : []), 'sent'],
-							message: `"${node}" is not stubbed in this case: sent reads what a stubbed node would have sent (a node that runs sends for real: expect on its items)`,
-						});
-				});
-		};
-		check(c.expect, ['cases', i, 'expect']);
-		check(c.expect?.everyRun, ['cases', i, 'expect', 'everyRun']);
-		for (const [name, e] of Object.entries(c.expect?.workflows ?? {}))
-			check(e, ['cases', i, 'expect', 'workflows', name]);
-		if (Array.isArray(c.runs))
-			c.runs.forEach((r, j) => check(r.expect, ['cases', i, 'runs', j, 'expect']));
-	});
-	return found;
+	return spec.cases.flatMap((c, i) =>
+		nodeExpectationsOf(c)
+			.filter(
+				({ node, expectation }) => expectation.sent && !(spec.stubs?.[node] ?? c.stubs?.[node]),
+			)
+			.map(({ node, at }) => ({
+				at: ['cases', i, ...at, 'sent'],
+				message: `"${node}" is not stubbed in this case: sent reads what a stubbed node would have sent (a node that runs sends for real: expect on its items)`,
+			})),
+	);
 }
 
 /**
