@@ -29,16 +29,21 @@ fi
 
 mkdir -p "$state"
 random() { node -e "process.stdout.write(require('node:crypto').randomBytes(18).toString('base64url'))"; }
-package="${INPUT_PACKAGE:-lead-inbox-mock-server}"
-# A packed tarball named relative to the workspace (npm would read "x.tgz" as a package name).
-case "$package" in
-*.tgz | *.tar.gz) [ "${package#/}" = "$package" ] && package="$PWD/$package" ;;
-esac
+# What to install: one spec or several, space-separated (the server's tarball with the workflow test
+# runner's, n8n-testkit, which it depends on, before both are on the registry). A packed tarball
+# named relative to the workspace (npm would read "x.tgz" as a package name).
+read -r -a packages <<<"${INPUT_PACKAGE:-lead-inbox-mock-server}"
+for i in "${!packages[@]}"; do
+	case "${packages[$i]}" in
+	*.tgz | *.tar.gz) [ "${packages[$i]#/}" = "${packages[$i]}" ] && packages[i]="$PWD/${packages[$i]}" ;;
+	esac
+done
+package="${packages[*]}"
 
 # With tests: the workflow tests run in real n8n (each test file starts a server of its own).
 if [ -n "${INPUT_TESTS:-}" ]; then
 	echo "Installing $package..."
-	npm install --prefix "$state/install" --no-audit --no-fund --loglevel=error "$package" >/dev/null
+	npm install --prefix "$state/install" --no-audit --no-fund --loglevel=error "${packages[@]}" >/dev/null
 	read -r -a tests <<<"$INPUT_TESTS"
 	exec "$state/install/node_modules/.bin/lead-inbox-mock-server" test "${tests[@]}" --n8n "${INPUT_N8N:-2.40.7}" \
 		${INPUT_NODES:+--nodes "$INPUT_NODES"} ${INPUT_JUNIT:+--junit "$INPUT_JUNIT"} \
@@ -56,7 +61,7 @@ echo "::add-mask::$api_key"
 echo "::add-mask::$admin_token"
 
 echo "Installing $package..."
-npm install --prefix "$state/install" --no-audit --no-fund --loglevel=error "$package" >/dev/null
+npm install --prefix "$state/install" --no-audit --no-fund --loglevel=error "${packages[@]}" >/dev/null
 bin="$state/install/node_modules/.bin/lead-inbox-mock-server"
 
 read -r -a extra <<<"${INPUT_ARGS:-}"

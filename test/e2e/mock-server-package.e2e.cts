@@ -9,7 +9,7 @@ import { isRunning } from '../helpers/processes.cjs';
 import { waitUntil } from '../helpers/wait.cjs';
 import { CACHE } from './n8n-app.cjs';
 import { processFolder } from './process-folders.cjs';
-import { pack, ROOT } from './support.cjs';
+import { pack, packedRunner, ROOT } from './support.cjs';
 
 const run = promisify(execFile);
 
@@ -41,6 +41,7 @@ describe('the lead-inbox-mock-server package', () => {
 	let server: ChildProcess;
 	let url: string;
 	let tarball: string;
+	let runner: string;
 	let installOutput: string;
 	const admin = (method: string, path: string, body?: unknown) =>
 		fetch(`${url}/__admin${path}`, {
@@ -57,10 +58,12 @@ describe('the lead-inbox-mock-server package', () => {
 
 	beforeAll(async () => {
 		tarball = pack(join(ROOT, 'mock-server'), 'pack-server');
+		runner = packedRunner();
 		folder = processFolder(CACHE, 'mock-server-install');
 		bin = join(folder, 'node_modules', '.bin', 'lead-inbox-mock-server');
 		const PATH = toolsPath(24, 12);
-		const installed = await run('npm', ['install', '--no-audit', '--no-fund', tarball], {
+		// The server's dependency on the workflow test runner is met by its packed tarball (offline).
+		const installed = await run('npm', ['install', '--no-audit', '--no-fund', tarball, runner], {
 			cwd: folder,
 			env: { ...process.env, PATH },
 		});
@@ -95,7 +98,7 @@ describe('the lead-inbox-mock-server package', () => {
 	it('on Node 20 with npm 11, installs and then says in one line which Node.js it needs', async () => {
 		const old = processFolder(CACHE, 'mock-server-install-node20');
 		const env = { ...process.env, PATH: toolsPath(20, 11) };
-		await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
+		await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball, runner], {
 			cwd: old,
 			env,
 		});
@@ -292,7 +295,7 @@ await startMockServer({ scanThread: 1 });
 			runCompositeAction(actionDir, inputs, { workspace: ROOT, runnerTemp });
 		it('installs the packed server, starts it seeded on a free port, exposes it, and stops it', async () => {
 			const started = await action({
-				package: tarball,
+				package: `${tarball} ${runner}`,
 				seed: 'examples/seed.json',
 				port: '0',
 				args: '--journal-size 500',
@@ -343,11 +346,11 @@ await startMockServer({ scanThread: 1 });
 		});
 
 		it('fails fast, with the reason, for a missing seed file or a server that cannot start', async () => {
-			await expect(action({ package: tarball, seed: 'no/such/seed.json' })).rejects.toMatchObject({
+			await expect(action({ package: `${tarball} ${runner}`, seed: 'no/such/seed.json' })).rejects.toMatchObject({
 				log: expect.stringContaining('The seed file'),
 			});
 			await expect(
-				action({ package: tarball, port: '0', args: '--scan-threads 99' }),
+				action({ package: `${tarball} ${runner}`, port: '0', args: '--scan-threads 99' }),
 			).rejects.toMatchObject({
 				// It noticed the exit: not the 30 s wait for /healthz.
 				log: expect.stringMatching(/exited before it was ready:[\s\S]*--scan-threads must be/),

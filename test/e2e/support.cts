@@ -52,6 +52,15 @@ export function packedPackage(): string {
 	return (tarball ??= pack(ROOT, 'pack'));
 }
 
+let runnerTarball: string | undefined;
+/**
+ * The workflow test runner's package (n8n-testkit), packed once per process: the reference
+ * server's package depends on it, so a project installing the packed server installs it beside.
+ */
+export function packedRunner(): string {
+	return (runnerTarball ??= pack(join(ROOT, 'n8n-testkit'), 'pack-runner'));
+}
+
 export function loadExample(file: string): any {
 	return JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8'));
 }

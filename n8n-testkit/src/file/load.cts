@@ -274,6 +274,18 @@ const article = (type: string): string => `${/^[aeiou]/.test(type) ? 'an' : 'a'}
  * zod's issues as a user fixes them: an unknown field at its own line; of a value that matches no
  * form of a union, the form it came closest to (the deepest issue), or the forms it may take.
  */
+/**
+ * Where services add their fields (the file, a case, a case's expect): an unknown field there may
+ * be a service's whose package is not installed.
+ */
+const servicesPlace = (path: PropertyKey[]): boolean =>
+	path.length === 0 ||
+	(path.length === 2 && path[0] === 'cases') ||
+	(path.length === 3 && path[0] === 'cases' && path[2] === 'expect');
+
+const SERVICE_HINT =
+	" (a service simulator's field? it joins the run when the project installs its package, or with --service)";
+
 function explain(
 	issue: Issue,
 	base: PropertyKey[] = [],
@@ -283,7 +295,23 @@ function explain(
 		return {
 			path,
 			line: [...path, issue.keys[0]],
-			message: `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}`,
+			message: `unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}${servicesPlace(path) ? SERVICE_HINT : ''}`,
+		};
+	// A change no form takes: each form is an object of one field, which it misses, and the field
+	// given is one it does not know.
+	const changes =
+		issue.code === 'invalid_union'
+			? issue.errors.map((branch) =>
+					branch.some((i) => i.code === 'unrecognized_keys' && i.path.length === 0)
+						? branch.find((i) => i.code !== 'unrecognized_keys' && i.path.length === 1)?.path[0]
+						: undefined,
+				)
+			: [];
+	if (changes.length > 1 && changes.every(Boolean))
+		return {
+			path,
+			line: path,
+			message: `not a change this run knows: give one of ${changes.map(String).join(', ')}${SERVICE_HINT}`,
 		};
 	if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message))
 		return { path, line: path, message: `missing: give ${article(issue.expected)}` };
