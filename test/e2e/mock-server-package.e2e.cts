@@ -346,7 +346,9 @@ await startMockServer({ scanThread: 1 });
 		});
 
 		it('fails fast, with the reason, for a missing seed file or a server that cannot start', async () => {
-			await expect(action({ package: `${tarball} ${runner}`, seed: 'no/such/seed.json' })).rejects.toMatchObject({
+			await expect(
+				action({ package: `${tarball} ${runner}`, seed: 'no/such/seed.json' }),
+			).rejects.toMatchObject({
 				log: expect.stringContaining('The seed file'),
 			});
 			await expect(

@@ -7,7 +7,7 @@ import { runCompositeAction } from '../helpers/composite-action.cjs';
 import { writeFailureTable } from './failure-table.cjs';
 import { ALL_LINES, CACHE, n8nBinOf, NEWEST_LINE, type N8nVersion } from './n8n-app.cjs';
 import { processFolder } from './process-folders.cjs';
-import { pack, packedPackage, ROOT } from './support.cjs';
+import { pack, packedPackage, packedRunner, ROOT } from './support.cjs';
 
 const run = promisify(execFile);
 
@@ -352,6 +352,7 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 	let project: string;
 	let failureCases: number;
 	let serverTarball: string;
+	let runnerTarball: string;
 	const bin = () => join(project, 'node_modules', '.bin', 'lead-inbox-mock-server');
 	const runTests = async (args: string[], env: Record<string, string> = {}): Promise<Outcome> => {
 		try {
@@ -371,6 +372,8 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 	beforeAll(async () => {
 		const nodes = packedPackage();
 		serverTarball = pack(join(ROOT, 'mock-server'), 'pack-server');
+		// The workflow test runner the server depends on (n8n-testkit), from its packed tarball.
+		runnerTarball = packedRunner();
 		project = processFolder(CACHE, 'workflow-tests-project');
 		cpSync(PROJECT, project, { recursive: true });
 		writeFileSync(join(project, 'package.json'), '{"name":"my-n8n-workflows","private":true}\n');
@@ -387,6 +390,7 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 				'--save-dev',
 				nodes,
 				serverTarball,
+				runnerTarball,
 			],
 			{ cwd: project },
 		);
@@ -645,6 +649,47 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			20 * MINUTE,
 		);
 	});
+
+	test(
+		"the same test files through n8n-testkit's own bin: the server's package is installed, so the Lead Inbox service joins, and the results are the same",
+		async () => {
+			const args = ['tests', ...n8nOf(NEWEST_LINE), '--jobs', '2', '--report', 'reports/testkit'];
+			const viaServer = await runTests([...args.slice(0, -1), 'reports/testkit-server']);
+			let viaTestkit: Outcome;
+			try {
+				const { stdout, stderr } = await run(
+					join(project, 'node_modules', '.bin', 'n8n-testkit'),
+					['test', ...args],
+					{ cwd: project, maxBuffer: 16 * 1024 * 1024 },
+				);
+				viaTestkit = { code: 0, stdout, stderr };
+			} catch (error) {
+				const e = error as { code?: number; stdout: string; stderr: string };
+				viaTestkit = { code: e.code ?? -1, stdout: e.stdout, stderr: e.stderr };
+			}
+			// Each case's line (its name and verdict), without its time.
+			const verdicts = (out: string) =>
+				out
+					.split('\n')
+					.filter((l) => /^[\u2713\u2717] tests\//.test(l))
+					.map((l) => l.replace(/ \([^)]*\)$/, ''))
+					.sort();
+			expect({ code: viaTestkit.code, out: viaTestkit.stdout }).toEqual({
+				code: 0,
+				out: viaTestkit.stdout,
+			});
+			expect(verdicts(viaTestkit.stdout)).toEqual(verdicts(viaServer.stdout));
+			expect(verdicts(viaTestkit.stdout).length).toBeGreaterThan(10);
+			// The same reports: every case's file, passed, with what the Lead Inbox service got.
+			const cases = (dir: string) =>
+				readdirSync(join(project, dir), { recursive: true })
+					.map(String)
+					.filter((f) => f.endsWith('.json'))
+					.sort();
+			expect(cases('reports/testkit')).toEqual(cases('reports/testkit-server'));
+		},
+		20 * MINUTE,
+	);
 
 	test(
 		"coverage merged over the run's lines is the union of each line's",
@@ -1014,7 +1059,7 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 			const action = await runCompositeAction(
 				join(ROOT, 'mock-server'),
 				{
-					package: serverTarball,
+					package: `${serverTarball} ${runnerTarball}`,
 					tests: 'tests/inbox-alert.test.yaml',
 					n8n: LATEST_N8N,
 					junit: 'reports/action.xml',
