@@ -14,20 +14,25 @@ ARG NODE_IMAGE=node:22-bookworm-slim
 ARG N8N_IMAGE=docker.n8n.io/n8nio/n8n
 ARG N8N_VERSION=2.40.7
 
-# Both packages, built and packed as a release packs them: the nodes (n8n-node build) and the
-# server (its bundle). Every build tool at the version the lockfile pins; no install scripts run
+# The packages, built and packed as a release packs them: the nodes (n8n-node build), the server
+# (its bundle) and the workflow test runner it depends on (n8n-testkit, its bundle). Every build
+# tool at the version the lockfile pins; no install scripts run
 # (nothing native is needed to build).
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
+# The runner's manifest too: the root links it (file:n8n-testkit), and npm reads it to install.
+COPY n8n-testkit/package.json n8n-testkit/
 RUN --mount=type=cache,target=/root/.npm \
 	npm install --ignore-scripts --no-audit --no-fund --loglevel=error
 COPY . .
 RUN npm run build --silent \
 	&& npm run build:server --silent \
 	&& mkdir /packages \
+	&& node n8n-testkit/build.cjs \
 	&& npm pack --ignore-scripts --silent --pack-destination /packages \
-	&& cd mock-server && npm pack --ignore-scripts --silent --pack-destination /packages
+	&& (cd mock-server && npm pack --ignore-scripts --silent --pack-destination /packages) \
+	&& (cd n8n-testkit && npm pack --ignore-scripts --silent --pack-destination /packages)
 
 # The server's root file system, assembled on the Node base and copied alone into an empty image:
 # the runtime packages (plain JavaScript: the store is Node's built-in node:sqlite, so no compiler
@@ -35,13 +40,14 @@ RUN npm run build --silent \
 # `ldd` says they load, a passwd entry for uid 1000, /tmp and /data. No shell tools, no apt, no npm
 # in the image: 150 MB where the slim base made it 350, and less for an attacker to use.
 FROM ${NODE_IMAGE} AS mock-server-rootfs
-COPY --from=build /packages/lead-inbox-mock-server-*.tgz /tmp/
+COPY --from=build /packages/lead-inbox-mock-server-*.tgz /packages/n8n-testkit-*.tgz /tmp/
 COPY docker/mock-server-healthcheck.sh /tmp/
 RUN set -eu; \
 	root=/rootfs; \
 	mkdir -p "$root/app"; \
 	tar -xzf /tmp/lead-inbox-mock-server-*.tgz -C "$root/app" --strip-components=1; \
-	(cd "$root/app" && npm install --omit=dev --ignore-scripts --no-package-lock --no-audit --no-fund --loglevel=error); \
+	# The runner the server depends on, from this checkout's tarball (its version may not be on npm yet).
+	(cd "$root/app" && npm install --omit=dev --ignore-scripts --no-package-lock --no-audit --no-fund --loglevel=error /tmp/n8n-testkit-*.tgz); \
 	npm cache clean --force; \
 	for binary in "$(command -v node)" /bin/bash; do \
 		cp --parents -L "$binary" "$root"; \

@@ -15,19 +15,21 @@ function newest(path) {
 	return readdirSync(path).reduce((latest, name) => Math.max(latest, newest(join(path, name))), 0);
 }
 
-const bin = join(__dirname, 'dist', 'lead-inbox-mock-server');
-let built = 0;
-try {
-	built = statSync(bin).mtimeMs;
-} catch {
-	// not built yet
+/** Builds a package's dist/ when `output` is missing or older than one of its inputs. */
+function buildIfStale(folder, output, what) {
+	let built = 0;
+	try {
+		built = statSync(join(folder, output)).mtimeMs;
+	} catch {
+		// not built yet
+	}
+	const inputs = ['src', 'build.cjs', 'package.json'].map((input) => join(folder, input));
+	if (inputs.some((input) => newest(input) > built)) {
+		process.stderr.write(`Building ${what} from its sources...\n`);
+		execFileSync(process.execPath, [join(folder, 'build.cjs')], { stdio: 'inherit' });
+	}
 }
-const inputs = [
-	join(__dirname, 'src'),
-	join(__dirname, 'build.cjs'),
-	join(__dirname, 'package.json'),
-];
-if (inputs.some((input) => newest(input) > built)) {
-	process.stderr.write('Building the reference server (mock-server/dist) from its sources...\n');
-	execFileSync(process.execPath, [join(__dirname, 'build.cjs')], { stdio: 'inherit' });
-}
+
+buildIfStale(__dirname, join('dist', 'lead-inbox-mock-server'), 'the reference server (mock-server/dist)');
+// The workflow test runner (`npm start -- test`): the server's package requires it as a package.
+buildIfStale(join(__dirname, '..', 'n8n-testkit'), join('dist', 'index.js'), 'the workflow test runner (n8n-testkit/dist)');

@@ -13,9 +13,13 @@ const ROOT = join(__dirname, '..', '..');
 const README = join(ROOT, 'README.md');
 const PAGES = [
 	README,
-	...readdirSync(join(ROOT, 'docs'))
-		.filter((f) => f.endsWith('.md'))
-		.map((f) => join(ROOT, 'docs', f)),
+	...['docs', join('n8n-testkit', 'docs')].flatMap((dir) =>
+		readdirSync(join(ROOT, dir))
+			.filter((f) => f.endsWith('.md'))
+			.map((f) => join(ROOT, dir, f)),
+	),
+	join(ROOT, 'n8n-testkit', 'README.md'),
+	join(ROOT, 'mock-server', 'README.md'),
 ];
 
 /** GitHub's (and npm's) anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */

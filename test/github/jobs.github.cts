@@ -198,6 +198,27 @@ it('publish.yml, job "server-package": publishes the reference server from the s
 	expect(job.log).toMatch(/dist\/index\.d\.ts/);
 });
 
+it('publish.yml, job "runner-package": publishes the workflow test runner from the same tag with provenance (a dry run here)', async () => {
+	const job = await publishJob('runner-package', {
+		standIns: { npm: DRY_RUN_NPM, ...npxSkippingTestsAlreadyRun() },
+	});
+	expect(job.ran).toEqual([
+		'actions/checkout@v4',
+		'Set up Node.js',
+		'Install dependencies',
+		"The tag is the runner package's version",
+		"The runner's own tests",
+		'Publish',
+	]);
+	const runner = JSON.parse(readFileSync(join(ROOT, 'n8n-testkit', 'package.json'), 'utf8'));
+	expect(job.log).toContain(`+ n8n-testkit@${runner.version}`);
+	expect(job.log).toMatch(/dry-run/);
+	// The bundle, its bin and the n8n clock, built by prepack; the schema editors load.
+	expect(job.log).toMatch(/dist\/index\.js/);
+	expect(job.log).toMatch(/dist\/n8n-clock\.cjs/);
+	expect(job.log).toMatch(/workflow-test\.schema\.json/);
+});
+
 /** What the image jobs' builds need from this machine: its limits, and the local Node base. */
 const imageJob = (name: string) => {
 	const base = process.env.IMAGE_TEST_BASE;

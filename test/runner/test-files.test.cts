@@ -23,7 +23,7 @@ const ROOT = join(__dirname, '..', '..');
 /** The Lead Inbox server's schema: the runner's format with the service's fields. */
 const SCHEMA = join(ROOT, 'mock-server', 'workflow-test.schema.json');
 const RUNNER_SCHEMA = join(ROOT, 'n8n-testkit', 'workflow-test.schema.json');
-const DOC = join(ROOT, 'docs', 'testing-workflows.md');
+const DOC = join(ROOT, 'n8n-testkit', 'docs', 'testing-workflows.md');
 const TEST_FILES = [
 	...findTestFiles(join(ROOT, 'examples', 'workflow-tests')),
 	...findTestFiles(join(ROOT, 'test', 'workflow-tests', 'project', 'tests')),
@@ -604,7 +604,7 @@ describe('workflow test files', () => {
 
 	it("the docs' format reference is generated from the JSON Schema (UPDATE_SCHEMA=1 rewrites it)", () => {
 		const doc = readFileSync(DOC, 'utf8');
-		const table = referenceTables(JSON.parse(readFileSync(SCHEMA, 'utf8')));
+		const table = referenceTables(JSON.parse(readFileSync(RUNNER_SCHEMA, 'utf8')));
 		// As the repository's Prettier lays the page out (its tables padded).
 		const generated = execFileSync(
 			join(ROOT, 'node_modules', '.bin', 'prettier'),

@@ -1,6 +1,6 @@
 /**
  * The test file format's reference, as Markdown rows generated from the published JSON Schema:
- * docs/testing-workflows.md carries it between markers and a test keeps it in step.
+ * n8n-testkit/docs/testing-workflows.md carries it between markers and a test keeps it in step.
  */
 
 type Schema = {
@@ -20,23 +20,22 @@ type Schema = {
 	maximum?: number;
 };
 
-/** The server's own schemas, documented in its README: not expanded here. */
-const SERVER_SCHEMAS: Record<string, string> = {
-	Seed: "the server's seed: accounts with keys, credits, pools, inboxes and contacts ([Seed files](../mock-server/README.md#in-ci))",
-	AdminFault:
-		"the server's fault ([Faults per route](../mock-server/README.md#in-ci)): route, status, times, delayMs, drop, match...",
-};
+/**
+ * Named parts documented elsewhere (a service's own schemas, in its docs): not expanded, named by
+ * their type and described with a link.
+ */
+export type External = Record<string, { type: string; description: string }>;
 
 const defName = (ref: string): string => ref.replace('#/$defs/', '');
 const anchor = (name: string): string => `[${name}](#${name.toLowerCase()})`;
 
 /** The rows of one schema: its fields, and the fields of its unnamed objects, by dot path. */
-function rowsOf(schema: Schema, defs: Record<string, Schema>): string[] {
+function rowsOf(schema: Schema, defs: Record<string, Schema>, external: External): string[] {
 	const rows: string[] = [];
 	const typeOf = (s: Schema): string => {
 		if (s.$ref) {
 			const name = defName(s.$ref);
-			return SERVER_SCHEMAS[name] ? name.replace('Admin', '').toLowerCase() : anchor(name);
+			return external[name]?.type ?? anchor(name);
 		}
 		if (s.const !== undefined) return `\`${JSON.stringify(s.const)}\``;
 		if (s.enum) return s.enum.map((v) => `\`${JSON.stringify(v)}\``).join(', ');
@@ -63,7 +62,8 @@ function rowsOf(schema: Schema, defs: Record<string, Schema>): string[] {
 			const description =
 				property.description ??
 				(property.$ref
-					? (SERVER_SCHEMAS[defName(property.$ref)] ?? defs[defName(property.$ref)]?.description)
+					? (external[defName(property.$ref)]?.description ??
+						defs[defName(property.$ref)]?.description)
 					: undefined) ??
 				'';
 			rows.push(
@@ -77,7 +77,10 @@ function rowsOf(schema: Schema, defs: Record<string, Schema>): string[] {
 }
 
 /** A table for the file and one per named part (Case, Run, Change...), linked to each other. */
-export function referenceTables(root: Schema & { $defs?: Record<string, Schema> }): string {
+export function referenceTables(
+	root: Schema & { $defs?: Record<string, Schema> },
+	external: External = {},
+): string {
 	const defs = root.$defs ?? {};
 	const table = (title: string, schema: Schema) =>
 		[
@@ -86,9 +89,9 @@ export function referenceTables(root: Schema & { $defs?: Record<string, Schema> 
 			...(schema.description ? [schema.description, ''] : []),
 			'| Field | Type | What it says |',
 			'|---|---|---|',
-			...rowsOf(schema, defs),
+			...rowsOf(schema, defs, external),
 		].join('\n');
-	const parts = Object.entries(defs).filter(([name]) => !SERVER_SCHEMAS[name]);
+	const parts = Object.entries(defs).filter(([name]) => !external[name]);
 	return [
 		table('The test file', { ...root, description: undefined }),
 		...parts.map(([name, schema]) => table(name, schema)),

@@ -39,9 +39,14 @@ export function installAt(root: string, nodeBin: string): N8nInstall {
 	return { version, packageDir, bin: join(packageDir, 'bin', 'n8n'), nodeBin };
 }
 
-/** The cache the runner installs n8n versions into (LEAD_INBOX_N8N_CACHE, or ~/.cache). */
+/**
+ * The cache the runner installs n8n versions into: N8N_TESTKIT_CACHE (LEAD_INBOX_N8N_CACHE, its
+ * name before the runner had a package of its own, is still read), or ~/.cache/n8n-testkit.
+ */
 export const defaultCache = (): string =>
-	process.env.LEAD_INBOX_N8N_CACHE ?? join(homedir(), '.cache', 'lead-inbox-mock-server');
+	process.env.N8N_TESTKIT_CACHE ??
+	process.env.LEAD_INBOX_N8N_CACHE ??
+	join(homedir(), '.cache', 'n8n-testkit');
 
 const VERSION = /^\d+\.\d+\.\d+$/;
 
