@@ -81,16 +81,16 @@ describe('README.md and docs/', () => {
 			await browser?.close();
 		});
 
-		it('shows the package, the install steps and the credential in its first screen', async () => {
+		/** A Markdown page rendered as npm renders it (marked), served from a routed origin: nothing leaves the machine. */
+		const rendered = async (markdown: string) => {
 			const page = await newPage(browser, { width: 1100, height: 1400 });
 			const marked = readFileSync(require.resolve('marked').replace(/[^/]+$/, 'marked.esm.js'));
-			// Served from a routed origin: nothing leaves the machine.
 			await page.route('http://readme.test/**', async (route) => {
 				const url = new URL(route.request().url());
 				if (url.pathname === '/marked.js')
 					return route.fulfill({ body: marked, contentType: 'text/javascript' });
 				if (url.pathname === '/README.md')
-					return route.fulfill({ body: readme, contentType: 'text/markdown; charset=utf-8' });
+					return route.fulfill({ body: markdown, contentType: 'text/markdown; charset=utf-8' });
 				return route.fulfill({
 					contentType: 'text/html',
 					body: `<!doctype html><meta charset="utf-8"><style>
@@ -107,6 +107,11 @@ document.body.dataset.rendered = 'yes';
 			});
 			await page.goto('http://readme.test/');
 			await page.waitForSelector('body[data-rendered="yes"]');
+			return page;
+		};
+
+		it('shows the package, the install steps and the credential in its first screen', async () => {
+			const page = await rendered(readme);
 			const h2 = await page.locator('#readme h2').allInnerTexts();
 			expect(h2.slice(0, 4)).toEqual([
 				'Installing the nodes in n8n',
@@ -122,6 +127,30 @@ document.body.dataset.rendered = 'yes';
 				.allInnerTexts();
 			expect(fields).toEqual(['API Key', 'Lead Search Base URL', 'Inbox Base URL']);
 			await page.screenshot({ path: join(SCREENSHOT_DIR, 'readme.png'), fullPage: true });
+		});
+
+		it("n8n-testkit's README: what it does, a five-minute start with no Lead Inbox node, the upgrade check, and the table beside n8n's own tools", async () => {
+			const page = await rendered(readFileSync(join(ROOT, 'n8n-testkit', 'README.md'), 'utf8'));
+			expect(await page.locator('#readme h2').allInnerTexts()).toEqual([
+				'Start in five minutes',
+				'Before you upgrade n8n',
+				'Beside what n8n has',
+				'Services',
+				'More',
+			]);
+			const start = await page.locator('#readme pre').allInnerTexts();
+			expect(start[0].trim()).toBe('npm install --save-dev n8n-testkit');
+			expect(start.join('\n')).not.toMatch(/lead-inbox|seed:/);
+			// The comparison: one row per capability, a column per tool.
+			const header = await page.locator('#readme table').first().locator('th').allInnerTexts();
+			expect(header).toEqual([
+				'',
+				'n8n-testkit',
+				"n8n's evaluations",
+				'n8n executeBatch',
+				'@blucca/n8n-check',
+			]);
+			await page.screenshot({ path: join(SCREENSHOT_DIR, 'n8n-testkit-readme.png'), fullPage: true });
 		});
 	});
 });
