@@ -132,6 +132,7 @@ async function openLeadInbox(
 					requests,
 					facts: [`${creditsCharged} credit(s) charged`],
 					counts: { creditsCharged },
+					report: { requests, creditsCharged },
 				};
 			},
 			close: () => server.close(),

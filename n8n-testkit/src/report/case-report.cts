@@ -18,9 +18,17 @@ export function writeCaseReport(dir: string, file: FileResult, index: number): s
 	const folder = join(dir, slug(file.file.replace(/[\\/]/g, '__')));
 	mkdirSync(folder, { recursive: true });
 	const path = join(folder, `${String(index + 1).padStart(2, '0')}-${slug(result.name)}.json`);
+	// Each service's own fields at the top of the detail, below the runner's.
+	const detail: Record<string, unknown> | undefined = result.detail && {
+		...Object.fromEntries(
+			Object.values(result.detail.services ?? {}).flatMap((s) => Object.entries(s.report ?? {})),
+		),
+		...result.detail,
+	};
+	const written = { ...result, ...(detail ? { detail } : {}) };
 	writeFileSync(
 		path,
-		`${JSON.stringify({ file: file.file, n8nVersion: file.n8nVersion, case: result }, null, 2)}\n`,
+		`${JSON.stringify({ file: file.file, n8nVersion: file.n8nVersion, case: written }, null, 2)}\n`,
 	);
 	return path;
 }

@@ -54,6 +54,12 @@ export interface WorkflowTestServiceDetail {
 	facts: string[];
 	/** The same facts as numbers ({ creditsCharged: 3 }). */
 	counts: Record<string, number>;
+	/**
+	 * Fields the service writes at the top of each case's `detail` in --report's JSON (the Lead
+	 * Inbox service keeps `requests` and `creditsCharged` where its reports had them before it was
+	 * a service); never over the runner's own.
+	 */
+	report?: Record<string, unknown>;
 }
 
 /** What a service got in a case (its requests, facts about its state). */
