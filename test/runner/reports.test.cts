@@ -134,6 +134,10 @@ describe('reports', () => {
 					requests: ['POST /api/v1/niche-finder-leads {} -> 200 (body {"count":4})'],
 					facts: ['4 credit(s) charged'],
 					counts: { creditsCharged: 4 },
+					report: {
+						requests: ['POST /api/v1/niche-finder-leads {} -> 200 (body {"count":4})'],
+						creditsCharged: 4,
+					},
 				},
 			},
 		};
@@ -162,7 +166,17 @@ describe('reports', () => {
 		expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
 			file: 'tests/pull.test.yaml',
 			n8nVersion: '2.40.7',
-			case: JSON.parse(JSON.stringify({ ...files[0].cases[0], detail })),
+			// The service's own report fields at the top of the detail (where Lead Inbox reports had them).
+			case: JSON.parse(
+				JSON.stringify({
+					...files[0].cases[0],
+					detail: {
+						requests: ['POST /api/v1/niche-finder-leads {} -> 200 (body {"count":4})'],
+						creditsCharged: 4,
+						...detail,
+					},
+				}),
+			),
 		});
 		expect(detail.runs[0].nodes['Has email?']).toEqual({
 			runs: 2,
