@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { Document, type Pair, type YAMLMap, isMap, isPair, isScalar, isSeq } from 'yaml';
 import { readWorkflow } from './file/load.cjs';
-import { shippedFor } from './http-mocks/services/index.cjs';
+import { shippedFor } from './http-mocks/shipped/index.cjs';
 import { runWorkflowTests, type WorkflowTestOptions } from './run.cjs';
 import type { WorkflowTestService } from './services/service.cjs';
 import { Services } from './services/services.cjs';

@@ -4,7 +4,7 @@
  */
 import type { Exchange } from '../http-mocks/exchange.cjs';
 import { misses } from '../http-mocks/mock-set.cjs';
-import { expandUse, shippedFor, useProblem } from '../http-mocks/services/index.cjs';
+import { expandUse, shippedFor, useProblem } from '../http-mocks/shipped/index.cjs';
 import { formFieldNames } from '../workflow/form.cjs';
 import {
 	FORM_TRIGGER,

@@ -8,7 +8,7 @@ import { shown, subsetMatches, valueMatches } from '../expect/match.cjs';
 import type { MockAnswerSpec, MockRequestSpec, MockSpec } from '../file/schema.cjs';
 import { type Exchange, exchangeLine, masked } from './exchange.cjs';
 import { mailIn } from './mail.cjs';
-import { expandUse } from './services/index.cjs';
+import { expandUse } from './shipped/index.cjs';
 import { filled, filledText, type TemplateContext } from './template.cjs';
 
 /** The answer the proxy sends: a status, headers and a body, or a closed connection. */
