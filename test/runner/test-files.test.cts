@@ -483,6 +483,37 @@ describe('workflow test files', () => {
 		]);
 	});
 
+	it('the upgrade check takes two --n8n with --compare, and --n8n-node once or once per --n8n (exit 2 otherwise, saying how)', async () => {
+		const said: string[] = [];
+		const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+			said.push(String(chunk));
+			return true;
+		});
+		try {
+			expect(await testCommand(['--n8n', '2.40.7', '--compare'])).toBe(2);
+			expect(await testCommand(['--n8n', '1.123.81', '--n8n', '2.40.7'])).toBe(2);
+			expect(
+				await testCommand([
+					'--n8n',
+					'1.123.81',
+					'--n8n',
+					'2.40.7',
+					'--compare',
+					...['--n8n-node', 'a', '--n8n-node', 'b', '--n8n-node', 'c'],
+				]),
+			).toBe(2);
+			expect(await testCommand(['--watch', '--compare'])).toBe(2);
+		} finally {
+			spy.mockRestore();
+		}
+		expect(said).toEqual([
+			'Error: --compare checks an upgrade between two n8n versions: give --n8n twice (e.g. --n8n 1.123.81 --n8n 2.40.7 --compare), not 1\n',
+			'Error: --n8n is given more than once: add --compare to run the suite on both and see what differs (two versions), or run once per version\n',
+			'Error: --n8n-node is given 3 times for 2 --n8n: give it once (every version runs on it) or once per --n8n, in the same order\n',
+			'Error: --compare checks an upgrade between two n8n versions: give --n8n twice (e.g. --n8n 1.123.81 --n8n 2.40.7 --compare), not 0\n',
+		]);
+	});
+
 	it('takes a bare subcommand name (init, coverage) as the subcommand, and a folder of that name written as a path', async () => {
 		const dir = project({});
 		mkdirSync(join(dir, 'init'));
