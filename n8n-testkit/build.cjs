@@ -1,9 +1,10 @@
-// Builds the runner's package: one CommonJS bundle of the TypeScript sources with zod and yaml
+// Builds the runner's package: one CommonJS bundle of the TypeScript sources with yaml
 // (dist/index.js: the API and the command), the bin that runs it (dist/n8n-testkit, extensionless
 // like most bins), the clock n8n's processes load (dist/n8n-clock.cjs: plain JavaScript run on
-// n8n's own Node) and the API's type declarations (dist/types). @peculiar/x509 and cron stay
-// packages of their own (dependencies): cron's luxon would make the bundle's source two bytes per
-// character in V8. Built into a folder of its own and swapped into place, so a suite packing the
+// n8n's own Node) and the API's type declarations (dist/types). zod, @peculiar/x509 and cron stay
+// packages of their own (dependencies): a service simulator builds its fields with zod, and the
+// declarations name its types; cron's luxon would make the bundle's source two bytes per character
+// in V8. Built into a folder of its own and swapped into place, so a suite packing the
 // package beside a test building it never sees half a dist/.
 'use strict';
 const { build } = require('esbuild');
@@ -63,7 +64,7 @@ function swapIntoPlace() {
 		platform: 'node',
 		target: 'node22',
 		format: 'cjs',
-		external: ['@peculiar/x509', 'cron'],
+		external: ['@peculiar/x509', 'cron', 'zod'],
 		resolveExtensions: ['.cts', '.ts', '.cjs', '.js', '.json'],
 		legalComments: 'linked',
 		logLevel: 'warning',
