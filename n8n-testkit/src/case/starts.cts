@@ -80,8 +80,8 @@ async function requestRun(
 }
 
 /**
- * One check of a Lead Inbox Trigger: an activation of the published workflow, which polls once
- * (n8n's own schedule never comes during a test). A check that finds changes starts an execution;
+ * One check of a service's polling trigger (the Lead Inbox Trigger): an activation of the published
+ * workflow, which polls once (n8n's own schedule never comes during a test). A check that finds changes starts an execution;
  * one that finds none starts nothing. An activation n8n refuses is the check's error.
  */
 async function pollOnce(workflow: Published, first: boolean): Promise<RunView> {

@@ -23,7 +23,7 @@ import type { WorkflowTestWaitSkip as WaitSkip } from '../types.cjs';
 import { waitsOnTime } from '../workflow/node-kinds.cjs';
 import type { ClockControl } from './clock-control.cjs';
 
-/** A clock the runner moves: a case's (n8n's and the server's), or n8n's alone. */
+/** A clock the runner moves: a case's (n8n's and its services'), or n8n's alone. */
 interface MovableClock {
 	now(): number;
 	set(ms: number): Promise<void>;

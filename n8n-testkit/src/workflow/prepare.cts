@@ -1,7 +1,7 @@
 /**
  * The workflow as a test runs it: the user's export, with only what a run in a test needs changed.
- * - Its start node: a Lead Inbox Trigger stays (each check is an activation of the published
- *   workflow, which polls once); any other trigger is replaced by a webhook the runner calls and a
+ * - Its start node: a service's polling trigger (the Lead Inbox Trigger) stays (each check is an
+ *   activation of the published workflow, which polls once); any other trigger is replaced by a webhook the runner calls and a
  *   node of the trigger's name handing on the run's items (a Schedule Trigger's item, or `input`),
  *   so that every run is a production run: n8n saves the workflow's static data after it, as after
  *   a scheduled run (Fetch Leads' New Leads Wanted remembers its depth there).
