@@ -20,11 +20,7 @@ import { sendOnce } from './resume.cjs';
 import { byIndex } from './views.cjs';
 
 /** One run started through the webhook in the start node's place; its execution read once it ends. */
-async function webhookRun(
-	workflow: Published,
-	items: unknown[],
-	first: boolean,
-): Promise<RunView> {
+async function webhookRun(workflow: Published, items: unknown[], first: boolean): Promise<RunView> {
 	const { session, start } = workflow;
 	if (first) await publish(workflow);
 	const call = () =>

@@ -17,12 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { modelIdOf } from '../ai/script.cjs';
 import type { Stub } from '../file/schema.cjs';
 import { useMadeUpCredentials } from '../http-mocks/credentials.cjs';
-import {
-	FORM_TRIGGER,
-	staysInside,
-	isSchedule,
-	takesRequests,
-} from './node-kinds.cjs';
+import { FORM_TRIGGER, staysInside, isSchedule, takesRequests } from './node-kinds.cjs';
 import { addRecorders, type SentPlan } from './sent.cjs';
 import { callsOf, retarget } from './sub-workflows.cjs';
 import type { Workflow, WorkflowNode } from './workflow.cjs';
@@ -110,7 +105,8 @@ export function adaptWorkflow(
 			};
 	}
 	// Nodes of other services left unstubbed run for real, against the case's mocks.
-	const claimed = (type: string) => options.serviceCredentials?.some((s) => s.claims(type)) ?? false;
+	const claimed = (type: string) =>
+		options.serviceCredentials?.some((s) => s.claims(type)) ?? false;
 	if (options.madeUp)
 		useMadeUpCredentials(
 			workflow,
