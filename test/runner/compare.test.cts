@@ -1,8 +1,9 @@
-import { compareResults, masked } from '../../n8n-testkit/src/compare/diff.cjs';
+import { compareCoverage, compareResults, masked } from '../../n8n-testkit/src/compare/diff.cjs';
 import { compareGithubSummary, compareLines } from '../../n8n-testkit/src/compare/report.cjs';
 import { junitXml } from '../../n8n-testkit/src/report/junit.cjs';
 import type {
 	WorkflowTestCaseResult,
+	WorkflowTestCoverage,
 	WorkflowTestFileResult,
 	WorkflowTestRunDetail,
 } from '../../n8n-testkit/src/types.cjs';
@@ -173,5 +174,40 @@ describe('the upgrade check', () => {
 		);
 		expect(xml).toContain('tests="1" failures="1">');
 		expect(xml).toContain('run 1 › status: &quot;success&quot; \u2192 &quot;error&quot;');
+	});
+
+	it('coverage: a workflow whose nodes or branches run differ is named, with what each version missed', () => {
+		const coverage = (missed: string[], taken: number): WorkflowTestCoverage => ({
+			format: 1,
+			n8nVersions: [],
+			workflows: [
+				{
+					name: 'Lead intake',
+					file: 'workflows/lead-intake.json',
+					nodes: { total: 6, covered: 6 - missed.length, missed },
+					branches: {
+						total: 2,
+						covered: taken,
+						missed: taken === 2 ? [] : [{ node: 'Has email?', output: 'false' }],
+					},
+					nowhere: [],
+					cases: [],
+					graph: { nodes: [], connections: [] },
+				},
+			],
+		});
+		expect(compareCoverage(coverage([], 2), coverage([], 2))).toEqual([]);
+		expect(compareCoverage(coverage([], 2), coverage(['Reject'], 1))).toEqual([
+			{
+				workflow: 'workflows/lead-intake.json',
+				differences: [
+					{ at: 'nodes', a: '"6/6"', b: '"5/6"' },
+					{ at: 'nodes never run', a: '[]', b: '["Reject"]' },
+					{ at: 'branches', a: '"2/2"', b: '"1/2"' },
+					{ at: 'branches never taken', a: '[]', b: '["Has email? › false"]' },
+				],
+			},
+		]);
+		expect(compareCoverage(undefined, coverage([], 2))).toEqual([]);
 	});
 });

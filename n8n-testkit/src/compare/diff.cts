@@ -7,6 +7,7 @@
  */
 import type {
 	WorkflowTestCaseResult as CaseResult,
+	WorkflowTestCoverage as Coverage,
 	WorkflowTestFileResult as FileResult,
 	WorkflowTestRunDetail as RunDetail,
 } from '../types.cjs';
@@ -130,5 +131,44 @@ export function compareResults(a: FileResult[], b: FileResult[]): CaseComparison
 			passed: [one?.c.passed, other?.c.passed],
 			differences: compareCase(one?.c, other?.c),
 		};
+	});
+}
+
+/** A workflow's coverage on each version, where it differs (with --coverage). */
+export interface CoverageDifference {
+	workflow: string;
+	differences: Difference[];
+}
+
+/** What each workflow's coverage shows on the two versions: nodes and branches run, and missed. */
+export function compareCoverage(
+	a: Coverage | undefined,
+	b: Coverage | undefined,
+): CoverageDifference[] {
+	if (!a || !b) return [];
+	const facts = (coverage: Coverage) =>
+		new Map(
+			coverage.workflows.map((w) => [
+				w.file,
+				new Map<string, unknown>([
+					['nodes', `${w.nodes.covered}/${w.nodes.total}`],
+					['nodes never run', w.nodes.missed],
+					['branches', `${w.branches.covered}/${w.branches.total}`],
+					['branches never taken', w.branches.missed.map((m) => `${m.node} › ${m.output}`)],
+					['outputs to nowhere', w.nowhere.map((n) => `${n.node} › ${n.output}`)],
+				]),
+			]),
+		);
+	const byA = facts(a);
+	const byB = facts(b);
+	return [...new Set([...byA.keys(), ...byB.keys()])].flatMap((workflow) => {
+		const one = byA.get(workflow) ?? new Map<string, unknown>();
+		const other = byB.get(workflow) ?? new Map<string, unknown>();
+		const differences = [...new Set([...one.keys(), ...other.keys()])].flatMap((at) => {
+			const shownA = one.has(at) ? masked(one.get(at)) : 'absent';
+			const shownB = other.has(at) ? masked(other.get(at)) : 'absent';
+			return shownA === shownB ? [] : [{ at, a: shownA, b: shownB }];
+		});
+		return differences.length ? [{ workflow, differences }] : [];
 	});
 }

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { escapeXml as escape, markdownCell as cell } from '../report/markup.cjs';
-import type { CaseComparison } from './diff.cjs';
+import type { CaseComparison, CoverageDifference } from './diff.cjs';
 
 /** A value as a line shows it: long JSON cut short. */
 const brief = (text: string, max = 160) =>
@@ -18,9 +18,17 @@ const verdict = (passed: boolean | undefined) =>
 export const differing = (cases: CaseComparison[]): CaseComparison[] =>
 	cases.filter((c) => c.differences.length);
 
-export function compareLines(versions: [string, string], cases: CaseComparison[]): string[] {
+export function compareLines(
+	versions: [string, string],
+	cases: CaseComparison[],
+	coverage: CoverageDifference[] = [],
+): string[] {
 	const [a, b] = versions;
 	const lines = ['', `Upgrade check: n8n ${a} \u2192 ${b}`];
+	for (const w of coverage) {
+		lines.push(`  \u2260 coverage of ${w.workflow}`);
+		for (const d of w.differences) lines.push(`      ${d.at}: ${brief(d.a)} \u2192 ${brief(d.b)}`);
+	}
 	for (const c of differing(cases)) {
 		lines.push(
 			`  \u2260 ${c.file} \u203a ${c.case} (${a}: ${verdict(c.passed[0])}, ${b}: ${verdict(c.passed[1])})`,
@@ -41,10 +49,11 @@ export function writeCompareReport(
 	dir: string,
 	versions: [string, string],
 	cases: CaseComparison[],
+	coverage: CoverageDifference[] = [],
 ): string {
 	mkdirSync(dir, { recursive: true });
 	const path = join(dir, 'compare.json');
-	writeFileSync(path, `${JSON.stringify({ versions, cases }, null, 2)}\n`);
+	writeFileSync(path, `${JSON.stringify({ versions, cases, coverage }, null, 2)}\n`);
 	return path;
 }
 
@@ -65,7 +74,11 @@ export function compareJunitSuite(versions: [string, string], cases: CaseCompari
 }
 
 /** The GitHub job summary's section: a row per difference of each case that differs. */
-export function compareGithubSummary(versions: [string, string], cases: CaseComparison[]): string {
+export function compareGithubSummary(
+	versions: [string, string],
+	cases: CaseComparison[],
+	coverage: CoverageDifference[] = [],
+): string {
 	const [a, b] = versions;
 	const differ = differing(cases);
 	const lines = [
@@ -77,6 +90,14 @@ export function compareGithubSummary(versions: [string, string], cases: CaseComp
 			for (const d of c.differences)
 				lines.push(
 					`| ${cell(c.file)} | ${cell(c.case)} | ${cell(d.at)} | \`${cell(brief(d.a, 80))}\` | \`${cell(brief(d.b, 80))}\` |`,
+				);
+	}
+	if (coverage.length) {
+		lines.push('', `| Coverage of | Where | n8n ${a} | n8n ${b} |`, '|---|---|---|---|');
+		for (const w of coverage)
+			for (const d of w.differences)
+				lines.push(
+					`| ${cell(w.workflow)} | ${cell(d.at)} | \`${cell(brief(d.a, 80))}\` | \`${cell(brief(d.b, 80))}\` |`,
 				);
 	}
 	return `${lines.join('\n')}\n`;

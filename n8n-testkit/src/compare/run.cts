@@ -11,7 +11,12 @@ import { githubSummary } from '../report/github.cjs';
 import { writeJunit } from '../report/junit.cjs';
 import { n8nOf, runWorkflowTests, type WorkflowTestOptions } from '../run.cjs';
 import type { WorkflowTestResult } from '../types.cjs';
-import { type CaseComparison, compareResults } from './diff.cjs';
+import {
+	type CaseComparison,
+	compareCoverage,
+	compareResults,
+	type CoverageDifference,
+} from './diff.cjs';
 import { compareGithubSummary, compareLines, differing, writeCompareReport } from './report.cjs';
 
 /** One n8n of the check: its version (or bin) and the Node.js it runs on. */
@@ -28,6 +33,8 @@ export interface UpgradeCheckResult {
 	/** The n8n versions, as their installs name them. */
 	versions: [string, string];
 	cases: CaseComparison[];
+	/** With coverage: the workflows whose coverage differs. */
+	coverage: CoverageDifference[];
 }
 
 export async function checkUpgrade(
@@ -62,7 +69,7 @@ export async function checkUpgrade(
 	}
 	const [a, b] = runs;
 	if (!b || a.exitCode === 2 || b.exitCode === 2)
-		return { exitCode: 2, runs: [a, b ?? a], versions: ['', ''], cases: [] };
+		return { exitCode: 2, runs: [a, b ?? a], versions: ['', ''], cases: [], coverage: [] };
 	const versions: [string, string] = [
 		a.files[0]?.n8nVersion ?? n8ns[0].n8n,
 		b.files[0]?.n8nVersion ?? n8ns[1].n8n,
@@ -72,22 +79,25 @@ export async function checkUpgrade(
 			`note: both runs were on n8n ${versions[0]}: the check compares a version with itself`,
 		);
 	const cases = compareResults(a.files, b.files);
-	for (const line of compareLines(versions, cases)) out(line);
+	// With --coverage: each workflow's nodes and branches run on each version, where they differ.
+	const coverage = compareCoverage(a.coverage, b.coverage);
+	for (const line of compareLines(versions, cases, coverage)) out(line);
 	if (options.report !== undefined)
-		writeCompareReport(resolve(cwd, options.report), versions, cases);
+		writeCompareReport(resolve(cwd, options.report), versions, cases, coverage);
 	if (options.junit)
 		writeJunit(resolve(cwd, options.junit), [...a.files, ...b.files], { versions, cases });
 	const summary = options.githubSummary ?? process.env.GITHUB_STEP_SUMMARY;
 	if (summary)
 		appendFileSync(
 			summary,
-			`${githubSummary([...a.files, ...b.files], undefined)}\n${compareGithubSummary(versions, cases)}`,
+			`${githubSummary([...a.files, ...b.files], undefined)}\n${compareGithubSummary(versions, cases, coverage)}`,
 		);
 	const failed = a.exitCode === 1 || b.exitCode === 1;
 	return {
-		exitCode: failed ? 1 : differing(cases).length ? 3 : 0,
+		exitCode: failed ? 1 : differing(cases).length || coverage.length ? 3 : 0,
 		runs: [a, b],
 		versions,
 		cases,
+		coverage,
 	};
 }
