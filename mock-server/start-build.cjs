@@ -32,4 +32,4 @@ function buildIfStale(folder, output, what) {
 
 buildIfStale(__dirname, join('dist', 'lead-inbox-mock-server'), 'the reference server (mock-server/dist)');
 // The workflow test runner (`npm start -- test`): the server's package requires it as a package.
-buildIfStale(join(__dirname, '..', 'n8n-testkit'), join('dist', 'index.js'), 'the workflow test runner (n8n-testkit/dist)');
+buildIfStale(join(__dirname, '..', 'n8n-testkit'), join('dist', 'n8n-testkit-api'), 'the workflow test runner (n8n-testkit/dist)');

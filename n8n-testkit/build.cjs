@@ -1,6 +1,7 @@
 // Builds the runner's package: one CommonJS bundle of the TypeScript sources with yaml
-// (dist/index.js: the API and the command), the bin that runs it (dist/n8n-testkit, extensionless
-// like most bins), the clock n8n's processes load (dist/n8n-clock.cjs: plain JavaScript run on
+// (dist/n8n-testkit-api: the API and the command), the bin that runs it (dist/n8n-testkit); both
+// extensionless like most bins, which also keeps linters (n8n-node lint at the root) off generated
+// code; the clock n8n's processes load (dist/n8n-clock.cjs: plain JavaScript run on
 // n8n's own Node) and the API's type declarations (dist/types). zod, @peculiar/x509 and cron stay
 // packages of their own (dependencies): a service simulator builds its fields with zod, and the
 // declarations name its types; cron's luxon would make the bundle's source two bytes per character
@@ -59,7 +60,7 @@ function swapIntoPlace() {
 	mkdirSync(dist, { recursive: true });
 	await build({
 		entryPoints: [join(src, 'index.cts')],
-		outfile: join(dist, 'index.js'),
+		outfile: join(dist, 'n8n-testkit-api'),
 		bundle: true,
 		platform: 'node',
 		target: 'node22',
@@ -71,7 +72,7 @@ function swapIntoPlace() {
 	});
 	writeFileSync(
 		join(dist, 'n8n-testkit'),
-		"#!/usr/bin/env node\n'use strict';\nrequire('./index.js')\n\t.main(process.argv.slice(2))\n\t.then((code) => (process.exitCode = code));\n",
+		"#!/usr/bin/env node\n'use strict';\nrequire('./n8n-testkit-api')\n\t.main(process.argv.slice(2))\n\t.then((code) => (process.exitCode = code));\n",
 	);
 	chmodSync(join(dist, 'n8n-testkit'), 0o755);
 	copyFileSync(join(src, 'clock', 'n8n-clock.cjs'), join(dist, 'n8n-clock.cjs'));

@@ -195,7 +195,7 @@ it('publish.yml, job "server-package": publishes the reference server from the s
 	expect(job.log).toMatch(/dry-run/);
 	// The bundle its bin and in-process API run from, built by prepack.
 	expect(job.log).toMatch(/dist\/lead-inbox-mock-server-api/);
-	expect(job.log).toMatch(/dist\/index\.d\.ts/);
+	expect(job.log).toMatch(/dist\/index\.d\.cts/);
 });
 
 it('publish.yml, job "runner-package": publishes the workflow test runner from the same tag with provenance (a dry run here)', async () => {
@@ -214,7 +214,7 @@ it('publish.yml, job "runner-package": publishes the workflow test runner from t
 	expect(job.log).toContain(`+ n8n-testkit@${runner.version}`);
 	expect(job.log).toMatch(/dry-run/);
 	// The bundle, its bin and the n8n clock, built by prepack; the schema editors load.
-	expect(job.log).toMatch(/dist\/index\.js/);
+	expect(job.log).toMatch(/dist\/n8n-testkit-api/);
 	expect(job.log).toMatch(/dist\/n8n-clock\.cjs/);
 	expect(job.log).toMatch(/workflow-test\.schema\.json/);
 });
