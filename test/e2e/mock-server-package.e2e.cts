@@ -124,7 +124,15 @@ describe('the lead-inbox-mock-server package', () => {
 		expect(
 			execFileSync(
 				'find',
-				[join(folder, 'node_modules', 'lead-inbox-mock-server'), '-name', '*.cts'],
+				// Sources, not the declarations (index.d.cts).
+				[
+					join(folder, 'node_modules', 'lead-inbox-mock-server'),
+					'-name',
+					'*.cts',
+					'-not',
+					'-name',
+					'*.d.cts',
+				],
 				{ encoding: 'utf8' },
 			),
 		).toBe('');
