@@ -353,10 +353,16 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 	let failureCases: number;
 	let serverTarball: string;
 	let runnerTarball: string;
-	const bin = () => join(project, 'node_modules', '.bin', 'lead-inbox-mock-server');
-	const runTests = async (args: string[], env: Record<string, string> = {}): Promise<Outcome> => {
+	const bin = (program = 'lead-inbox-mock-server') =>
+		join(project, 'node_modules', '.bin', program);
+	/** `<bin> test ...` in the project: lead-inbox-mock-server's, or n8n-testkit's own. */
+	const runTests = async (
+		args: string[],
+		env: Record<string, string> = {},
+		program: 'lead-inbox-mock-server' | 'n8n-testkit' = 'lead-inbox-mock-server',
+	): Promise<Outcome> => {
 		try {
-			const { stdout, stderr } = await run(bin(), ['test', ...args], {
+			const { stdout, stderr } = await run(bin(program), ['test', ...args], {
 				cwd: project,
 				env: { ...process.env, ...env },
 				maxBuffer: 16 * 1024 * 1024,
@@ -655,18 +661,7 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 		async () => {
 			const args = ['tests', ...n8nOf(NEWEST_LINE), '--jobs', '2', '--report', 'reports/testkit'];
 			const viaServer = await runTests([...args.slice(0, -1), 'reports/testkit-server']);
-			let viaTestkit: Outcome;
-			try {
-				const { stdout, stderr } = await run(
-					join(project, 'node_modules', '.bin', 'n8n-testkit'),
-					['test', ...args],
-					{ cwd: project, maxBuffer: 16 * 1024 * 1024 },
-				);
-				viaTestkit = { code: 0, stdout, stderr };
-			} catch (error) {
-				const e = error as { code?: number; stdout: string; stderr: string };
-				viaTestkit = { code: e.code ?? -1, stdout: e.stdout, stderr: e.stderr };
-			}
+			const viaTestkit = await runTests(args, {}, 'n8n-testkit');
 			// Each case's line (its name and verdict), without its time.
 			const verdicts = (out: string) =>
 				out
