@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ALL_LINES, CACHE, n8nBinOf, NEWEST_LINE, type N8nVersion } from './n8n-app.cjs';
+import { ALL_LINES, CACHE, NEWEST_LINE } from './n8n-app.cjs';
 import { processFolder } from './process-folders.cjs';
-import { packedRunner, ROOT } from './support.cjs';
+import { n8nArgs, outcomeOf, packedRunner, ROOT } from './support.cjs';
 
 const run = promisify(execFile);
 
@@ -21,28 +21,13 @@ const MINUTE = 60_000;
 const RIGHT = 'a lead from the form lands in the sheet and is thanked';
 const REJECTED = 'a lead without an email is rejected and never reaches the sheet';
 
-interface Outcome {
-	code: number;
-	stdout: string;
-	stderr: string;
-}
-
 describe('n8n-testkit alone, in a project with no Lead Inbox node', () => {
 	let project: string;
-	const testkit = async (args: string[]): Promise<Outcome> => {
-		try {
-			const { stdout, stderr } = await run(
-				join(project, 'node_modules', '.bin', 'n8n-testkit'),
-				['test', ...args],
-				{ cwd: project, maxBuffer: 16 * 1024 * 1024 },
-			);
-			return { code: 0, stdout, stderr };
-		} catch (error) {
-			const e = error as { code?: number; stdout: string; stderr: string };
-			return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout, stderr: e.stderr };
-		}
-	};
-	const on = (line: N8nVersion) => ['--n8n', n8nBinOf(line), '--n8n-node', line.nodeBin];
+	const testkit = (args: string[]) =>
+		outcomeOf(join(project, 'node_modules', '.bin', 'n8n-testkit'), ['test', ...args], {
+			cwd: project,
+		});
+	const on = n8nArgs;
 
 	beforeAll(async () => {
 		const runner = packedRunner();

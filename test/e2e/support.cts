@@ -1,6 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import {
 	type Execution as RunnerExecution,
 	executionsOf as readExecutions,
@@ -10,12 +11,46 @@ import {
 import type { Rest } from '../helpers/n8n-rest.cjs';
 import { freePort } from '../helpers/ports.cjs';
 import { startServer, type TestServer } from '../helpers/server.cjs';
-import { CACHE, N8nApp, type N8nVersion } from './n8n-app.cjs';
+import { CACHE, N8nApp, n8nBinOf, type N8nVersion } from './n8n-app.cjs';
 import { processFolder } from './process-folders.cjs';
 
 export const ROOT = join(__dirname, '..', '..');
 export const EXAMPLES = join(ROOT, 'examples');
 export const CREDENTIAL = { id: 'leadInboxLocal01', name: 'Lead Inbox account' };
+
+/** What a command said, and its exit status: a failing status is an outcome to check, not a throw. */
+export interface Outcome {
+	code: number;
+	stdout: string;
+	stderr: string;
+}
+
+/** Runs a program (a project's bin, as a user runs it) and answers its outcome. */
+export async function outcomeOf(
+	program: string,
+	args: string[],
+	options: { cwd: string; env?: Record<string, string> },
+): Promise<Outcome> {
+	try {
+		const { stdout, stderr } = await promisify(execFile)(program, args, {
+			cwd: options.cwd,
+			env: { ...process.env, ...options.env },
+			maxBuffer: 16 * 1024 * 1024,
+		});
+		return { code: 0, stdout, stderr };
+	} catch (error) {
+		const e = error as { code?: number; stdout: string; stderr: string };
+		return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout, stderr: e.stderr };
+	}
+}
+
+/** A runner's options for an n8n line: its installed n8n and the Node.js it runs on. */
+export const n8nArgs = (line: N8nVersion): string[] => [
+	'--n8n',
+	n8nBinOf(line),
+	'--n8n-node',
+	line.nodeBin,
+];
 
 /** `npm pack` of a package folder into the cache; the tarball's path. */
 export function pack(folder: string, into: string): string {
@@ -218,11 +253,7 @@ export function lastStoredRunData(app: N8nApp): Record<string, any[]> {
 	}
 }
 
-export {
-	executionList,
-	finished,
-	startInEditor,
-} from '../../n8n-testkit/src/n8n/executions.cjs';
+export { executionList, finished, startInEditor } from '../../n8n-testkit/src/n8n/executions.cjs';
 
 /** An execution as the suite reads it: a node's items of any shape (asserting on them is the point). */
 export type Execution = Omit<RunnerExecution, 'items'> & { items: (node: string) => any[] };

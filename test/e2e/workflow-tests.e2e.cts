@@ -5,9 +5,17 @@ import { promisify } from 'node:util';
 import { parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
 import { runCompositeAction } from '../helpers/composite-action.cjs';
 import { writeFailureTable } from './failure-table.cjs';
-import { ALL_LINES, CACHE, n8nBinOf, NEWEST_LINE, type N8nVersion } from './n8n-app.cjs';
+import { ALL_LINES, CACHE, n8nBinOf, NEWEST_LINE } from './n8n-app.cjs';
 import { processFolder } from './process-folders.cjs';
-import { pack, packedPackage, packedRunner, ROOT } from './support.cjs';
+import {
+	n8nArgs,
+	type Outcome,
+	outcomeOf,
+	pack,
+	packedPackage,
+	packedRunner,
+	ROOT,
+} from './support.cjs';
 
 const run = promisify(execFile);
 
@@ -23,12 +31,6 @@ const PROJECT = join(ROOT, 'test', 'workflow-tests', 'project');
 const MINUTE = 60_000;
 /** The newest line's installed n8n, for the tests that need one line only. */
 const LATEST_N8N = n8nBinOf(NEWEST_LINE);
-
-interface Outcome {
-	code: number;
-	stdout: string;
-	stderr: string;
-}
 
 /** A workflow broken as a user breaks it, and where its test must say so. */
 interface Breakage {
@@ -356,24 +358,12 @@ describe('lead-inbox-mock-server test, in a user project', () => {
 	const bin = (program = 'lead-inbox-mock-server') =>
 		join(project, 'node_modules', '.bin', program);
 	/** `<bin> test ...` in the project: lead-inbox-mock-server's, or n8n-testkit's own. */
-	const runTests = async (
+	const runTests = (
 		args: string[],
 		env: Record<string, string> = {},
 		program: 'lead-inbox-mock-server' | 'n8n-testkit' = 'lead-inbox-mock-server',
-	): Promise<Outcome> => {
-		try {
-			const { stdout, stderr } = await run(bin(program), ['test', ...args], {
-				cwd: project,
-				env: { ...process.env, ...env },
-				maxBuffer: 16 * 1024 * 1024,
-			});
-			return { code: 0, stdout, stderr };
-		} catch (error) {
-			const e = error as { code?: number; stdout: string; stderr: string };
-			return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout, stderr: e.stderr };
-		}
-	};
-	const n8nOf = (line: N8nVersion) => ['--n8n', n8nBinOf(line), '--n8n-node', line.nodeBin];
+	): Promise<Outcome> => outcomeOf(bin(program), ['test', ...args], { cwd: project, env });
+	const n8nOf = n8nArgs;
 
 	beforeAll(async () => {
 		const nodes = packedPackage();

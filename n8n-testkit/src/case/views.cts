@@ -5,7 +5,7 @@
 import { type RunView } from '../expect/check.cjs';
 import type { Workflow, WorkflowNode } from '../file/load.cjs';
 import { type TestCase } from '../file/schema.cjs';
-import { nodeExpectationsOf } from '../file/walk.cjs';
+import { namedOutputNodes } from '../file/walk.cjs';
 import type { NodeDescription, Session } from '../session.cjs';
 import { type OutputRef, resolveOutput, unknownOutput } from '../workflow/outputs.cjs';
 import { type SentPlan, sentOf } from '../workflow/sent.cjs';
@@ -56,13 +56,7 @@ export async function outputIndexOf(
 	workflows: Workflow[],
 	testCase: TestCase,
 ): Promise<RunView['outputIndex']> {
-	const named = new Set(
-		nodeExpectationsOf(testCase).flatMap((x) =>
-			typeof x.expectation.output === 'string' ? [x.node] : [],
-		),
-	);
-	if (typeof testCase.expect?.distinct?.output === 'string')
-		named.add(testCase.expect.distinct.node);
+	const named = namedOutputNodes(testCase);
 	const found = new Map<string, { node?: WorkflowNode; described?: NodeDescription }>();
 	for (const name of named) {
 		const node = workflows.flatMap((w) => w.nodes).find((n) => n.name === name);

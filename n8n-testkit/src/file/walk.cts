@@ -57,3 +57,18 @@ export const sentRead = (testCase: TestCase, workflow?: string): Set<string> =>
 			.filter((x) => x.workflow === workflow && x.expectation.sent)
 			.map((x) => x.node),
 	);
+
+/**
+ * The nodes a case names an output of by its name (`output: Failed`, a distinct's output): their
+ * names are resolved as n8n describes the nodes.
+ */
+export function namedOutputNodes(testCase: TestCase): Set<string> {
+	const named = new Set(
+		nodeExpectationsOf(testCase).flatMap((x) =>
+			typeof x.expectation.output === 'string' ? [x.node] : [],
+		),
+	);
+	const distinct = testCase.expect?.distinct;
+	if (typeof distinct?.output === 'string') named.add(distinct.node);
+	return named;
+}
